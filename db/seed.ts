@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from './client';
+import { facilities, facilityMembers, users } from './schema';
+import { hashPassword } from '../server/auth/password';
+
+/** The demo password of every seeded account (README lists the accounts). Demo only. */
+export const DEMO_PASSWORD = 'Demo@12345';
+
+export const DEMO_FACILITIES = [
+  { publicId: 'inf-almarai-foods', type: 'InternalFacility', nameAr: 'مصنع المراعي للأغذية', nameEn: 'Al Marai Foods Factory', registrationNumber: '1010000001', countryCode: 'SA', city: 'Riyadh' },
+  { publicId: 'exf-anatolia-meat', type: 'ExternalFacility', nameAr: 'مصنع الأناضول للحوم', nameEn: 'Anatolia Meat Factory', registrationNumber: 'TR-884213', countryCode: 'TR', city: 'Ankara' },
+  { publicId: 'cb-global-halal', type: 'ConformityBody', nameAr: 'الهيئة العالمية لتقييم المطابقة الحلال', nameEn: 'Global Halal Conformity Body', registrationNumber: 'MY-55120', countryCode: 'MY', city: 'Kuala Lumpur' },
+] as const;
+
+/** One account per role of the spec; `memberOf` makes facility users main (0) or sub (1) users. */
+export const DEMO_USERS = [
+  { userName: 'internal.main', name: 'Khalid Al-Harbi', roles: ['applicant'], memberOf: [['inf-almarai-foods', 0]] },
+  { userName: 'internal.sub', name: 'Sara Al-Qahtani', roles: ['applicant'], memberOf: [['inf-almarai-foods', 1]] },
+  { userName: 'external', name: 'Mehmet Yilmaz', roles: ['applicant'], memberOf: [['exf-anatolia-meat', 0]] },
+  { userName: 'cb.main', name: 'Aisyah Rahman', roles: ['applicant'], memberOf: [['cb-global-halal', 0]] },
+  { userName: 'cb.sub', name: 'Farid Ismail', roles: ['applicant'], memberOf: [['cb-global-halal', 1]] },
+  { userName: 'registration', name: 'Noura Al-Otaibi', roles: ['registrationEmployee'], memberOf: [] },
+  { userName: 'audit', name: 'Fahad Al-Dosari', roles: ['auditEmployee'], memberOf: [] },
+  { userName: 'teamleader', name: 'Abdullah Al-Shehri', roles: ['teamLeader'], memberOf: [] },
+  { userName: 'auditor', name: 'Mona Al-Zahrani', roles: ['technicalAuditor'], memberOf: [] },
+  { userName: 'committee', name: 'Dr. Ibrahim Al-Ghamdi', roles: ['committeeMember'], memberOf: [] },
+  { userName: 'admin', name: 'Portal Administrator', roles: ['admin'], memberOf: [] },
+] as const;
+
+/** Idempotent: inserts what is missing, never overwrites what a person changed. */
+export async function seed(db: Db): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const f of DEMO_FACILITIES) {
+    await db.insert(facilities).values({ ...f }).onConflictDoNothing({ target: facilities.publicId });
+  }
+  for (const u of DEMO_USERS) {
+    await db
+      .insert(users)
+      .values({ userName: u.userName, email: `${u.userName}@demo.halal.local`, name: u.name, roles: [...u.roles], passwordHash })
+      .onConflictDoNothing({ target: users.userName });
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.userName, u.userName));
+    for (const [publicId, role] of u.memberOf) {
+      const [f] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, publicId));
+      await db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role }).onConflictDoNothing();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import jwt from '@fastify/jwt';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { openDatabase, type Database } from '../db/client';
+import { initI18n, pickLanguage, tFor } from './i18n';
+import errors from './plugins/errors';
+import auth from './plugins/auth';
+import csrf from './plugins/csrf';
+import { modules } from './modules';
+import type { RoutePolicy } from './types';
+
+export interface BuildOptions {
+  config: Config;
+  /** An open database; when absent buildApp opens (and on close, closes) one from the config. */
+  database?: Database;
+  /** Extra plugins registered after the modules (static web files, simulators). */
+  extra?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+/** Builds the whole server as one Fastify instance; tests call it and use `inject`. */
+export async function buildApp({ config, database, extra = [] }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 60 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, maxConnections: config.DATABASE_POOL_SIZE }));
+  if (!database) app.addHook('onClose', () => db.close());
+  app.decorate('config', config);
+  app.decorate('database', db);
+  app.decorate('db', db.db);
+
+  // Every /api route must say who may call it; a route without a policy stops the server at start.
+  app.decorate('routePolicies', [] as { method: string; url: string; policy: RoutePolicy }[]);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const policy = (route.config as { policy?: RoutePolicy } | undefined)?.policy;
+    if (policy === undefined) throw new Error(`Route ${route.method} ${route.url} declares no config.policy`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.routePolicies.push({ method, url: route.url, policy });
+    }
+  });
+
+  await initI18n();
+  app.decorateRequest('lang', 'ar');
+  app.decorateRequest('t', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.lang = pickLanguage(request.query, request.cookies?.lang, request.headers['accept-language']);
+    request.t = tFor(request.lang);
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(jwt, { secret: config.JWT_SECRET });
+  await app.register(rateLimit, { global: false });
+  await app.register(errors);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Halal certification portal API', version: config.APP_VERSION },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'halal_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(auth);
+  await app.register(csrf);
+  for (const mod of modules) await app.register(mod);
+  for (const plugin of extra) await plugin(app);
+  return app;
+}

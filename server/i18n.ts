@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import i18next, { type TFunction } from 'i18next';
+
+export const LANGUAGES = ['ar', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'ar';
+
+const LOCALES_DIR = fileURLToPath(new URL('../locales', import.meta.url));
+
+/** Reads locales/<lang>/<namespace>.json, the same files the web bundles. */
+export function loadResources(): Record<Language, Record<string, unknown>> {
+  const out = {} as Record<Language, Record<string, unknown>>;
+  for (const lang of LANGUAGES) {
+    out[lang] = {};
+    for (const file of readdirSync(join(LOCALES_DIR, lang)).filter((f) => f.endsWith('.json'))) {
+      out[lang][file.replace(/\.json$/, '')] = JSON.parse(readFileSync(join(LOCALES_DIR, lang, file), 'utf8'));
+    }
+  }
+  return out;
+}
+
+const instance = i18next.createInstance();
+let ready: Promise<unknown> | undefined;
+
+/** Initialises the server's i18next once; safe to await many times. */
+export function initI18n(): Promise<unknown> {
+  ready ??= instance.init({
+    resources: loadResources() as never,
+    lng: DEFAULT_LANGUAGE,
+    fallbackLng: DEFAULT_LANGUAGE,
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+  });
+  return ready;
+}
+
+export const tFor = (lang: Language): TFunction => instance.getFixedT(lang);
+
+/** Picks the caller's language: ?lang=, then the `lang` cookie, then Accept-Language, then Arabic. */
+export function pickLanguage(query: unknown, cookie: string | undefined, acceptLanguage: string | undefined): Language {
+  const q = (query as { lang?: unknown } | undefined)?.lang;
+  for (const candidate of [q, cookie]) if (candidate === 'ar' || candidate === 'en') return candidate;
+  const accepted = (acceptLanguage ?? '').split(',').map((s) => s.trim().slice(0, 2).toLowerCase());
+  return (accepted.find((l) => l === 'ar' || l === 'en') as Language | undefined) ?? DEFAULT_LANGUAGE;
+}

@@ -1,0 +1,103 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, isNull } from 'drizzle-orm';
+import { facilities, facilityMembers, sessions, users } from '../../db/schema';
+import { permissionsOf } from '../../machines/roles';
+import type { Actor } from '../../machines/actor';
+import { AppError, AppErrorCode } from '../errors';
+import type { RoutePolicy, SessionUser } from '../types';
+
+export const SESSION_COOKIE = 'halal_session';
+/** How stale lastSeenAt may get before a request refreshes it (keeps reads from writing on every call). */
+const TOUCH_AFTER_MS = 15_000;
+
+interface TokenPayload {
+  sid: string;
+  sub: string;
+}
+
+/** Builds the actor of a user: role permissions plus the facilities and CBs they are a member of. */
+export async function actorOf(app: { db: import('../../db/client').Db }, userId: string, roles: string[]): Promise<Actor> {
+  const rows = await app.db
+    .select({ publicId: facilities.publicId })
+    .from(facilityMembers)
+    .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
+    .where(eq(facilityMembers.userId, userId));
+  return { userId, roles, permissions: permissionsOf(roles), facilityIds: rows.map((r) => r.publicId) };
+}
+
+/** True when the actor satisfies the policy (see RoutePolicy). */
+export function satisfies(actor: Actor | null, policy: RoutePolicy): boolean {
+  if (policy === 'public') return true;
+  if (!actor) return false;
+  if (policy === 'authenticated') return true;
+  const anyOf = typeof policy === 'string' ? [policy] : policy;
+  return anyOf.some((p) => actor.permissions.includes(p));
+}
+
+/**
+ * Sessions: a JWT in an httpOnly SameSite cookie names a server-side session row. The row makes sign-out and idle
+ * expiry real revocations: a copied token stops working the moment its row is revoked.
+ */
+export default fp(async (app) => {
+  const idleMs = app.config.SESSION_TIME_MINUTES * 60_000;
+
+  app.decorateRequest('actor', null);
+  app.decorateRequest('sessionUser', null);
+  app.decorateRequest('sessionState', 'none');
+
+  async function loadSession(request: FastifyRequest): Promise<'none' | 'expired' | 'ok'> {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return 'none';
+    let payload: TokenPayload;
+    try {
+      payload = app.jwt.verify<TokenPayload>(token);
+    } catch {
+      return 'expired';
+    }
+    const [row] = await app.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, payload.sid), isNull(sessions.revokedAt)));
+    if (!row) return 'expired';
+    const now = Date.now();
+    const idle = now - row.session.lastSeenAt.getTime();
+    if (idle > idleMs) {
+      await app.db
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: 'idle' })
+        .where(eq(sessions.id, row.session.id));
+      return 'expired';
+    }
+    if (idle > TOUCH_AFTER_MS) {
+      await app.db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, row.session.id));
+    }
+    const u = row.user;
+    const sessionUser: SessionUser = {
+      id: u.id,
+      userName: u.userName,
+      name: u.name,
+      email: u.email,
+      roles: u.roles,
+      sessionId: row.session.id,
+    };
+    request.sessionUser = sessionUser;
+    request.actor = await actorOf(app, u.id, u.roles);
+    return 'ok';
+  }
+
+  // onRequest runs before body validation, so an anonymous caller gets 401 rather than a 400 about its body.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const policy = request.routeOptions.config.policy;
+    const state = await loadSession(request);
+    request.sessionState = state;
+    if (policy === undefined || policy === 'public') return;
+    if (state === 'expired') {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      throw new AppError(AppErrorCode.SessionExpired);
+    }
+    if (!request.actor) throw new AppError(AppErrorCode.NotAuthenticated);
+    if (!satisfies(request.actor, policy)) throw new AppError(AppErrorCode.NotAuthorized);
+  });
+});

@@ -1,0 +1,70 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, AppErrorCode, type ValidationDetail } from '../errors';
+
+/**
+ * The error body (spec 01 section 8, shaped like the original portal's): the web shows each
+ * `validationErrors[].message` for a 400, else `message`.
+ */
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    validationErrors?: { message: string; members: string[] }[];
+  };
+}
+
+/** Maps zod issue codes to keys of locales/<lang>/validation.json. */
+function detailOfZodIssue(issue: {
+  code?: string;
+  message: string;
+  instancePath?: string;
+  params?: { issue?: Record<string, unknown> };
+}): ValidationDetail {
+  const zi = (issue.params?.issue ?? {}) as Record<string, unknown>;
+  const field = ((zi.path as (string | number)[] | undefined) ?? []).join('.') || (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  // Schemas may carry their own validation key as the message (z.string().min(3, 'minLength')).
+  const msg = String(zi.message ?? issue.message);
+  if (/^[a-zA-Z][\w.]*$/.test(msg) && !msg.includes(' ')) return { field, message: msg, params: zi };
+  const code = String(zi.code ?? '');
+  if (code === 'invalid_type' && zi.input === undefined) return { field, message: 'required' };
+  if (code === 'too_small') return { field, message: zi.origin === 'string' ? 'minLength' : 'min', params: { min: zi.minimum } };
+  if (code === 'too_big') return { field, message: zi.origin === 'string' ? 'maxLength' : 'max', params: { max: zi.maximum } };
+  if (code === 'invalid_format' && zi.format === 'email') return { field, message: 'email' };
+  return { field, message: 'invalid' };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  const t = request.t;
+  const body: ErrorBody = { error: { code: String(err.code), message: t(`errors:${err.code}`, err.params) } };
+  if (err.details.length) {
+    body.error.validationErrors = err.details.map((d) => ({
+      message: t(`validation:${d.message}`, { ...d.params, field: d.field }),
+      members: [d.field],
+    }));
+  }
+  return reply.status(err.status).send(body);
+}
+
+export default fp(async (app) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(request, reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((v) => detailOfZodIssue(v as never));
+      return sendError(request, reply, new AppError(AppErrorCode.ValidationFailed, {}, details));
+    }
+    if (error.statusCode === 429) return sendError(request, reply, new AppError(AppErrorCode.TooManyRequests));
+    if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+      return sendError(request, reply, new AppError(AppErrorCode.CsrfInvalid));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && !isResponseSerializationError(error)) {
+      const code = error.statusCode === 404 ? AppErrorCode.NotFound : AppErrorCode.BadRequest;
+      return sendError(request, reply, new AppError(code));
+    }
+    // 5xx: log everything, show nothing of the internals.
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, new AppError(AppErrorCode.InternalError));
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError(AppErrorCode.NotFound)));
+});

@@ -1,0 +1,63 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import { testConfig, type Config } from '../../server/config';
+import { DEMO_PASSWORD } from '../../db/seed';
+import type { Database } from '../../db/client';
+import { createTestDatabase } from './db';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** Signs a seeded user in and returns a client that carries the session cookie and CSRF token. */
+  login(userName: string, password?: string): Promise<Client>;
+  anonymous: Client;
+  close(): Promise<void>;
+}
+
+export interface Client {
+  request(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  get(url: string, opts?: InjectOptions): Promise<LightMyRequestResponse>;
+  post(url: string, payload?: unknown, opts?: InjectOptions): Promise<LightMyRequestResponse>;
+  put(url: string, payload?: unknown, opts?: InjectOptions): Promise<LightMyRequestResponse>;
+  cookie: string;
+}
+
+function cookiesOf(res: LightMyRequestResponse): string[] {
+  return [res.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
+}
+
+function client(app: FastifyInstance, cookie: string, csrf: string): Client {
+  const request = (opts: InjectOptions) =>
+    app.inject({ ...opts, headers: { cookie, ...(csrf ? { 'x-csrf-token': csrf } : {}), ...(opts.headers ?? {}) } });
+  return {
+    cookie,
+    request,
+    get: (url, opts = {}) => request({ ...opts, method: 'GET', url }),
+    post: (url, payload, opts = {}) => request({ ...opts, method: 'POST', url, payload: payload as never }),
+    put: (url, payload, opts = {}) => request({ ...opts, method: 'PUT', url, payload: payload as never }),
+  };
+}
+
+/** A server on a fresh seeded database (see createTestDatabase). */
+export async function createTestApp(overrides: Partial<Record<keyof Config, string>> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const app = await buildApp({ config: testConfig(overrides), database });
+  await app.ready();
+  return {
+    app,
+    database,
+    anonymous: client(app, '', ''),
+    async login(userName, password = DEMO_PASSWORD) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName, password } });
+      if (res.statusCode !== 200) throw new Error(`login ${userName} failed: ${res.statusCode} ${res.body}`);
+      const session = cookiesOf(res).join('; ');
+      const s = await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: session } });
+      const cookie = [session, ...cookiesOf(s)].join('; ');
+      return client(app, cookie, s.json().csrfToken);
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
