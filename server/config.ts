@@ -41,7 +41,38 @@ export const ZConfig = z.object({
   SMS_PROVIDER_URL: z.string().url().optional(),
   RECAPTCHA_URL: z.string().url().optional(),
   FOOD_AUTHORITY_URL: z.string().url().optional(),
+  /** Credentials of the external services (the simulators accept the defaults). */
+  CR_REGISTRY_API_KEY: z.string().min(1).default('simulator-key'),
+  RECAPTCHA_SECRET: z.string().min(1).default('simulator-secret'),
+  SMS_PROVIDER_API_KEY: z.string().min(1).default('simulator-key'),
+  SMS_SENDER: z.string().min(1).max(11).default('HALAL'),
+  /** Timeout of every call to an external service. */
+  EXTERNAL_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** OTP and SMS limits (spec 01 section 8, notification codes 1001-1006). */
+  OTP_TTL_SECONDS: z.coerce.number().int().min(30).default(300),
+  OTP_RESEND_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  OTP_MAX_RESENDS: z.coerce.number().int().min(0).default(3),
+  OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** SMS messages one phone number may receive in 24 hours (1001). */
+  SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  /** The same message (purpose and subject) to one phone number in 24 hours (1002). */
+  SMS_DUPLICATE_MAX: z.coerce.number().int().min(1).default(3),
+  /** Hours a new delegate's set-password link stays valid. */
+  DELEGATE_INVITATION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
   VAT_RATE: z.coerce.number().min(0).max(1).default(0.15),
+  /**
+   * HS codes under which Halal products may be registered: comma-separated code prefixes (2 to 12 digits); a prefix
+   * starting with '!' excludes, and the longest matching prefix wins. Default: food chapters and food ingredients,
+   * minus pork and alcoholic beverages (reasons in docs/hs-codes.md).
+   */
+  HALAL_HS_PREFIXES: z
+    .string()
+    .regex(/^\s*!?\d{2,12}\s*(,\s*!?\d{2,12}\s*)*$/, 'comma-separated HS code prefixes, optionally starting with !')
+    .default(
+      '02,!0203,!020630,!020641,!020649,!020910,!021011,!021012,!021019,03,04,0504,07,08,09,10,11,12,13,' +
+        '15,!150110,!150120,16,!160241,!160242,!160249,17,18,19,20,21,22,!2203,!2204,!2205,!2206,!2207,!2208,' +
+        '2309,2936,3203,3302,3501,3502,3503,3504,3505,3507',
+    ),
   /** Bump to make open browsers show the new-version modal. */
   APP_VERSION: z.string().default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -52,7 +83,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError whose message names each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ZConfig.safeParse(env);
+  // An empty variable (`DATABASE_URL=`) means "not set", as in a shell.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZConfig.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth/routes';
 import health from './health/routes';
+import users from './users/routes';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth];
+export const modules: FastifyPluginAsync[] = [health, auth, users];

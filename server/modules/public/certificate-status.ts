@@ -1,0 +1,30 @@
+/**
+ * The status a person sees for a certificate or Halal mark at a given moment. The stored status (spec 02: 1 active,
+ * 2 expired, 3 expiring soon, 4 suspended) records decisions; dates are read at request time so that "expiring
+ * soon" and "expired" never go stale waiting for a timer.
+ */
+export const PUBLIC_CERTIFICATE_STATUSES = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon'] as const;
+export type PublicCertificateStatus = (typeof PUBLIC_CERTIFICATE_STATUSES)[number];
+
+/** Spec 02 section 9: CB and internal certificates are "expiring soon" under 60 days before expiry. */
+export const EXPIRING_SOON_DAYS = 60;
+const DAY_MS = 86_400_000;
+
+export interface CertificateDates {
+  status: number;
+  validFrom: Date;
+  expiresAt: Date;
+  suspendedAt: Date | null;
+}
+
+export function publicStatusOf(c: CertificateDates, now: Date = new Date()): PublicCertificateStatus {
+  if (c.status === 4 || c.suspendedAt) return 'suspended';
+  if (c.status === 2 || c.expiresAt.getTime() <= now.getTime()) return 'expired';
+  // A mark (or renewed certificate) issued ahead of its start date is "valid soon" until that date.
+  if (c.validFrom.getTime() > now.getTime()) return 'validSoon';
+  if (c.expiresAt.getTime() - now.getTime() < EXPIRING_SOON_DAYS * DAY_MS) return 'expiringSoon';
+  return 'active';
+}
+
+/** Whole days until expiry (negative once expired), as the page's "expires in N days" line shows. */
+export const daysUntil = (date: Date, now: Date = new Date()): number => Math.ceil((date.getTime() - now.getTime()) / DAY_MS);

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** The error body of every refusal (see server/plugins/errors.ts). Use it in each route's response schemas. */
+export const ZErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    validationErrors: z.array(z.object({ message: z.string(), members: z.array(z.string()) })).optional(),
+  }),
+});
+
+/** Standard error responses to spread into a route's `response` schema. */
+export const errorResponses = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };

@@ -1,0 +1,35 @@
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import type { Actor } from '../machines/actor';
+import type { AllowedAction } from './engine';
+
+/** A field error of an event payload: `message` is a key of locales/<lang>/validation.json. */
+export interface EventIssue {
+  field: string;
+  message: string;
+  params?: Record<string, unknown>;
+}
+
+export interface Deadline {
+  /** The event the timer sends (PAYMENT_EXPIRED, DRAFT_EXPIRED, ...). */
+  event: string;
+  /** The duration's configuration name ('paymentWindow', 'draftRetention', ...). */
+  after: string;
+}
+
+/**
+ * What the engine needs from the machines. The production catalogue wraps `machines/index.ts`
+ * (workflows/machines-catalogue.ts); tests may pass a small one of their own. Kept as an interface so the engine
+ * depends on the machines' contract, not on every machine module.
+ */
+export interface MachineCatalogue {
+  hasKind(kind: string): boolean;
+  currentVersion(kind: string): number;
+  /** The machine of `kind` at `version` (a request keeps the version it started with). */
+  getMachine(kind: string, version: number): AnyStateMachine;
+  allowedActions(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number): AllowedAction[];
+  statusOf(snapshot: AnyMachineSnapshot): number;
+  queueOf(snapshot: AnyMachineSnapshot): string | null;
+  deadlinesOf(snapshot: AnyMachineSnapshot): Deadline[];
+  /** Payload errors of an event; empty when valid or when the event has no schema. */
+  validateEvent(kind: string, event: { type: string; [k: string]: unknown }): EventIssue[];
+}
