@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from './client';
 import { facilities, facilityMembers, users } from './schema';
 import { hashPassword } from '../server/auth/password';
+import { seedPublic } from './seed-public';
+import { seedFacilities } from './seed-facilities';
 
 /** The demo password of every seeded account (README lists the accounts). Demo only. */
 export const DEMO_PASSWORD = 'Demo@12345';
@@ -44,4 +46,6 @@ export async function seed(db: Db): Promise<void> {
       await db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role }).onConflictDoNothing();
     }
   }
+  await seedPublic(db);
+  await seedFacilities(db);
 }

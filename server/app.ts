@@ -13,6 +13,7 @@ import errors from './plugins/errors';
 import auth from './plugins/auth';
 import csrf from './plugins/csrf';
 import { modules } from './modules';
+import { registerSimulators } from './simulators';
 import type { RoutePolicy } from './types';
 
 export interface BuildOptions {
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   await app.register(auth);
   await app.register(csrf);
   for (const mod of modules) await app.register(mod);
+  if (config.SIMULATORS) await registerSimulators(app);
   for (const plugin of extra) await plugin(app);
   return app;
 }

@@ -56,10 +56,21 @@ export const ZConfig = z.object({
   /** SMS messages one phone number may receive in 24 hours (1001). */
   SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
   /** The same message (purpose and subject) to one phone number in 24 hours (1002). */
-  SMS_DUPLICATE_MAX: z.coerce.number().int().min(1).default(3),
+  SMS_DUPLICATE_MAX: z.coerce.number().int().min(1).default(5),
   /** Hours a new delegate's set-password link stays valid. */
   DELEGATE_INVITATION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
   VAT_RATE: z.coerce.number().min(0).max(1).default(0.15),
+  /** Government payment portal: API key of the create-payment call, and the HMAC secret its callbacks are signed with. */
+  PAYMENT_PORTAL_API_KEY: z.string().min(1).default('simulator-key'),
+  PAYMENT_CALLBACK_SECRET: z.string().min(16).default('dev-only-payment-callback-secret'),
+  /** Fee schedule in SAR excluding VAT (the spec gives only the shipment rate; reasons in server/modules/payments/fees.ts). */
+  FEE_APPLICATION_SAR: z.coerce.number().min(0).default(1000),
+  FEE_AUDIT_PER_AUDITOR_DAY_SAR: z.coerce.number().min(0).default(2500),
+  FEE_INTERNAL_CERTIFICATE_YEAR_SAR: z.coerce.number().min(0).default(5000),
+  FEE_EXTERNAL_CERTIFICATE_YEAR_SAR: z.coerce.number().min(0).default(7500),
+  FEE_CB_DESIGNATION_SAR: z.coerce.number().min(0).default(30000),
+  FEE_SHIPMENT_PER_27_TONS_SAR: z.coerce.number().min(0).default(1000),
+  FEE_MARK_PER_PRODUCT_YEAR_SAR: z.coerce.number().min(0).default(500),
   /**
    * HS codes under which Halal products may be registered: comma-separated code prefixes (2 to 12 digits); a prefix
    * starting with '!' excludes, and the longest matching prefix wins. Default: food chapters and food ingredients,
@@ -73,6 +84,10 @@ export const ZConfig = z.object({
         '15,!150110,!150120,16,!160241,!160242,!160249,17,18,19,20,21,22,!2203,!2204,!2205,!2206,!2207,!2208,' +
         '2309,2936,3203,3302,3501,3502,3503,3504,3505,3507',
     ),
+  /** Largest attachment in megabytes (spec 02 section 9: 50); tests lower it. Category limits may be smaller. */
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(50).default(50),
+  /** Largest product upload form (.xlsx) in megabytes. */
+  MAX_PRODUCT_UPLOAD_MB: z.coerce.number().positive().max(50).default(10),
   /** Bump to make open browsers show the new-version modal. */
   APP_VERSION: z.string().default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -93,6 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (config.NODE_ENV === 'production' && config.JWT_SECRET.startsWith('dev-only-')) {
     throw new ConfigError('Invalid configuration:\n  JWT_SECRET: must be set in production');
+  }
+  if (config.NODE_ENV === 'production' && config.PAYMENT_CALLBACK_SECRET.startsWith('dev-only-')) {
+    throw new ConfigError('Invalid configuration:\n  PAYMENT_CALLBACK_SECRET: must be set in production');
   }
   if (config.WORKFLOW_ENGINE === 'temporal' && !config.TEMPORAL_ADDRESS) {
     throw new ConfigError('Invalid configuration:\n  TEMPORAL_ADDRESS: required when WORKFLOW_ENGINE=temporal');

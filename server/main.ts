@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { seed } from '../db/seed';
-
-const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
+import { registerWeb } from './plugins/web';
 
 async function main() {
   let config;
@@ -20,20 +16,7 @@ async function main() {
   }
   const app = await buildApp({
     config,
-    extra: [
-      async (app) => {
-        if (!existsSync(WEB_DIST)) {
-          app.log.warn('web/dist is missing: run `npm run build` to serve the portal pages');
-          return;
-        }
-        await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
-        // The SPA owns every non-API path: serve index.html and let the router (and its 404 screen) decide.
-        app.get('/*', { config: { policy: 'public' } }, (request, reply) => {
-          if (request.url.startsWith('/api/')) return reply.callNotFound();
-          return reply.type('text/html').sendFile('index.html');
-        });
-      },
-    ],
+    extra: [(app) => registerWeb(app)],
   });
   await seed(app.db);
   await app.listen({ port: config.PORT, host: config.HOST });

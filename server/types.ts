@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Language } from './i18n';
 import type { TFunction } from 'i18next';
+import type { WorkflowEngine } from '../workflows/engine';
 
 /**
  * Who may call a route; every /api route declares one in `config.policy` (checked at start-up):
@@ -31,6 +32,8 @@ declare module 'fastify' {
     db: Db;
     /** The policy of every registered route, for the generated access tests and docs. */
     routePolicies: { method: string; url: string; policy: RoutePolicy }[];
+    /** The workflow engine (server/modules/requests creates it from the config: embedded or Temporal). */
+    engine: WorkflowEngine;
   }
   interface FastifyRequest {
     /** The signed-in user's actor, or null for anonymous calls. */

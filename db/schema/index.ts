@@ -3,3 +3,7 @@ export * from './identity';
 export * from './facilities';
 export * from './certificates';
 export * from './workflows';
+export * from './content';
+export * from './hs-codes';
+export * from './payments';
+export * from './attachments';

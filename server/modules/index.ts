@@ -2,9 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import auth from './auth/routes';
 import health from './health/routes';
 import users from './users/routes';
+import publicSite from './public/routes';
+import facilities from './facilities';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, users];
+export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities];

@@ -1,0 +1,63 @@
+import type { MachineDefinition } from './definition';
+import { Permissions as P } from './permissions';
+import { requestContext, requestSetup } from './request-setup';
+import { CB_CODES, CB_ISSUED_ALIASES } from './cb-request';
+import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { reviewQueueStates } from './fragments/review-queue';
+
+const policies = P.cbAccreditation;
+const applicant = { request: policies.request, submit: policies.submit };
+
+/** Add categories to a CB certificate in three steps: submit, audit review, certificate issue (spec 02 section 4). */
+const machine = requestSetup.createMachine({
+  id: 'cbAddCategories',
+  context: ({ input }) => requestContext(input),
+  initial: 'draft',
+  on: staffNoteHandler(P.portals.halalCenter),
+  states: {
+    draft: draftState({ code: CB_CODES.draft, applicant, submit: [{ target: '#auditReview' }] }),
+    ...reviewQueueStates({
+      id: 'auditReview',
+      tag: 'audit',
+      codes: { waiting: CB_CODES.newRequest, underReview: CB_CODES.newRequest, returned: CB_CODES.draft },
+      queue: { review: [policies.auditSubmitPlan, policies.auditSubmitReport], others: policies.auditAssignToOthers },
+      decide: policies.auditSubmitReport,
+      applicant,
+      accept: [{ target: '#waitingIssue' }],
+      waitingDescription: 'Submitted: waiting in the audit queue.',
+    }),
+    waitingIssue: {
+      id: 'waitingIssue',
+      tags: ['committee'],
+      meta: { status: CB_CODES.waitingIssue, description: 'Audit accepted the categories: the certificate is re-issued.' },
+      on: {
+        ISSUE_CERTIFICATE: {
+          guard: { type: 'may', params: { permission: policies.committeeReview } },
+          target: 'issued',
+          actions: { type: 'effect.addCertificateCategories', params: {} },
+        },
+      },
+    },
+    issued: {
+      type: 'final',
+      tags: ['final'],
+      meta: { status: CB_CODES.issued, description: 'Categories added to the certificate.' },
+    },
+    deleted: deletedState,
+  },
+});
+
+export const cbAddCategoriesV1: MachineDefinition = {
+  kind: 'cbAddCategories',
+  version: 1,
+  title: 'Add categories to a CB certificate',
+  catalogue: 'CB accreditation request statuses (1000 to 1007)',
+  requestTypes: [300],
+  machine,
+  aliases: CB_ISSUED_ALIASES,
+  readings: [
+    'The three steps of spec 02 section 4 ("request, audit review, certificate issuance") are draft/submit (1000), audit review (1001, audit queue with assignment) and waiting certificate issue (1002); the certificate with the added categories is issued by a decision-committee member (1003).',
+    'Audit may return the request with a required note (whole or by section); it shows 1000 again and the applicant edits the returned sections and resubmits. There is no rejection in the three steps.',
+    'Categories added earlier cannot be removed and, once the request is completed, cannot be edited or deleted: the issued state is final. The prerequisite check (ValidateRequestPrerequisites) belongs to the server.',
+  ],
+};

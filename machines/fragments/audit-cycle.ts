@@ -1,0 +1,194 @@
+import type { FeeKind, PaymentService } from '../effects';
+import { may, type MayParams } from '../guards';
+import type { RequestStates, RequestStateConfig } from '../request-setup';
+import { assignmentHandlers } from './assignment';
+import { branches, type ApplicantPolicies, type Branch, type ServicePolicies } from './common';
+import { enterPayment, paymentStep } from './payment';
+
+/** Status codes of one instance of the cycle (first round, or after a return from the decision committee). */
+export interface AuditCycleCodes {
+  plan: number;
+  planApproval: number;
+  planReturned: number;
+  planApproved: number;
+  procedures: number;
+  correctiveActions: number;
+  correctiveActionsApproval: number;
+  correctiveActionsModification: number;
+  report: number;
+  decision: number;
+  waitingIssue: number;
+  auditFees?: { pending: number; expired: number };
+  certificateFees?: { paymentOption: number; pending: number; expired: number };
+}
+
+export interface AuditCycleOptions {
+  /** State id of the cycle (unique in the machine): `audit1`, `audit2`. */
+  id: string;
+  codes: AuditCycleCodes;
+  policies: ServicePolicies;
+  applicant: ApplicantPolicies;
+  /** Bill services of the fees; each needs its codes above. */
+  auditFees?: { service: PaymentService };
+  certificateFees?: { service: PaymentService; feeKind: FeeKind };
+  returnToRegistration: Branch;
+  returnToAudit: Branch;
+  reject: Branch;
+  /** ISSUE_CERTIFICATE in `waitingIssue`: who issues, where it leads, which effect. */
+  issue: Branch & { guard: Omit<MayParams, 'when'> };
+  /** Where cancelling a payment leads (back to draft). */
+  cancelPayment: Branch;
+}
+
+/**
+ * Audit and inspection, then the decision committee (spec 02 section 4 steps 3-5), as one fragment instantiated
+ * per round with its own codes: plan -> applicant approves or returns it -> (audit fees) -> plan approved ->
+ * inspection -> compliant report, or corrective actions accepted or rejected one by one -> audit report ->
+ * decision committee: approve (-> payment option -> certificate fees -> waiting issue), return to audit, reject.
+ */
+export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
+  const p = o.policies;
+  const c = o.codes;
+  const audit = { review: [p.auditSubmitPlan, p.auditSubmitReport], others: p.auditAssignToOthers };
+  const committee = { review: p.committeeReview, others: p.committeeAssignToOthers };
+  const applicant = (permission: string) => may({ permission, relation: 'applicant' });
+  const auditor = (permission: string) => ({ permission, relation: 'reviewer' }) as const;
+  const meta = (status: number, description: string) => ({ status, description });
+
+  // AddAuditPlan saves a first plan, EditAuditPlan changes a returned one; SubmitPlan sends either to the applicant.
+  const planDrafting = (status: number, savePermission: string, description: string): RequestStateConfig => ({
+    tags: ['audit'],
+    meta: meta(status, description),
+    on: {
+      ...assignmentHandlers(audit),
+      SAVE_PLAN: { guard: may(auditor(savePermission)), actions: 'savePlan' },
+      SUBMIT_PLAN: { guard: may(auditor(p.auditSubmitPlan)), target: 'planApproval', actions: 'savePlan' },
+      RETURN_TO_REGISTRATION: branches(auditor(p.auditSubmitPlan), [o.returnToRegistration]),
+    },
+  });
+
+  const afterPlanAccepted: Branch[] = c.auditFees && o.auditFees
+    ? enterPayment({ free: { target: 'planApproved' }, paymentTarget: 'auditFees' })
+    : [{ target: 'planApproved' }];
+  const afterApproval: Branch[] = c.certificateFees && o.certificateFees
+    ? enterPayment({ free: { target: 'waitingIssue' }, paymentTarget: 'paymentOption' })
+    : [{ target: 'waitingIssue' }];
+
+  const states: RequestStates = {
+    plan: planDrafting(c.plan, p.auditAddPlan, 'Audit prepares the inspection plan.'),
+    planApproval: {
+      tags: ['applicant'],
+      meta: meta(c.planApproval, 'The applicant accepts the plan or returns it with a note.'),
+      on: {
+        ACCEPT_PLAN: branches({ permission: o.applicant.request, relation: 'applicant' }, afterPlanAccepted),
+        RETURN_PLAN: { guard: applicant(o.applicant.request), target: 'planReturned' },
+      },
+    },
+    planReturned: planDrafting(c.planReturned, p.auditEditPlan, 'The applicant returned the plan for modification.'),
+    planApproved: {
+      tags: ['audit'],
+      meta: meta(c.planApproved, 'Plan approved: audit starts the inspection.'),
+      on: {
+        ...assignmentHandlers(audit),
+        START_INSPECTION: { guard: may(auditor(p.auditSubmitReport)), target: 'procedures' },
+      },
+    },
+    procedures: {
+      tags: ['audit'],
+      meta: meta(c.procedures, 'Inspection visit: audit records the result.'),
+      on: {
+        ...assignmentHandlers(audit),
+        SUBMIT_AUDIT_RESULT: branches(auditor(p.auditSubmitReport), [
+          { when: 'compliant', target: 'report' },
+          { when: 'nonCompliant', target: 'correctiveActions', actions: 'openNonConformities' },
+        ]),
+      },
+    },
+    correctiveActions: {
+      tags: ['applicant'],
+      meta: meta(c.correctiveActions, 'The applicant submits corrective actions.'),
+      on: { SUBMIT_CORRECTIVE_ACTIONS: { guard: applicant(o.applicant.request), target: 'correctiveActionsApproval' } },
+    },
+    correctiveActionsApproval: {
+      tags: ['audit'],
+      meta: meta(c.correctiveActionsApproval, 'The auditor accepts or rejects each corrective action.'),
+      on: {
+        ...assignmentHandlers(audit),
+        DECIDE_CORRECTIVE_ACTIONS: branches(auditor(p.auditSubmitReport), [
+          { when: 'allCorrectiveActionsAccepted', target: 'report', actions: 'keepRejectedNonConformities' },
+          { when: 'someCorrectiveActionsRejected', target: 'correctiveActionsModification', actions: 'keepRejectedNonConformities' },
+        ]),
+      },
+    },
+    correctiveActionsModification: {
+      tags: ['applicant'],
+      meta: meta(c.correctiveActionsModification, 'The applicant corrects the rejected corrective actions.'),
+      on: { SUBMIT_CORRECTIVE_ACTIONS: { guard: applicant(o.applicant.request), target: 'correctiveActionsApproval' } },
+    },
+    report: {
+      tags: ['audit'],
+      meta: meta(c.report, 'Audit writes the report for the decision committee.'),
+      on: {
+        ...assignmentHandlers(audit),
+        SUBMIT_REPORT: { guard: may(auditor(p.auditSubmitReport)), target: 'decision' },
+      },
+    },
+    decision: {
+      tags: ['committee'],
+      entry: 'clearAssignee',
+      exit: 'clearAssignee',
+      meta: meta(c.decision, 'The decision committee approves, returns to audit or rejects (reason required).'),
+      on: {
+        ...assignmentHandlers(committee),
+        APPROVE: branches(auditor(p.committeeReview), afterApproval),
+        RETURN_TO_AUDIT: branches(auditor(p.committeeReview), [o.returnToAudit]),
+        REJECT: branches(auditor(p.committeeReview), [o.reject]),
+      },
+    },
+    waitingIssue: {
+      tags: ['committee'],
+      meta: meta(c.waitingIssue, 'Approved and paid: the certificate is issued.'),
+      on: { ISSUE_CERTIFICATE: branches(o.issue.guard, [o.issue]) },
+    },
+  };
+
+  if (c.auditFees && o.auditFees) {
+    Object.assign(
+      states,
+      paymentStep({
+        pending: { name: 'auditFees', code: c.auditFees.pending },
+        expired: { name: 'auditFeesExpired', code: c.auditFees.expired, stopped: true },
+        service: o.auditFees.service,
+        feeKind: 'auditFees',
+        paid: { target: 'planApproved' },
+        cancelTarget: o.cancelPayment.target,
+        cancelActions: o.cancelPayment.actions,
+        applicant: o.applicant,
+      }),
+    );
+  }
+  if (c.certificateFees && o.certificateFees) {
+    states.paymentOption = {
+      tags: ['applicant'],
+      meta: meta(c.certificateFees.paymentOption, 'The applicant chooses to pay yearly or in full.'),
+      on: {
+        CHOOSE_PAYMENT_OPTION: { guard: applicant(o.applicant.request), target: 'certificateFees', actions: 'choosePaymentOption' },
+      },
+    };
+    Object.assign(
+      states,
+      paymentStep({
+        pending: { name: 'certificateFees', code: c.certificateFees.pending },
+        expired: { name: 'certificateFeesExpired', code: c.certificateFees.expired, stopped: true },
+        service: o.certificateFees.service,
+        feeKind: o.certificateFees.feeKind,
+        paid: { target: 'waitingIssue' },
+        cancelTarget: o.cancelPayment.target,
+        cancelActions: o.cancelPayment.actions,
+        applicant: o.applicant,
+      }),
+    );
+  }
+
+  return { id: o.id, initial: 'plan', entry: 'clearAssignee', states };
+}

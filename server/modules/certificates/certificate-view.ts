@@ -1,0 +1,103 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { certificates, facilities, requests } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { isStaff } from '../../../machines/roles';
+import { AppError, AppErrorCode } from '../../errors';
+import { toDualDate, type DualDate } from '../public/calendar';
+import { publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
+import { verificationUrl } from './qr';
+
+export type CertificateRow = typeof certificates.$inferSelect;
+
+export interface PartyView {
+  publicId: string;
+  type: string;
+  nameAr: string;
+  nameEn: string;
+  registrationNumber: string | null;
+  countryCode: string;
+  city: string | null;
+}
+
+export interface CertificateView {
+  id: string;
+  number: string;
+  legacyNumber: string | null;
+  /** 'internalHalal' | 'externalHalal' | 'cbDesignation' | 'halalMark' */
+  kind: string;
+  /** Stored status code (1 active, 2 expired, 3 expiring soon, 4 suspended) and what a person sees today. */
+  status: { code: number; public: PublicCertificateStatus };
+  holder: PartyView;
+  /** The conformity body that issued an external certificate or mark; null when the Halal center issued it. */
+  issuer: PartyView | null;
+  scope: string | null;
+  categories: string[];
+  products: CertificateRow['products'];
+  issuedAt: DualDate;
+  validFrom: DualDate;
+  expiresAt: DualDate;
+  verificationCode: string;
+  verificationUrl: string;
+  requestId: string | null;
+  requestNumber: string | null;
+}
+
+/** Holders and issuers may see their certificates; staff of the Halal center see all. */
+export function maySeeCertificate(actor: Actor, cert: Pick<CertificateRow, 'facilityPublicId' | 'cbPublicId'>): boolean {
+  if (isStaff(actor.permissions)) return true;
+  return actor.facilityIds.includes(cert.facilityPublicId) || (!!cert.cbPublicId && actor.facilityIds.includes(cert.cbPublicId));
+}
+
+/**
+ * The certificate, if this actor may see it. Someone else's certificate answers 404 like a missing one, so ids cannot
+ * be probed.
+ */
+export async function loadCertificate(db: Db, actor: Actor, id: string): Promise<CertificateRow> {
+  const [cert] = await db.select().from(certificates).where(eq(certificates.id, id));
+  if (!cert || !maySeeCertificate(actor, cert)) throw new AppError(AppErrorCode.EntityNotFound);
+  return cert;
+}
+
+const unknownParty = (publicId: string): PartyView => ({
+  publicId,
+  type: '',
+  nameAr: '—',
+  nameEn: '—',
+  registrationNumber: null,
+  countryCode: '',
+  city: null,
+});
+
+/** Everything the certificate page and documents show. `publicBase` is the origin the QR code points to. */
+export async function certificateView(db: Db, cert: CertificateRow, publicBase: string, now = new Date()): Promise<CertificateView> {
+  const ids = [cert.facilityPublicId, ...(cert.cbPublicId ? [cert.cbPublicId] : [])];
+  const parties = await db.select().from(facilities).where(inArray(facilities.publicId, ids));
+  const party = (publicId: string): PartyView => {
+    const f = parties.find((p) => p.publicId === publicId);
+    if (!f) return unknownParty(publicId);
+    return { publicId, type: f.type, nameAr: f.nameAr, nameEn: f.nameEn, registrationNumber: f.registrationNumber, countryCode: f.countryCode, city: f.city };
+  };
+  const [request] = cert.requestId
+    ? await db.select({ number: requests.number }).from(requests).where(eq(requests.id, cert.requestId))
+    : [];
+  return {
+    id: cert.id,
+    number: cert.number,
+    legacyNumber: cert.legacyNumber,
+    kind: cert.kind,
+    status: { code: cert.status, public: publicStatusOf(cert, now) },
+    holder: party(cert.facilityPublicId),
+    issuer: cert.cbPublicId ? party(cert.cbPublicId) : null,
+    scope: cert.scope,
+    categories: cert.categories,
+    products: cert.products,
+    issuedAt: toDualDate(cert.issuedAt),
+    validFrom: toDualDate(cert.validFrom),
+    expiresAt: toDualDate(cert.expiresAt),
+    verificationCode: cert.verificationCode,
+    verificationUrl: verificationUrl(publicBase, cert.verificationCode),
+    requestId: cert.requestId,
+    requestNumber: request?.number ?? null,
+  };
+}

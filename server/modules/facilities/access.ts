@@ -1,0 +1,61 @@
+import { and, eq, or } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { facilities, facilityMembers } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { AppError, AppErrorCode } from '../../errors';
+import { UserInFacilityRole, type FacilityType } from './schemas';
+import './errors';
+
+export type FacilityRow = typeof facilities.$inferSelect;
+export type MemberRow = typeof facilityMembers.$inferSelect;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A facility by its public id or its uuid (the original portal's calls use both), of the given types. */
+export async function findFacility(db: Db, idOrPublicId: string, types?: readonly FacilityType[]): Promise<FacilityRow | undefined> {
+  const where = UUID_RE.test(idOrPublicId)
+    ? or(eq(facilities.id, idOrPublicId), eq(facilities.publicId, idOrPublicId))
+    : eq(facilities.publicId, idOrPublicId);
+  const [row] = await db.select().from(facilities).where(where).limit(1);
+  if (!row || (types && !types.includes(row.type as FacilityType))) return undefined;
+  return row;
+}
+
+export async function membershipOf(db: Db, facilityId: string, userId: string): Promise<MemberRow | undefined> {
+  const [m] = await db
+    .select()
+    .from(facilityMembers)
+    .where(and(eq(facilityMembers.facilityId, facilityId), eq(facilityMembers.userId, userId)));
+  return m;
+}
+
+export interface MemberContext {
+  facility: FacilityRow;
+  membership: MemberRow;
+  isMainUser: boolean;
+}
+
+/**
+ * The facility, provided the caller is one of its users. A user of another facility gets 404 NotFacilityMember,
+ * the same answer as for a facility that does not exist, so ids cannot be probed.
+ */
+export async function requireMember(
+  db: Db,
+  actor: Actor,
+  idOrPublicId: string,
+  opts: { types?: readonly FacilityType[]; mainUser?: boolean } = {},
+): Promise<MemberContext> {
+  const facility = await findFacility(db, idOrPublicId, opts.types);
+  const membership = facility ? await membershipOf(db, facility.id, actor.userId) : undefined;
+  if (!facility || !membership) throw new AppError('NotFacilityMember');
+  const isMainUser = membership.role === UserInFacilityRole.MainUser;
+  if (opts.mainUser && !isMainUser) throw new AppError('NotMainUser');
+  return { facility, membership, isMainUser };
+}
+
+/** For Halal-center calls: any facility, or 404. */
+export async function requireFacility(db: Db, idOrPublicId: string, types?: readonly FacilityType[]): Promise<FacilityRow> {
+  const facility = await findFacility(db, idOrPublicId, types);
+  if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
+  return facility;
+}

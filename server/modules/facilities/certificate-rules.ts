@@ -1,0 +1,66 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { certificates } from '../../../db/schema';
+import { AppError } from '../../errors';
+import type { FacilityRow } from './access';
+import { todayInRiyadh } from './deps';
+import './errors';
+
+/** The certificate kind that qualifies each facility type (db/schema/certificates.ts). */
+const QUALIFYING_KIND = {
+  ConformityBody: 'cbDesignation',
+  InternalFacility: 'internalHalal',
+  ExternalFacility: 'externalHalal',
+} as const;
+
+/** Certificate statuses (spec 02 section 4): 1 active, 2 expired, 3 expiring soon, 4 suspended. */
+const EXPIRED = 2;
+const SUSPENDED = 4;
+
+type CertificateRow = typeof certificates.$inferSelect;
+
+export async function latestCertificate(db: Db, facilityPublicId: string, kind: string): Promise<CertificateRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, facilityPublicId), eq(certificates.kind, kind)))
+    .orderBy(desc(certificates.issuedAt))
+    .limit(1);
+  return row;
+}
+
+/** Expired by status or by date (a status can lag behind the date), or suspended. */
+export const isExpiredOrSuspended = (c: Pick<CertificateRow, 'status' | 'expiresAt'>, now = new Date()): boolean =>
+  c.status === EXPIRED || c.status === SUSPENDED || c.expiresAt.getTime() <= now.getTime();
+
+/** The CB's acceptance/notification certificate has expired (its expiry date is before today in Riyadh). */
+export const isAcceptanceCertificateExpired = (cb: Pick<FacilityRow, 'type' | 'certificateExpiryDate'>, now = new Date()): boolean =>
+  cb.type === 'ConformityBody' && !!cb.certificateExpiryDate && cb.certificateExpiryDate < todayInRiyadh(now);
+
+/**
+ * Spec 02 section 4: an expired notification or acceptance certificate blocks use of the CB's services. Other
+ * modules (CB requests, external requests, shipments) call this before serving a CB.
+ */
+export function assertCbServicesAllowed(cb: Pick<FacilityRow, 'type' | 'certificateExpiryDate'>, now = new Date()): void {
+  if (isAcceptanceCertificateExpired(cb, now)) throw new AppError('AcceptanceCertificateExpired');
+}
+
+/**
+ * Spec 02 section 8: a delegation cannot proceed while the delegating CB's designation certificate, or the
+ * facility's Halal certificate, is expired or suspended. A facility that holds no certificate yet may delegate.
+ */
+export async function assertDelegationAllowed(db: Db, facility: FacilityRow, now = new Date()): Promise<void> {
+  assertCbServicesAllowed(facility, now);
+  const kind = QUALIFYING_KIND[facility.type as keyof typeof QUALIFYING_KIND];
+  const cert = kind ? await latestCertificate(db, facility.publicId, kind) : undefined;
+  if (cert && isExpiredOrSuspended(cert, now)) throw new AppError('DelegationCertificateBlocked');
+}
+
+/**
+ * CB-00009: a CB holding a valid designation certificate cannot be edited from its profile: its data is what the
+ * certificate was issued on, and changes go through a renewal (UpdateConformityBodyForCbRenewal).
+ */
+export async function assertCbEditable(db: Db, cb: FacilityRow, now = new Date()): Promise<void> {
+  const cert = await latestCertificate(db, cb.publicId, QUALIFYING_KIND.ConformityBody);
+  if (cert && !isExpiredOrSuspended(cert, now)) throw new AppError('CB-00009');
+}

@@ -1,0 +1,82 @@
+import { inArray } from 'drizzle-orm';
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+import type { Db } from '../../../db/client';
+import { users } from '../../../db/schema';
+import type { AllowedAction, HistoryEntry, RequestView } from '../../../workflows/engine';
+import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
+
+/*
+ * Turns engine views into the API's shapes, with labels in the caller's language (status labels and event names come
+ * from the machines' catalogues in locales/<lang>/status.json and machines.json).
+ */
+
+export function statusLabel(t: TFunction, kind: string, code: number): string {
+  return t(`status:${kind}.${code}`, { defaultValue: String(code) });
+}
+
+export function eventLabel(t: TFunction, type: string): string {
+  return t(`machines:events.${type}`, { defaultValue: type });
+}
+
+export function presentSummary(t: TFunction, v: RequestView): z.infer<typeof ZRequestSummary> {
+  return {
+    id: v.id,
+    number: v.number,
+    kind: v.kind,
+    machineVersion: v.machineVersion,
+    status: { code: v.status, label: statusLabel(t, v.kind, v.status) },
+    queue: v.queue,
+    state: v.stateValue,
+    version: v.version,
+    facilityId: v.facilityId,
+    ownerUserId: v.ownerUserId,
+    assigneeUserId: v.assigneeUserId,
+    creatorName: v.creatorName,
+    finished: v.finished,
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+  };
+}
+
+export function presentRequest(t: TFunction, v: RequestView): z.infer<typeof ZRequest> {
+  const { data, ...context } = v.context;
+  return { ...presentSummary(t, v), data: (data ?? {}) as Record<string, unknown>, context };
+}
+
+export function presentActions(t: TFunction, version: number, actions: AllowedAction[]): z.infer<typeof ZActions> {
+  return {
+    version,
+    actions: actions.map((a) => ({
+      type: a.type,
+      label: eventLabel(t, a.type),
+      ...(a.permission ? { permission: a.permission } : {}),
+      requiresReason: a.requiresReason,
+    })),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The history timeline: who (by name), what, from and to which status, when. */
+export async function presentHistory(db: Db, t: TFunction, kind: string, entries: HistoryEntry[]): Promise<z.infer<typeof ZHistoryEntry>[]> {
+  const ids = [...new Set(entries.map((e) => e.actor.userId).filter((id) => UUID.test(id)))];
+  const names = new Map(
+    ids.length ? (await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))).map((u) => [u.id, u.name]) : [],
+  );
+  return entries.map((e) => ({
+    seq: e.seq,
+    event: e.event,
+    actor: {
+      userId: e.actor.userId,
+      name: e.actor.system ? t('requests:systemActor') : (names.get(e.actor.userId) ?? e.actor.userId),
+      system: e.actor.system,
+    },
+    note: e.note,
+    payload: e.payload,
+    from: e.fromStatus === null ? null : { code: e.fromStatus, label: statusLabel(t, kind, e.fromStatus) },
+    to: { code: e.toStatus, label: statusLabel(t, kind, e.toStatus) },
+    at: e.at.toISOString(),
+    hash: e.hash,
+  }));
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { QUEUE_TABS } from '../../../workflows/engine';
+
+/** Request ids are uuids; anything else is answered 404 by the handlers (not 400: it names no request). */
+export const ZRequestParams = z.object({ id: z.string().min(1).max(100) });
+
+export const ZStartRequest = z.object({
+  /** Machine kind ('internalCertificate', 'cbDesignation', ...). */
+  kind: z.string().min(1).max(60),
+  /** Public id of the facility or conformity body the request is for; the caller must be a member of it. */
+  facilityId: z.string().min(1).max(100),
+  /** The request data by section; the machine's events edit it later. */
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type TStartRequest = z.infer<typeof ZStartRequest>;
+
+export const ZSendEvent = z.object({
+  /** UPPER_SNAKE event type, one of GET /api/requests/:id/actions. */
+  type: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'invalid'),
+  /** The version the caller saw; a stale one is refused with 409 (someone else changed the request). */
+  expectedVersion: z.number().int().min(1),
+  /** The event's fields (reason, note, sections, plan ...), validated by the machine's schema of that event. */
+  payload: z.record(z.string(), z.unknown()).optional(),
+});
+export type TSendEvent = z.infer<typeof ZSendEvent>;
+
+export const ZStatus = z.object({ code: z.number().int(), label: z.string() });
+
+export const ZRequest = z.object({
+  id: z.string(),
+  number: z.string(),
+  kind: z.string(),
+  machineVersion: z.number().int(),
+  status: ZStatus,
+  queue: z.string().nullable(),
+  state: z.string(),
+  version: z.number().int(),
+  facilityId: z.string(),
+  ownerUserId: z.string(),
+  assigneeUserId: z.string().nullable(),
+  creatorName: z.string(),
+  finished: z.boolean(),
+  /** The request data by section. */
+  data: z.record(z.string(), z.unknown()),
+  /** The rest of the machine context (returned sections, round, payment option ...). */
+  context: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TRequest = z.infer<typeof ZRequest>;
+
+export const ZRequestSummary = ZRequest.omit({ data: true, context: true });
+
+export const ZHistoryEntry = z.object({
+  seq: z.number().int(),
+  event: z.string(),
+  actor: z.object({ userId: z.string(), name: z.string(), system: z.boolean() }),
+  note: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  from: ZStatus.nullable(),
+  to: ZStatus,
+  at: z.string(),
+  hash: z.string(),
+});
+
+export const ZHistory = z.object({ items: z.array(ZHistoryEntry) });
+
+export const ZVerify = z.object({
+  ok: z.boolean(),
+  rows: z.number().int(),
+  firstBrokenSeq: z.number().int().optional(),
+  reason: z.enum(['hash', 'prevHash', 'sequence', 'head']).optional(),
+});
+
+export const ZActions = z.object({
+  version: z.number().int(),
+  actions: z.array(
+    z.object({ type: z.string(), label: z.string(), permission: z.string().optional(), requiresReason: z.boolean() }),
+  ),
+});
+
+export const QUEUE_NAMES = ['registration', 'audit', 'committee', 'applicant', 'payment', 'final', 'all'] as const;
+
+export const ZQueueParams = z.object({ queue: z.enum(QUEUE_NAMES) });
+
+const optionalText = z.string().trim().max(200).optional().transform((v) => (v ? v : undefined));
+
+export const ZQueueQuery = z.object({
+  tab: z.enum(QUEUE_TABS).default('waiting'),
+  pageNumber: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  kind: optionalText,
+  creatorName: optionalText,
+  brandName: optionalText,
+  requestNumber: optionalText,
+  any: optionalText,
+});
+
+export const ZQueuePage = z.object({
+  items: z.array(ZRequestSummary),
+  totalCount: z.number().int(),
+  pageNumber: z.number().int(),
+  pageSize: z.number().int(),
+});

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Paths the SPA never answers: the API and the external-service simulators keep their own 404s. */
+const NOT_SPA = /^\/(api|simulators)(\/|$)/;
+
+export interface WebOptions {
+  /** The built web app (vite build); defaults to web/dist. */
+  root?: string;
+}
+
+/**
+ * Serves the built web app: hashed assets with a long cache, and index.html (never cached, so a new version is
+ * picked up on reload) for every other GET path that is not an API or simulator path, so the client router
+ * decides what to show, its 404 screen included. Registered by server/main.ts.
+ */
+export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: WebOptions = {}): Promise<void> {
+  if (!existsSync(`${root}/index.html`)) {
+    app.log.warn(`${root} has no index.html: run \`npm run build\` to serve the portal pages`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    // Files are listed once at start (the build is done by then): no wildcard route competing with the SPA's.
+    wildcard: false,
+    index: false,
+    setHeaders(reply, path) {
+      const hashed = /[\\/]assets[\\/]/.test(path);
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
+    if (NOT_SPA.test(request.url)) return reply.callNotFound();
+    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  });
+}

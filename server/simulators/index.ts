@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { crRegistrySimulator } from './cr-registry';
+import { recaptchaSimulator } from './recaptcha';
+import { smsSimulator } from './sms';
+
+/**
+ * Local stand-ins for the external services, mounted under /simulators/* when config.SIMULATORS is true. They speak
+ * the protocols the adapters (server/adapters/) speak to the real services, so switching is a base-URL change.
+ * Not under /api: they are other systems, not the portal's API.
+ */
+export async function registerSimulators(app: FastifyInstance): Promise<void> {
+  await app.register(crRegistrySimulator(app.config.CR_REGISTRY_API_KEY), { prefix: '/simulators/cr' });
+  await app.register(recaptchaSimulator(app.config.RECAPTCHA_SECRET), { prefix: '/simulators/recaptcha' });
+  await app.register(smsSimulator(app.config.SMS_PROVIDER_API_KEY), { prefix: '/simulators/sms' });
+}

@@ -1,0 +1,174 @@
+/**
+ * npm run bench:engine — what the engine costs over the bare SQL of a transition.
+ *
+ * On the same database in one run it measures (a) the raw SQL of one transition through the driver (BEGIN, SELECT
+ * ... FOR UPDATE, UPDATE the request, INSERT the history row, COMMIT) and (b) the engine's `send` (the same plus
+ * restoring the snapshot, the machine's transition, the guard and payload checks, the hash chain and the timer diff),
+ * at 1, 8 and 32 concurrent clients, each client on its own request. PGlite always; PostgreSQL too when DATABASE_URL
+ * is set. Prints transitions/s and p50/p95/p99 latency per run, and last `ratio=<engine/raw transitions per second>`
+ * for PostgreSQL at 8 clients (PGlite at 8 when there is no PostgreSQL). A benchmark, not a test: it asserts nothing.
+ *
+ * BENCH_SECONDS (default 3) sets the duration of each run.
+ */
+import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
+import type { PGlite } from '@electric-sql/pglite';
+import { openDatabase, type Database } from '../../db/client';
+import { testConfig } from '../../server/config';
+import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
+import { storeDeps } from '../../workflows';
+import type { WorkflowEngine } from '../../workflows/engine';
+import { benchScenario } from './engine-scenario';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CLIENTS = [1, 8, 32];
+
+interface Result {
+  db: string;
+  mode: 'raw' | 'engine';
+  clients: number;
+  tps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** Runs `clients` loops of `op` for SECONDS and measures each call. */
+async function measure(clients: number, op: (client: number) => Promise<void>): Promise<Omit<Result, 'db' | 'mode' | 'clients'>> {
+  // Warm-up: prepared statements, JIT, connection pool.
+  await Promise.all(Array.from({ length: clients }, async (_, c) => { for (let i = 0; i < 5; i++) await op(c); }));
+  const latencies: number[] = [];
+  const end = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await op(c);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { tps: latencies.length / elapsed, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99) };
+}
+
+/** One transition in bare SQL through the driver; the same tables and row sizes as the engine writes. */
+type RawTransition = (id: string) => Promise<void>;
+
+function rawFor(database: Database): RawTransition {
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  const note = { note: 'bench' };
+  // drizzle's postgres.js client passes json parameters through as text (it serialises them itself), so do the same.
+  if (database.kind === 'postgres') {
+    const sql = client as postgres.Sql;
+    return async (id) => {
+      await sql.begin(async (tx) => {
+        const [row] = await tx`select version, history_seq, history_hash, snapshot from requests where id = ${id} for update`;
+        await tx`update requests set version = ${row.version + 1}, history_seq = ${row.history_seq + 1}, history_hash = ${'h' + row.version}, snapshot = ${JSON.stringify(row.snapshot)}, updated_at = now() where id = ${id}`;
+        await tx`insert into request_history (request_id, seq, actor_user_id, actor, event, payload, note, from_status, to_status, at, prev_hash, hash)
+                 values (${id}, ${row.history_seq + 1}, 'bench', ${JSON.stringify(note)}, 'ADD_NOTE', ${JSON.stringify(note)}, 'bench', 4, 4, now(), ${row.history_hash}, ${'h' + row.version})`;
+      });
+    };
+  }
+  const pg = client as PGlite;
+  return async (id) => {
+    await pg.transaction(async (tx) => {
+      const { rows } = await tx.query<{ version: number; history_seq: number; history_hash: string; snapshot: unknown }>(
+        'select version, history_seq, history_hash, snapshot from requests where id = $1 for update',
+        [id],
+      );
+      const row = rows[0];
+      await tx.query('update requests set version = $2, history_seq = $3, history_hash = $4, snapshot = $5, updated_at = now() where id = $1', [
+        id,
+        row.version + 1,
+        row.history_seq + 1,
+        'h' + row.version,
+        JSON.stringify(row.snapshot),
+      ]);
+      await tx.query(
+        `insert into request_history (request_id, seq, actor_user_id, actor, event, payload, note, from_status, to_status, at, prev_hash, hash)
+         values ($1, $2, 'bench', $3, 'ADD_NOTE', $3, 'bench', 4, 4, now(), $4, $5)`,
+        [id, row.history_seq + 1, JSON.stringify(note), row.history_hash, 'h' + row.version],
+      );
+    });
+  };
+}
+
+async function openBenchDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({});
+    return { database, drop: () => database.close() };
+  }
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: Math.max(...CLIENTS) + 4 });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
+  const { database, drop } = await openBenchDatabase(kind);
+  const results: Result[] = [];
+  try {
+    const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, catalogue: benchScenario.catalogue, deps: storeDeps(testConfig()) });
+    const raw = rawFor(database);
+    for (const clients of CLIENTS) {
+      for (const mode of ['raw', 'engine'] as const) {
+        const ids: string[] = [];
+        const versions: number[] = [];
+        for (let c = 0; c < clients; c++) {
+          const view = await benchScenario.prepare(engine);
+          ids.push(view.id);
+          versions.push(view.version);
+        }
+        const op =
+          mode === 'raw'
+            ? (c: number) => raw(ids[c])
+            : async (c: number) => {
+                const view = await engine.send(ids[c], benchScenario.loopEvent, benchScenario.actor, versions[c]);
+                versions[c] = view.version;
+              };
+        const r = { db: kind, mode, clients, ...(await measure(clients, op)) };
+        results.push(r);
+        console.log(
+          `${kind.padEnd(8)} ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} transitions/s  ` +
+            `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms`,
+        );
+      }
+    }
+  } finally {
+    await drop();
+  }
+  return results;
+}
+
+async function main() {
+  console.log(`engine benchmark: machine '${benchScenario.kind}', event ${benchScenario.loopEvent.type}, ${SECONDS}s per run`);
+  const kinds: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  if (!process.env.DATABASE_URL) console.log('PostgreSQL skipped: DATABASE_URL not set');
+  const all: Result[] = [];
+  for (const kind of kinds) all.push(...(await benchDatabase(kind)));
+  const at = kinds.includes('postgres') ? 'postgres' : 'pglite';
+  const pick = (mode: 'raw' | 'engine') => all.find((r) => r.db === at && r.mode === mode && r.clients === 8)!;
+  const engine8 = pick('engine');
+  console.log(`${at} at 8 clients: engine p95=${engine8.p95.toFixed(2)}ms (target < 15 ms on PostgreSQL), ratio target >= 0.5`);
+  console.log(`ratio=${(engine8.tps / pick('raw').tps).toFixed(2)}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

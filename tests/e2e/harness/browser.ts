@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const SCREENSHOT_DIR = join(ROOT, 'test-results/screenshots');
+export const DEMO_PASSWORD = 'Demo@12345';
+
+/** Debian's Chromium, driven by playwright-core (no browser download). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export interface PageOptions {
+  /** Default 1280x800 (large screen); use a width below 992 for the small-screen layout. */
+  viewport?: { width: number; height: number };
+  /** Preferred language sent by the browser; the portal still defaults to Arabic. */
+  locale?: string;
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors of the page so far: tests assert it stays empty. */
+  errors: string[];
+}
+
+/** A fresh browser context (own cookies and storage) with one page whose relative URLs start at `baseURL`. */
+export async function openPage(browser: Browser, baseURL: string, options: PageOptions = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    locale: options.locale ?? 'ar-SA',
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+/** Waits until no request is in flight (the full-page loader is gone). */
+export async function waitForIdle(page: Page): Promise<void> {
+  await page.locator('[data-testid="page-loader"]').waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+/** Signs in through the sign-in page, like a person, and waits for the landing page. */
+export async function signIn(page: Page, userName: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/account/login');
+  await page.locator('input[name="userName"]').fill(userName);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('[data-testid="login-submit"]').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/account/login'));
+  await waitForIdle(page);
+}
+
+/** Saves test-results/screenshots/<name>.png (for the docs and for looking at a failure). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

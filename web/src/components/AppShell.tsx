@@ -1,0 +1,87 @@
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { Flex, LocaleProvider, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
+import { Outlet, useNavigate, useRouter } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { directionOf } from '../i18n';
+import { errorScreen } from '../api/problems';
+import { useStore } from '../lib/create-store';
+import { signOut } from '../session/session-store';
+import { useSession } from '../session/use-session';
+import { useIdleTimeout } from '../session/use-idle-timeout';
+import { useNewVersion } from '../session/use-new-version';
+import { useCircularLetter } from '../session/use-circular-letter';
+import { Header } from './Header';
+import { Footer } from './Footer';
+import { FullPageLoader } from './FullPageLoader';
+import { ErrorScreen } from './ErrorScreen';
+import { SignOutDialog } from './SignOutDialog';
+import { IdleWarningDialog, SessionExpiredDialog } from './SessionDialogs';
+import { NewVersionDialog } from './NewVersionDialog';
+import { CircularLetterDialog } from './CircularLetterDialog';
+import { Toaster } from './toaster';
+
+/** Keeps <html lang dir> on the UI language (Arabic rtl, English ltr); used by the root route. */
+export function useDocumentLanguage(): string {
+  const { i18n } = useTranslation();
+  useLayoutEffect(() => {
+    document.documentElement.lang = i18n.language;
+    document.documentElement.dir = directionOf(i18n.language);
+  }, [i18n.language]);
+  return i18n.language;
+}
+
+/**
+ * The layout of every page (the root route's component): header, the page, footer, and the shell's own
+ * dialogs — sign-out confirmation, idle warning, session expired, new version, circular letter — plus the
+ * full-page loader, toasts and the error screen raised by a failed call.
+ */
+export function AppShell() {
+  const lang = useDocumentLanguage();
+  const { t } = useTranslation('shell');
+  const session = useSession();
+  const router = useRouter();
+  const navigate = useNavigate();
+  const idle = useIdleTimeout(session);
+  const newVersion = useNewVersion();
+  const circular = useCircularLetter(session);
+  const screen = useStore(errorScreen);
+  const [signOutOpen, setSignOutOpen] = useState(false);
+
+  // An error screen belongs to the page that raised it: leaving the page leaves the screen.
+  useEffect(() => router.subscribe('onBeforeNavigate', () => errorScreen.set(null)), [router]);
+
+  const confirmSignOut = async () => {
+    await signOut();
+    setSignOutOpen(false);
+    await router.invalidate();
+    await navigate({ to: '/home' });
+  };
+
+  return (
+    <LocaleProvider locale={lang === 'ar' ? 'ar-SA' : 'en-US'}>
+      <Flex direction="column" minH="100vh">
+        <SkipNavLink>{t('skipToContent')}</SkipNavLink>
+        <Header onSignOut={() => setSignOutOpen(true)} />
+        <SkipNavContent as="main" flex="1">
+          <Outlet />
+        </SkipNavContent>
+        <Footer />
+      </Flex>
+      <SignOutDialog open={signOutOpen} onCancel={() => setSignOutOpen(false)} onConfirm={confirmSignOut} />
+      <IdleWarningDialog
+        idle={idle}
+        onSignOut={() => {
+          idle.stayActive();
+          setSignOutOpen(false);
+          void confirmSignOut();
+        }}
+      />
+      <SessionExpiredDialog />
+      <NewVersionDialog newVersion={newVersion} />
+      <CircularLetterDialog offer={circular} />
+      {screen && <ErrorScreen status={screen.status} message={screen.message} onLeave={() => errorScreen.set(null)} />}
+      <FullPageLoader />
+      <Toaster />
+    </LocaleProvider>
+  );
+}

@@ -1,0 +1,136 @@
+import { Box, Flex, HStack, IconButton, NativeSelect, Skeleton, Table, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { ChevronEndIcon, ChevronStartIcon, ChevronsEndIcon, ChevronsStartIcon } from './icons';
+
+export interface Column<T> {
+  key: string;
+  header: React.ReactNode;
+  /** Cell content; defaults to `row[key]` as text. */
+  render?: (row: T) => React.ReactNode;
+  width?: string;
+  align?: 'start' | 'center' | 'end';
+}
+
+/** Paging of spec 01 section 3 (pageNumber, pageSize, first and last page); `page` counts from 1. */
+export interface Paging {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange?: (pageSize: number) => void;
+  pageSizes?: number[];
+}
+
+export interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  /** Shows skeleton rows instead of the data. */
+  loading?: boolean;
+  /** Text when there are no rows (default: "No records to show"). */
+  emptyText?: string;
+  paging?: Paging;
+  /** Accessible name of the table. */
+  caption?: string;
+  onRowClick?: (row: T) => void;
+}
+
+export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+
+/** A list with columns and first / previous / next / last paging, the way every portal list looks. */
+export function DataTable<T>({ columns, rows, rowKey, loading, emptyText, paging, caption, onRowClick }: DataTableProps<T>) {
+  const { t } = useTranslation('common');
+  const alignOf = (a?: Column<T>['align']) => (a === 'center' ? 'center' : a === 'end' ? 'end' : 'start');
+  return (
+    <Box borderWidth="1px" borderRadius="md" bg="bg" overflow="hidden" data-testid="data-table">
+      <Table.ScrollArea>
+        <Table.Root size="sm" interactive={!!onRowClick} stickyHeader>
+          {caption && <Table.Caption srOnly>{caption}</Table.Caption>}
+          <Table.Header>
+            <Table.Row bg="bg.muted">
+              {columns.map((c) => (
+                <Table.ColumnHeader key={c.key} width={c.width} textAlign={alignOf(c.align)}>
+                  {c.header}
+                </Table.ColumnHeader>
+              ))}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {loading &&
+              Array.from({ length: Math.min(paging?.pageSize ?? 5, 10) }, (_, i) => (
+                <Table.Row key={`loading-${i}`}>
+                  {columns.map((c) => (
+                    <Table.Cell key={c.key}>
+                      <Skeleton height="4" />
+                    </Table.Cell>
+                  ))}
+                </Table.Row>
+              ))}
+            {!loading && rows.length === 0 && (
+              <Table.Row>
+                <Table.Cell colSpan={columns.length} textAlign="center" py="8" color="fg.muted">
+                  {emptyText ?? t('table.empty')}
+                </Table.Cell>
+              </Table.Row>
+            )}
+            {!loading &&
+              rows.map((row) => (
+                <Table.Row key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} cursor={onRowClick ? 'pointer' : undefined}>
+                  {columns.map((c) => (
+                    <Table.Cell key={c.key} textAlign={alignOf(c.align)}>
+                      {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}
+                    </Table.Cell>
+                  ))}
+                </Table.Row>
+              ))}
+          </Table.Body>
+        </Table.Root>
+      </Table.ScrollArea>
+      {paging && <Pager paging={paging} />}
+    </Box>
+  );
+}
+
+function Pager({ paging }: { paging: Paging }) {
+  const { t } = useTranslation('common');
+  const { page, pageSize, total, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50] } = paging;
+  const pages = pageCount(total, pageSize);
+  const atFirst = page <= 1;
+  const atLast = page >= pages;
+  return (
+    <Flex px="3" py="2" borderTopWidth="1px" align="center" justify="space-between" gap="3" wrap="wrap" data-testid="pager">
+      <Text fontSize="sm" color="fg.muted">
+        {t('paging.total', { count: total })}
+      </Text>
+      <HStack gap="1">
+        <IconButton size="xs" variant="ghost" aria-label={t('paging.first')} disabled={atFirst} onClick={() => onPageChange(1)}>
+          <ChevronsStartIcon className="flip-rtl" />
+        </IconButton>
+        <IconButton size="xs" variant="ghost" aria-label={t('paging.previous')} disabled={atFirst} onClick={() => onPageChange(page - 1)}>
+          <ChevronStartIcon className="flip-rtl" />
+        </IconButton>
+        <Text fontSize="sm" px="2" aria-live="polite">
+          {t('paging.pageOf', { page, pages })}
+        </Text>
+        <IconButton size="xs" variant="ghost" aria-label={t('paging.next')} disabled={atLast} onClick={() => onPageChange(page + 1)}>
+          <ChevronEndIcon className="flip-rtl" />
+        </IconButton>
+        <IconButton size="xs" variant="ghost" aria-label={t('paging.last')} disabled={atLast} onClick={() => onPageChange(pages)}>
+          <ChevronsEndIcon className="flip-rtl" />
+        </IconButton>
+      </HStack>
+      {onPageSizeChange && (
+        <NativeSelect.Root size="xs" width="auto">
+          <NativeSelect.Field aria-label={t('paging.pageSize')} value={pageSize} onChange={(e) => onPageSizeChange(Number(e.target.value))}>
+            {pageSizes.map((s) => (
+              <option key={s} value={s}>
+                {t('paging.perPage', { count: s })}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { Box, Button, CloseButton, Drawer, Flex, HStack, IconButton, Link as ChakraLink, Portal, Separator, Stack, Text } from '@chakra-ui/react';
+import { Link, useLocation } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { useSelectedFacility, useSession } from '../session/use-session';
+import { facilityProfilePath } from '../session/selected-facility';
+import { LOGIN_PATH, safeReturnUrl } from '../session/access';
+import { navItemsFor } from './nav-items';
+import { LanguageToggle } from './LanguageToggle';
+import { Logo } from './Logo';
+import { MenuIcon, SignInIcon, SignOutIcon, UserIcon } from './icons';
+
+export const PROFILE_PATH = '/personal-profile/personal-data';
+
+/**
+ * The portal header (spec 01 sections 1 and 2): the logo (to the selected facility's profile, else /), the menu,
+ * language toggle, profile link and sign in/out. Below 992 px the menu and account links move into a drawer.
+ */
+export function Header({ onSignOut }: { onSignOut: () => void }) {
+  const { t } = useTranslation('shell');
+  const session = useSession();
+  const selected = useSelectedFacility();
+  const location = useLocation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const items = navItemsFor(session);
+  const signedIn = !!session?.authenticated;
+  const onLoginPage = location.pathname === LOGIN_PATH;
+  const returnUrl = safeReturnUrl(location.href);
+  const isCurrent = (to: string) => location.pathname === to || location.pathname.startsWith(`${to}/`);
+  const close = () => setDrawerOpen(false);
+
+  const signInButton = (
+    <Button asChild colorPalette="brand" size="sm" data-testid="sign-in">
+      <Link to={LOGIN_PATH} search={returnUrl ? { returnUrl } : {}} onClick={close}>
+        <SignInIcon className="flip-rtl" />
+        {t('header.signIn')}
+      </Link>
+    </Button>
+  );
+
+  return (
+    <Box as="header" bg="bg" borderBottomWidth="1px" position="sticky" top="0" zIndex="sticky" boxShadow="xs">
+      <Flex maxW="7xl" mx="auto" px={{ base: '3', lg: '6' }} h="16" align="center" gap="6">
+        <ChakraLink asChild aria-label={t('header.logoLink')} _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing' }}>
+          <Link to={selected ? facilityProfilePath(selected) : '/'} data-testid="logo-link">
+            <Logo />
+          </Link>
+        </ChakraLink>
+
+        <HStack as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" data-testid="main-menu">
+          {items.map((item) => (
+            <Button key={item.to} asChild variant="ghost" size="sm" color="fg.muted" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
+              <Link to={item.to} aria-current={isCurrent(item.to) ? 'page' : undefined}>
+                {t(item.labelKey)}
+              </Link>
+            </Button>
+          ))}
+        </HStack>
+
+        <HStack ms="auto" gap="2">
+          <LanguageToggle />
+          <HStack gap="2" hideBelow="lg">
+            {signedIn ? (
+              <>
+                <Button asChild variant="ghost" size="sm" data-testid="profile-link">
+                  <Link to={PROFILE_PATH}>
+                    <UserIcon />
+                    <Text as="span" maxW="48" truncate>
+                      {session?.user?.name}
+                    </Text>
+                  </Link>
+                </Button>
+                <Button variant="outline" size="sm" onClick={onSignOut} data-testid="sign-out">
+                  <SignOutIcon className="flip-rtl" />
+                  {t('header.signOut')}
+                </Button>
+              </>
+            ) : (
+              !onLoginPage && signInButton
+            )}
+          </HStack>
+          <IconButton hideFrom="lg" variant="ghost" aria-label={t('header.openMenu')} onClick={() => setDrawerOpen(true)} data-testid="menu-button">
+            <MenuIcon />
+          </IconButton>
+        </HStack>
+      </Flex>
+
+      <Drawer.Root open={drawerOpen} onOpenChange={(e) => setDrawerOpen(e.open)} placement="end">
+        <Portal>
+          <Drawer.Backdrop />
+          <Drawer.Positioner>
+            <Drawer.Content data-testid="menu-drawer">
+              <Drawer.Header>
+                <Drawer.Title>{t('header.menuLabel')}</Drawer.Title>
+              </Drawer.Header>
+              <Drawer.Body>
+                <Stack as="nav" aria-label={t('header.menuLabel')} gap="1">
+                  {items.map((item) => (
+                    <Button key={item.to} asChild variant="ghost" justifyContent="flex-start" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
+                      <Link to={item.to} onClick={close} aria-current={isCurrent(item.to) ? 'page' : undefined}>
+                        {t(item.labelKey)}
+                      </Link>
+                    </Button>
+                  ))}
+                  <Separator my="3" />
+                  {signedIn ? (
+                    <>
+                      <Button asChild variant="ghost" justifyContent="flex-start">
+                        <Link to={PROFILE_PATH} onClick={close}>
+                          <UserIcon />
+                          {session?.user?.name}
+                        </Link>
+                      </Button>
+                      <Button
+                        variant="outline"
+                        justifyContent="flex-start"
+                        onClick={() => {
+                          close();
+                          onSignOut();
+                        }}
+                      >
+                        <SignOutIcon className="flip-rtl" />
+                        {t('header.signOut')}
+                      </Button>
+                    </>
+                  ) : (
+                    !onLoginPage && signInButton
+                  )}
+                </Stack>
+              </Drawer.Body>
+              <Drawer.CloseTrigger asChild>
+                <CloseButton size="sm" aria-label={t('header.closeMenu')} />
+              </Drawer.CloseTrigger>
+            </Drawer.Content>
+          </Drawer.Positioner>
+        </Portal>
+      </Drawer.Root>
+    </Box>
+  );
+}

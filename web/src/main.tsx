@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ChakraProvider } from '@chakra-ui/react';
+import { RouterProvider } from '@tanstack/react-router';
+// Self-hosted fonts (nothing loads from a CDN): Arabic and Latin, regular and bold weights.
+import '@fontsource/noto-sans-arabic/arabic-400.css';
+import '@fontsource/noto-sans-arabic/arabic-600.css';
+import '@fontsource/noto-sans-arabic/arabic-700.css';
+import '@fontsource/inter/latin-400.css';
+import '@fontsource/inter/latin-600.css';
+import '@fontsource/inter/latin-700.css';
+import { initI18n } from './i18n';
+import { installProblemHandler } from './components/problem-handler';
+import { router } from './router';
+import { system } from './theme';
+
+async function start() {
+  await initI18n();
+  installProblemHandler();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ChakraProvider value={system}>
+        <RouterProvider router={router} />
+      </ChakraProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

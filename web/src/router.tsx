@@ -1,0 +1,226 @@
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  redirect,
+  type AnyRoute,
+  type ErrorComponentProps,
+  type RouteComponent,
+} from '@tanstack/react-router';
+import { Permissions as P } from '../../machines/permissions';
+import { api } from './api/client';
+import { ApiError, isScreenStatus } from './api/errors';
+import { AppShell, useDocumentLanguage } from './components/AppShell';
+import { ErrorScreen } from './components/ErrorScreen';
+import { placeholder } from './components/PlaceholderPage';
+import { currentLanguage, isLanguage, setLanguage } from './i18n';
+import { HomePage } from './routes/home/HomePage';
+import { LoginPage } from './routes/login/LoginPage';
+import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
+import { ensureSession, sessionStore } from './session/session-store';
+
+/**
+ * The route table of spec 01 section 2. Each entry names its path, who may open it and its component. A screen
+ * built later replaces its `placeholder(...)` with the real component — one line, e.g.
+ *   component: lazyRouteComponent(() => import('./routes/hs-code/HsCodePage'), 'HsCodePage'),
+ * Guards run in beforeLoad (see session/access.ts): anonymous -> sign-in page with returnUrl, missing policy ->
+ * the 403 screen, staff-only / non-staff routes -> the user's own start page. Read params with
+ * `useParams({ strict: false })`.
+ */
+
+/** Thrown by a guard (or a screen's own prerequisite check) to show the full 403 screen in place. */
+export class ForbiddenRouteError extends Error {
+  readonly status = 403;
+  constructor() {
+    super('Forbidden');
+  }
+}
+
+export interface RouterContext {
+  session: typeof sessionStore;
+}
+
+export interface RouteEntry {
+  path: string;
+  component: RouteComponent;
+  access?: RouteAccess;
+  /** Runs after the access check passed (e.g. a prerequisite call); may throw redirect() or ForbiddenRouteError. */
+  check?: (params: Record<string, string>) => Promise<void>;
+}
+
+const facilityPolicies = [P.facility.conformityBody, P.facility.internal, P.facility.external];
+const adminOnly: RouteAccess = { anyOf: [P.admin.manage] };
+const cbRequest: RouteAccess = { anyOf: [P.cbAccreditation.request] };
+const internalRequest: RouteAccess = { anyOf: [P.internalRequest.request] };
+const externalRequest: RouteAccess = { anyOf: [P.externalRequest.request] };
+
+export const routeTable: RouteEntry[] = [
+  // Open to everyone.
+  { path: 'home', component: HomePage },
+  { path: 'account/login', component: LoginPage },
+  { path: 'user-manual', component: placeholder('userManual') },
+  { path: 'public/$', component: placeholder('publicPages') },
+  { path: 'hs-code', component: placeholder('hsCode') },
+  { path: 'accredited-cb', component: placeholder('accreditedCb') },
+  { path: 'our-customers', component: placeholder('ourCustomers') },
+  { path: 'media-center', component: placeholder('mediaCenter') },
+  { path: 'about-center', component: placeholder('aboutCenter') },
+  { path: 'contact-us', component: placeholder('contactUs') },
+  { path: 'privacy', component: placeholder('privacy') },
+  { path: 'faq', component: placeholder('faq') },
+
+  // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.
+  { path: 'associated-facilities', component: placeholder('associatedFacilities'), access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
+  { path: 'halal-profile', component: placeholder('halalProfile'), access: { staff: 'only' } },
+  { path: 'dashboard', component: placeholder('dashboard'), access: { signedIn: true } },
+  { path: 'personal-profile/personal-data', component: placeholder('personalProfile'), access: { signedIn: true } },
+
+  // Administration modules.
+  { path: 'account', component: placeholder('account'), access: { signedIn: true } },
+  { path: 'gdpr', component: placeholder('gdpr'), access: { signedIn: true } },
+  { path: 'identity', component: placeholder('identity'), access: adminOnly },
+  { path: 'language-management', component: placeholder('languageManagement'), access: adminOnly },
+  { path: 'saas', component: placeholder('saas'), access: adminOnly },
+  { path: 'audit-logs', component: placeholder('auditLogs'), access: adminOnly },
+  { path: 'openiddict', component: placeholder('openiddict'), access: adminOnly },
+  { path: 'text-template-management', component: placeholder('textTemplateManagement'), access: adminOnly },
+  { path: 'setting-management', component: placeholder('settingManagement'), access: adminOnly },
+
+  // Facilities, conformity bodies and their profiles.
+  { path: 'facility', component: placeholder('facility'), access: { anyOf: facilityPolicies } },
+  { path: 'facility-profile/cb/$cbPublicId', component: placeholder('cbProfile'), access: { anyOf: [P.facility.conformityBody] } },
+  {
+    path: 'facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId',
+    component: placeholder('cbCertificate'),
+    access: { anyOf: [P.facility.conformityBody] },
+  },
+  { path: 'facility-profile/cb/$cbPublicId/requests', component: placeholder('cbRequests'), access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-profile/external/$facilityPublicId', component: placeholder('externalProfile'), access: { anyOf: [P.facility.external] } },
+  { path: 'facility-profile/internal/$facilityPublicId', component: placeholder('internalProfile'), access: { anyOf: [P.facility.internal] } },
+  {
+    path: 'cb-delegation/$cbPublicId',
+    component: placeholder('cbDelegation'),
+    access: { anyOf: [P.facility.conformityBody], mainUserOf: { kind: 'cb', param: 'cbPublicId' } },
+  },
+  {
+    path: 'internal-delegation/$facilityPublicId',
+    component: placeholder('internalDelegation'),
+    access: { anyOf: [P.facility.internal], mainUserOf: { kind: 'facility', param: 'facilityPublicId' } },
+  },
+
+  // Requests.
+  {
+    path: 'halal-request',
+    component: placeholder('halalRequests'),
+    access: { anyOf: [P.cbAccreditation.request, P.externalRequest.request, P.internalRequest.request, P.portals.halalCenter] },
+  },
+  { path: 'internal-halal-request', component: placeholder('internalHalalRequests'), access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
+  { path: 'add-products-ef-request/$cbPublicId/$facilityPublicId', component: placeholder('addProductsExternal'), access: externalRequest },
+  { path: 'add-product-infa-request/$facilityPublicId', component: placeholder('addProductsInternal'), access: internalRequest },
+  { path: 'add-cb-categories-request/$cbPublicId/$certificateId', component: placeholder('addCbCategories'), access: cbRequest },
+  { path: 'cba-renewal-request/$cbPublicId/$certificateId', component: placeholder('cbRenewal'), access: cbRequest },
+  { path: 'external-renewal-request/$cbPublicId/$certificateId', component: placeholder('externalRenewal'), access: externalRequest },
+  { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: placeholder('internalRenewal'), access: internalRequest },
+  { path: 'external-halal-request/$cbPublicId', component: placeholder('externalHalalRequest'), access: externalRequest },
+  { path: 'ex-shipment-request/$cbPublicId', component: placeholder('shipmentRequest'), access: { anyOf: [P.shipment.default] } },
+  { path: 'ex-halal-mark-request/$cbPublicId', component: placeholder('externalMarkRequest'), access: externalRequest },
+  { path: 'internal-halal-mark-request/$facilityPublicId', component: placeholder('internalMarkRequest'), access: internalRequest },
+  { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
+  { path: 'corrective-action-internal', component: placeholder('correctiveActionInternal'), access: { anyOf: facilityPolicies } },
+];
+
+/** Paths that only redirect. */
+const redirects: { path: string; to: string }[] = [
+  { path: '/', to: '/home' },
+  { path: 'personal-profile', to: '/personal-profile/personal-data' },
+];
+
+const MAIN_USER_CHECK = {
+  cb: (id: string) => `/api/ConformityBody/IsUserForCbIsMainUser/${encodeURIComponent(id)}`,
+  facility: (id: string) => `/api/Facility/IsUserForFacilityIsMainUser/${encodeURIComponent(id)}`,
+} as const;
+
+/** Delegation is for main users only; anything but a clear "yes" from the server (including a failure) is a 403. */
+async function requireMainUser(kind: 'cb' | 'facility', id: string): Promise<void> {
+  let answer: unknown;
+  try {
+    answer = await api.get<unknown>(MAIN_USER_CHECK[kind](id), { handleErrors: false });
+  } catch {
+    throw new ForbiddenRouteError();
+  }
+  const yes = answer === true || answer === 'true' || (answer as { result?: unknown } | null)?.result === true;
+  if (!yes) throw new ForbiddenRouteError();
+}
+
+/** Shows the right full error screen for whatever a route threw. */
+export function RouteErrorScreen({ error }: ErrorComponentProps) {
+  useDocumentLanguage();
+  if (error instanceof ForbiddenRouteError) return <ErrorScreen status={403} />;
+  if (error instanceof ApiError && isScreenStatus(error.status)) return <ErrorScreen status={error.status} message={error.serverMessage} />;
+  console.error(error);
+  return <ErrorScreen status={500} />;
+}
+
+function NotFoundScreen() {
+  useDocumentLanguage();
+  return <ErrorScreen status={404} />;
+}
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  beforeLoad: async ({ location }) => {
+    // Spec 01 section 2: ?lang= switches the language (and it is remembered).
+    const lang = (location.search as Record<string, unknown>).lang;
+    if (isLanguage(lang) && lang !== currentLanguage()) await setLanguage(lang);
+    await ensureSession();
+  },
+  component: AppShell,
+  notFoundComponent: NotFoundScreen,
+  errorComponent: RouteErrorScreen,
+});
+
+function buildRoute(entry: RouteEntry): AnyRoute {
+  const { access, check } = entry;
+  return createRoute({
+    getParentRoute: () => rootRoute,
+    path: entry.path,
+    component: entry.component,
+    beforeLoad: async ({ location, params }) => {
+      const session = sessionStore.get();
+      const p = params as Record<string, string>;
+      if (entry.path === 'account/login' && session?.authenticated) {
+        const back = safeReturnUrl((location.search as Record<string, unknown>).returnUrl);
+        throw redirect({ href: back ?? landingPath(session) });
+      }
+      if (access) {
+        const decision = decideAccess(access, session, location.href);
+        if (decision.kind === 'redirect') throw redirect({ to: decision.to, search: decision.search ?? {} });
+        if (decision.kind === 'forbidden') throw new ForbiddenRouteError();
+        if (access.mainUserOf) await requireMainUser(access.mainUserOf.kind, p[access.mainUserOf.param]);
+      }
+      await check?.(p);
+    },
+  });
+}
+
+const routeTree = rootRoute.addChildren([
+  ...redirects.map(({ path, to }) =>
+    createRoute({
+      getParentRoute: () => rootRoute,
+      path,
+      beforeLoad: () => {
+        throw redirect({ to, replace: true });
+      },
+    }),
+  ),
+  ...routeTable.map(buildRoute),
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { session: sessionStore },
+  defaultPreload: false,
+  defaultErrorComponent: RouteErrorScreen,
+  defaultNotFoundComponent: NotFoundScreen,
+  scrollRestoration: true,
+});
+

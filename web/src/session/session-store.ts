@@ -1,0 +1,128 @@
+import { api, configureApi } from '../api/client';
+import { createOrUpdateUser } from '../api/halal-user';
+import { createStore } from '../lib/create-store';
+import { currentLanguage } from '../i18n';
+import { clearSelectedFacility, selectedFacility } from './selected-facility';
+
+/** GET /api/auth/session (server/modules/auth/routes.ts). */
+export interface Session {
+  authenticated: boolean;
+  /** A session cookie came but its session had ended (idle or revoked). */
+  sessionExpired: boolean;
+  user: { id: string; userName: string; name: string; email: string; roles: string[] } | null;
+  permissions: string[];
+  /** Public ids of the facilities and CBs the user belongs to. */
+  facilityIds: string[];
+  isStaff: boolean;
+  /** Idle minutes before sign-out (spec: sessionTime). */
+  sessionTime: number;
+  /** Seconds the idle warning counts down (spec: 5 units). */
+  warningCountdown: number;
+  appVersion: string;
+  csrfToken: string;
+}
+
+/** The current session; null only before the first answer. */
+export const sessionStore = createStore<Session | null>(null);
+
+/**
+ * Set when the user should see the session-expired modal, with the path to return to after signing in again.
+ * Comes from the server (`sessionExpired`) or from the idle timeout of the previous page load.
+ */
+export const sessionExpiredNotice = createStore<{ returnUrl: string } | null>(null);
+
+/** Survives the reload after an idle sign-out: "the session-expired modal appears on the next load". */
+const ENDED_KEY = 'halal.sessionEnded';
+
+let firstLoad: Promise<Session> | undefined;
+let versionAtLoad: string | undefined;
+
+/** The server version this page was loaded with; the new-version modal compares /api/health against it. */
+export const loadedAppVersion = (): string | undefined => versionAtLoad;
+
+export async function loadSession(options: { silent?: boolean } = {}): Promise<Session> {
+  const session = await api.get<Session>('/api/auth/session', { silent: options.silent });
+  sessionStore.set(session);
+  return session;
+}
+
+configureApi({
+  csrfToken: () => sessionStore.get()?.csrfToken,
+  refreshCsrfToken: async () => {
+    await loadSession({ silent: true });
+  },
+});
+
+/** Loads the session once per page load (the root route awaits it) and runs the on-load duties. */
+export function ensureSession(): Promise<Session> {
+  firstLoad ??= loadSession().then((session) => {
+    versionAtLoad = session.appVersion;
+    const endedAt = localStorage.getItem(ENDED_KEY);
+    if (endedAt !== null) {
+      localStorage.removeItem(ENDED_KEY);
+      sessionExpiredNotice.set({ returnUrl: endedAt || '/' });
+    } else if (session.sessionExpired) {
+      sessionExpiredNotice.set({ returnUrl: window.location.pathname + window.location.search });
+    }
+    if (session.authenticated) {
+      forgetForeignFacility(session);
+      void createOrUpdateUser(currentLanguage()).catch(() => undefined);
+    } else {
+      clearSelectedFacility();
+    }
+    return session;
+  });
+  return firstLoad;
+}
+
+/** A facility selected by someone else in this browser is not this user's: drop it. */
+function forgetForeignFacility(session: Session) {
+  const selected = selectedFacility.get();
+  if (selected && !session.isStaff && !session.facilityIds.includes(selected.publicId)) clearSelectedFacility();
+}
+
+/**
+ * Signs in; rejects with the ApiError of a refused attempt (the sign-in page shows its message itself).
+ * Resolves with the new session.
+ */
+export async function signIn(userName: string, password: string): Promise<Session> {
+  await api.post('/api/auth/login', { userName, password }, { handleErrors: [400, 401, 429] });
+  const session = await loadSession();
+  sessionExpiredNotice.set(null);
+  forgetForeignFacility(session);
+  void createOrUpdateUser(currentLanguage()).catch(() => undefined);
+  return session;
+}
+
+/** Signs out on the server (revoking the session) and forgets the selected facility. */
+export async function signOut(): Promise<void> {
+  try {
+    await api.post('/api/auth/logout', undefined, { handleErrors: false });
+  } catch {
+    // Already ended on the server (idle, revoked): the user is signed out either way.
+  }
+  clearSelectedFacility();
+  await loadSession();
+}
+
+/**
+ * The idle countdown ran out: revoke the session, then reload so the next load shows the session-expired modal
+ * (spec 01 section 4). The page comes back on the home page; "sign in again" returns to `returnUrl`.
+ */
+export async function endIdleSession(returnUrl: string): Promise<void> {
+  try {
+    await api.post('/api/auth/logout', undefined, { handleErrors: false, silent: true });
+  } catch {
+    // The server may have ended it already.
+  }
+  clearSelectedFacility();
+  localStorage.setItem(ENDED_KEY, returnUrl);
+  window.location.assign('/home');
+}
+
+/** True when the session holds the policy, or any of the listed ones. */
+export function can(session: Session | null, policy: string | readonly string[]): boolean {
+  if (!session?.authenticated) return false;
+  const anyOf = typeof policy === 'string' ? [policy] : policy;
+  return anyOf.some((p) => session.permissions.includes(p));
+}

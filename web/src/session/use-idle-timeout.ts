@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../api/client';
+import { endIdleSession, type Session } from './session-store';
+
+/** Shared by every tab of the portal, so activity in one tab keeps the others from signing the user out. */
+const ACTIVITY_KEY = 'halal.lastActivity';
+const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;
+const TICK_MS = 1000;
+
+export interface IdleState {
+  /** True while the warning counts down. */
+  warning: boolean;
+  secondsLeft: number;
+  /** "Stay signed in": cancels the countdown and tells the server the user is still here. */
+  stayActive: () => void;
+}
+
+function storedActivity(): number {
+  return Number(localStorage.getItem(ACTIVITY_KEY) ?? 0) || 0;
+}
+
+/**
+ * Spec 01 section 4: after `sessionTime` idle minutes a warning counts down `warningCountdown` units (seconds
+ * here); then the user is signed out and the session-expired modal appears on the next load. While the user is
+ * active the server session is kept alive by an occasional silent call, since the server ends sessions that stay
+ * quiet for the same period.
+ */
+export function useIdleTimeout(session: Session | null): IdleState {
+  const enabled = !!session?.authenticated;
+  const idleMs = (session?.sessionTime ?? 20) * 60_000;
+  const countdown = session?.warningCountdown ?? 5;
+  const lastActivity = useRef(Date.now());
+  const lastPing = useRef(Date.now());
+  const deadline = useRef<number | null>(null);
+  const [state, setState] = useState({ warning: false, secondsLeft: countdown });
+
+  const ping = useCallback(() => {
+    lastPing.current = Date.now();
+    void api.get('/api/auth/session', { silent: true, handleErrors: false }).catch(() => undefined);
+  }, []);
+
+  const recordActivity = useCallback(() => {
+    if (deadline.current !== null) return; // during the warning only the button keeps the session
+    const now = Date.now();
+    if (now - lastActivity.current < 1000) return;
+    lastActivity.current = now;
+    localStorage.setItem(ACTIVITY_KEY, String(now));
+    const pingEvery = Math.max(15_000, Math.min(60_000, idleMs / 4));
+    if (now - lastPing.current > pingEvery) ping();
+  }, [idleMs, ping]);
+
+  const stayActive = useCallback(() => {
+    deadline.current = null;
+    lastActivity.current = Date.now();
+    localStorage.setItem(ACTIVITY_KEY, String(lastActivity.current));
+    setState({ warning: false, secondsLeft: countdown });
+    ping();
+  }, [countdown, ping]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const now = Date.now();
+    lastActivity.current = now;
+    lastPing.current = now;
+    deadline.current = null;
+    localStorage.setItem(ACTIVITY_KEY, String(now));
+    for (const e of ACTIVITY_EVENTS) window.addEventListener(e, recordActivity, { passive: true });
+    const timer = window.setInterval(() => {
+      const t = Date.now();
+      const last = Math.max(lastActivity.current, storedActivity());
+      if (deadline.current === null) {
+        if (t - last >= idleMs) {
+          deadline.current = t + countdown * 1000;
+          setState({ warning: true, secondsLeft: countdown });
+        }
+        return;
+      }
+      // Another tab saw the user after our warning began: they are still here.
+      if (storedActivity() > deadline.current - countdown * 1000) {
+        lastActivity.current = storedActivity();
+        deadline.current = null;
+        setState({ warning: false, secondsLeft: countdown });
+        return;
+      }
+      const left = Math.max(0, Math.ceil((deadline.current - t) / 1000));
+      setState({ warning: true, secondsLeft: left });
+      if (left === 0) {
+        window.clearInterval(timer);
+        void endIdleSession(window.location.pathname + window.location.search);
+      }
+    }, TICK_MS);
+    return () => {
+      window.clearInterval(timer);
+      for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, recordActivity);
+      deadline.current = null;
+      setState({ warning: false, secondsLeft: countdown });
+    };
+  }, [enabled, idleMs, countdown, recordActivity]);
+
+  return { ...state, stayActive };
+}

@@ -1,0 +1,63 @@
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+/**
+ * The portal's Chakra system: the Halal green as the `brand` palette (use `colorPalette="brand"`), and the
+ * self-hosted fonts (main.tsx imports them). Inter has no Arabic letters, so Arabic text falls through to
+ * Noto Sans Arabic in both languages and Latin text keeps Inter.
+ */
+const config = defineConfig({
+  globalCss: {
+    'html, body': { minHeight: '100%' },
+    body: { bg: 'bg.subtle', color: 'fg' },
+    // Icons that point "forward" (chevrons, arrows) flip with the reading direction.
+    '[dir=rtl] .flip-rtl': { transform: 'scaleX(-1)' },
+  },
+  theme: {
+    // lg is 992 px, the spec's small-screen limit: `{ base: <small>, lg: <large> }` switches exactly there.
+    breakpoints: { sm: '480px', md: '768px', lg: '992px', xl: '1280px', '2xl': '1536px' },
+    tokens: {
+      fonts: {
+        heading: { value: "Inter, 'Noto Sans Arabic', system-ui, sans-serif" },
+        body: { value: "Inter, 'Noto Sans Arabic', system-ui, sans-serif" },
+      },
+      colors: {
+        brand: {
+          50: { value: '#e8f5ef' },
+          100: { value: '#c6e6d6' },
+          200: { value: '#9fd4ba' },
+          300: { value: '#72c09c' },
+          400: { value: '#47a97d' },
+          500: { value: '#1f8f62' },
+          600: { value: '#117650' },
+          700: { value: '#0b5e40' },
+          800: { value: '#074631' },
+          900: { value: '#032e20' },
+          950: { value: '#021d14' },
+        },
+        gold: {
+          500: { value: '#b8913a' },
+          600: { value: '#9a7628' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        brand: {
+          solid: { value: '{colors.brand.700}' },
+          contrast: { value: 'white' },
+          fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
+          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
+          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
+          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          focusRing: { value: '{colors.brand.500}' },
+        },
+      },
+    },
+  },
+});
+
+export const system = createSystem(defaultConfig, config);
+
+/** Spec 01 section 9: screens narrower than 992 px count as small (drawer menu instead of the header menu). */
+export const SMALL_SCREEN_MAX_PX = 991;
+export const LARGE_SCREEN_QUERY = '(min-width: 992px)';

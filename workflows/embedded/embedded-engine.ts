@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Tx } from '../../db/client';
+import type { Actor } from '../../machines/actor';
+import { AppError, AppErrorCode } from '../../server/errors';
+import type { MachineCatalogue } from '../catalogue';
+import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
+import { listRequests } from '../queries';
+import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
+import {
+  claimDueTimer,
+  historyEntryOf,
+  lockRequest,
+  markTimerFired,
+  persistStart,
+  persistTransition,
+  readHistoryRows,
+  readRequest,
+  tryLockRequest,
+  verifyChain,
+  viewOf,
+  type RequestRow,
+  type StoreDeps,
+} from '../store';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+
+export interface EmbeddedEngineOptions {
+  db: Db;
+  catalogue: MachineCatalogue;
+  deps: StoreDeps;
+  /** The engine's clock (tests move it forward to make deadlines due). */
+  now?: () => Date;
+}
+
+export function refusalError(refusal: Refusal): AppError {
+  if (refusal.code === 'ValidationFailed') return new AppError(AppErrorCode.ValidationFailed, {}, refusal.issues);
+  return new AppError(refusal.code === 'NotAuthorized' ? AppErrorCode.NotAuthorized : AppErrorCode.TransitionNotAllowed);
+}
+
+/**
+ * The default engine: the machines run inside the server process and every event is one database transaction
+ * (PGlite or PostgreSQL). See WorkflowEngine for the contract.
+ */
+export class EmbeddedEngine implements WorkflowEngine {
+  readonly db: Db;
+  private readonly catalogue: MachineCatalogue;
+  private readonly deps: StoreDeps;
+  private readonly now: () => Date;
+
+  constructor(opts: EmbeddedEngineOptions) {
+    this.db = opts.db;
+    this.catalogue = opts.catalogue;
+    this.deps = opts.deps;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  async start(kind: string, input: StartInput, actor: Actor, options: StartOptions = {}): Promise<RequestView> {
+    if (!this.catalogue.hasKind(kind)) throw new AppError(AppErrorCode.BadRequest, { kind });
+    const machineVersion = this.catalogue.currentVersion(kind);
+    const machine = this.catalogue.getMachine(kind, machineVersion);
+    const id = randomUUID();
+    const fullInput: Record<string, unknown> = { ...input, requestId: id };
+    const { next, effects } = startStep(this.catalogue, machine, fullInput);
+    const now = this.now();
+    const row = await this.db.transaction((tx) =>
+      persistStart(
+        tx,
+        {
+          id,
+          kind,
+          machineVersion,
+          input: fullInput,
+          facilityPublicId: input.facilityId,
+          ownerUserId: input.ownerUserId,
+          creatorName: options.creatorName ?? '',
+          next,
+          effects,
+          actor,
+          now,
+        },
+        this.deps,
+      ),
+    );
+    return viewOf(row);
+  }
+
+  async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number): Promise<RequestView> {
+    const row = await this.db.transaction(async (tx) => {
+      const locked = await lockRequest(tx, id);
+      if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
+      if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
+      const result = await this.apply(tx, locked, event, actor);
+      if (!result.ok) throw refusalError(result.refusal);
+      return result.row;
+    });
+    return viewOf(row);
+  }
+
+  /** Decides and, when accepted, persists one event on a locked row: the one send path of users and timers. */
+  private async apply(
+    tx: Tx,
+    row: RequestRow,
+    event: WorkflowEvent,
+    actor: Actor,
+  ): Promise<{ ok: true; row: RequestRow } | { ok: false; refusal: Refusal }> {
+    const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
+    const stored = row.snapshot as unknown as StoredSnapshot;
+    const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);
+    if (!step.ok) return step;
+    const updated = await persistTransition(tx, row, { ...step, event, actor, now: this.now() }, this.deps);
+    return { ok: true, row: updated };
+  }
+
+  async get(id: string): Promise<RequestView | null> {
+    const row = await readRequest(this.db, id);
+    return row ? viewOf(row) : null;
+  }
+
+  async history(id: string): Promise<HistoryEntry[]> {
+    return (await readHistoryRows(this.db, id)).map(historyEntryOf);
+  }
+
+  async verifyHistory(id: string): Promise<VerifyResult> {
+    const row = await readRequest(this.db, id);
+    if (!row) throw new AppError(AppErrorCode.EntityNotFound);
+    return verifyChain(this.db, row);
+  }
+
+  async allowedActions(id: string, actor: Actor): Promise<AllowedAction[]> {
+    const row = await readRequest(this.db, id);
+    if (!row || row.deletedAt) return [];
+    const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
+    const snapshot = restoreSnapshot(machine, row.snapshot as unknown as StoredSnapshot);
+    if (snapshot.status !== 'active') return [];
+    return this.catalogue.allowedActions(row.kind, snapshot, actor, row.machineVersion);
+  }
+
+  list(query: QueueQuery): Promise<Page<RequestView>> {
+    return listRequests(this.db, query);
+  }
+
+  /**
+   * Fires every timer due at `now`, each in its own transaction: the timer row is claimed with FOR UPDATE SKIP LOCKED
+   * (two server processes never take the same one), its request is locked without waiting (a busy request is
+   * retried on the next sweep, so the runner never holds a timer while waiting for a user's transaction), the event
+   * goes through the same send path as a user's with SYSTEM_ACTOR, and the timer is marked fired in that same
+   * transaction: a timer fires exactly once, also when the process dies half-way.
+   * Returns the number of timers fired (accepted or refused by the machine).
+   */
+  async fireDueTimers(now: Date = this.now(), limit = 1000): Promise<number> {
+    const busy: string[] = [];
+    let fired = 0;
+    while (fired < limit) {
+      const outcome = await this.db.transaction(async (tx) => {
+        const timer = await claimDueTimer(tx, now, busy);
+        if (!timer) return 'none' as const;
+        const row = await tryLockRequest(tx, timer.requestId);
+        if (!row) {
+          busy.push(timer.id);
+          return 'busy' as const;
+        }
+        const result = row.deletedAt
+          ? ({ ok: false } as const)
+          : await this.apply(tx, row, { type: timer.event }, SYSTEM_ACTOR);
+        await markTimerFired(tx, timer.id, result.ok ? 'accepted' : 'refused', this.now());
+        return 'fired' as const;
+      });
+      if (outcome === 'none') break;
+      if (outcome === 'fired') fired++;
+    }
+    return fired;
+  }
+
+  async close(): Promise<void> {}
+}

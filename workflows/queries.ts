@@ -1,0 +1,68 @@
+import { and, count, desc, eq, exists, ilike, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { requestHistory, requests } from '../db/schema';
+import { Permissions } from '../machines/permissions';
+import type { Actor } from '../machines/actor';
+import type { Page, QueueQuery, RequestView } from './engine';
+import { viewOf } from './store';
+
+/*
+ * Reads shared by both engine adapters: they write the same tables, so lists and search are one set of queries.
+ */
+
+/** Staff of the Halal center see every request; anyone else only the requests of their facilities. */
+export function canSee(actor: Actor, facilityId: string): boolean {
+  return actor.permissions.includes(Permissions.portals.halalCenter) || actor.facilityIds.includes(facilityId);
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestView>> {
+  const me = q.viewer.userId;
+  const staff = q.viewer.permissions.includes(Permissions.portals.halalCenter);
+  const conditions: (SQL | undefined)[] = [isNull(requests.deletedAt)];
+  if (!staff) {
+    conditions.push(q.viewer.facilityIds.length ? sql`${requests.facilityPublicId} in ${q.viewer.facilityIds}` : sql`false`);
+  }
+  if (q.kind) conditions.push(eq(requests.kind, q.kind));
+  const inQueue = q.queue === 'all' ? sql`${requests.queue} is distinct from 'final'` : eq(requests.queue, q.queue);
+  const assignedToMe = sql`coalesce(${requests.assigneeUserId}, '') = ${me}`;
+  // An applicant's own requests count as theirs; staff own nothing, they are assigned.
+  const mine: SQL = staff ? assignedToMe : sql`(${assignedToMe} or ${requests.ownerUserId} = ${me})`;
+  if (q.tab === 'waiting') {
+    conditions.push(inQueue, not(mine));
+  } else if (q.tab === 'mine') {
+    conditions.push(inQueue, mine);
+  } else if (q.queue === 'all') {
+    conditions.push(eq(requests.queue, 'final'));
+  } else {
+    // Finished: the request was in this queue once (a history row leaves it) and is not in it now.
+    conditions.push(
+      sql`${requests.queue} is distinct from ${q.queue}`,
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(requestHistory)
+          .where(and(eq(requestHistory.requestId, requests.id), eq(requestHistory.fromQueue, q.queue))),
+      ),
+    );
+  }
+  if (q.creatorName) conditions.push(ilike(requests.creatorName, like(q.creatorName)));
+  if (q.brandName) conditions.push(ilike(requests.brandNames, like(q.brandName)));
+  if (q.requestNumber) conditions.push(ilike(requests.number, like(q.requestNumber)));
+  if (q.any) {
+    const p = like(q.any);
+    conditions.push(or(ilike(requests.number, p), ilike(requests.creatorName, p), ilike(requests.brandNames, p)));
+  }
+  const where = and(...conditions);
+  const [{ total }] = await db.select({ total: count() }).from(requests).where(where);
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(where)
+    .orderBy(desc(requests.updatedAt), desc(requests.number))
+    .limit(q.pageSize)
+    .offset((q.pageNumber - 1) * q.pageSize);
+  return { items: rows.map(viewOf), totalCount: Number(total), pageNumber: q.pageNumber, pageSize: q.pageSize };
+}

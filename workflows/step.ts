@@ -1,0 +1,169 @@
+import { getNextTransitions, initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
+import type { Actor } from '../machines/actor';
+import type { Deadline, MachineCatalogue } from './catalogue';
+import type { WorkflowEvent } from './engine';
+
+/*
+ * The pure part of the engine: restore a stored snapshot, compute the next one, read status, queue, deadlines and
+ * effects. No I/O and no Node built-ins, so the Temporal workflow bundle runs exactly the same code as the embedded
+ * engine.
+ */
+
+/** The JSON form of a snapshot that the requests table stores (children are never used by the machines). */
+export interface StoredSnapshot {
+  value: StateValue;
+  context: Record<string, unknown>;
+  status: 'active' | 'done' | 'error' | 'stopped';
+  output?: unknown;
+  historyValue?: Record<string, { id: string }[]>;
+  [k: string]: unknown;
+}
+
+/** A database effect requested by a transition: an `effect.*` action of the machine and its resolved params. */
+export interface Effect {
+  type: string;
+  params: Record<string, unknown>;
+}
+
+/** A copy that survives a jsonb round trip unchanged (no undefined, no functions, no Dates). */
+export function toJson<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): StoredSnapshot {
+  const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
+  const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
+  if (p.output !== undefined) stored.output = p.output;
+  return toJson(stored);
+}
+
+/** Restores a stored snapshot with `machine.resolveState` (history states revived by node id). */
+export function restoreSnapshot(machine: AnyStateMachine, stored: StoredSnapshot): AnyMachineSnapshot {
+  const historyValue: Record<string, ReturnType<AnyStateMachine['getStateNodeById']>[]> = {};
+  for (const [key, nodes] of Object.entries(stored.historyValue ?? {})) {
+    historyValue[key] = nodes.map((n) => machine.getStateNodeById(n.id));
+  }
+  return machine.resolveState({
+    value: stored.value,
+    context: stored.context,
+    status: stored.status,
+    output: stored.output,
+    historyValue,
+  });
+}
+
+/** 'review.registration' for { review: 'registration' }; parallel regions joined with ','. */
+export function stateValueText(value: StateValue): string {
+  if (typeof value === 'string') return value;
+  return Object.entries(value)
+    .map(([k, v]) => (v === undefined ? k : `${k}.${stateValueText(v as StateValue)}`))
+    .join(',');
+}
+
+function effectsOf(actions: { type: string; params: unknown }[]): Effect[] {
+  return actions
+    .filter((a) => typeof a.type === 'string' && a.type.startsWith('effect.'))
+    .map((a) => ({ type: a.type, params: toJson((a.params ?? {}) as Record<string, unknown>) }));
+}
+
+/** Everything the store needs to persist a snapshot: the copies kept in columns and the deadlines to arm. */
+export interface Derived {
+  stored: StoredSnapshot;
+  status: number;
+  queue: string | null;
+  stateValue: string;
+  finished: boolean;
+  deadlines: Deadline[];
+  assigneeUserId: string | null;
+}
+
+export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot): Derived {
+  const queue = catalogue.queueOf(snapshot);
+  const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
+  return {
+    stored: persistSnapshot(machine, snapshot),
+    status: catalogue.statusOf(snapshot),
+    queue,
+    stateValue: stateValueText(snapshot.value as StateValue),
+    finished: snapshot.status === 'done' || queue === 'final',
+    deadlines: snapshot.status === 'done' ? [] : catalogue.deadlinesOf(snapshot),
+    assigneeUserId: typeof assignee === 'string' ? assignee : null,
+  };
+}
+
+export interface StartStep {
+  next: Derived;
+  effects: Effect[];
+}
+
+/** The first snapshot of a request (initialTransition with the machine input). */
+export function startStep(catalogue: MachineCatalogue, machine: AnyStateMachine, input: Record<string, unknown>): StartStep {
+  const [snapshot, actions] = initialTransition(machine, input);
+  return { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) };
+}
+
+export type Refusal =
+  | { code: 'TransitionNotAllowed' }
+  | { code: 'NotAuthorized' }
+  | { code: 'ValidationFailed'; issues: { field: string; message: string; params?: Record<string, unknown> }[] };
+
+export type SendStep =
+  | { ok: true; prev: Derived; next: Derived; effects: Effect[]; armed: Deadline[]; cancelled: Deadline[] }
+  | { ok: false; refusal: Refusal };
+
+const deadlineKey = (d: Deadline) => `${d.event}\u0000${d.after}`;
+
+/**
+ * Decides an event against a stored snapshot. Order of the checks: the state must take the event type at all
+ * (else 409 TransitionNotAllowed), this actor must be allowed to send it now (else 403 NotAuthorized), the payload
+ * must match the event's schema (else 400), and a guard that reads the payload must let it through (else 409).
+ * Deadlines are diffed by (event, after): the ones only the previous state declared are cancelled, the ones only the
+ * next state declares are armed; a deadline both declare keeps running.
+ */
+export function sendStep(
+  catalogue: MachineCatalogue,
+  kind: string,
+  version: number,
+  machine: AnyStateMachine,
+  stored: StoredSnapshot,
+  event: WorkflowEvent,
+  actor: Actor,
+): SendStep {
+  const snapshot = restoreSnapshot(machine, stored);
+  const handled = snapshot.status === 'active' && getNextTransitions(snapshot).some((t) => t.eventType === event.type);
+  if (!handled) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
+  if (!catalogue.allowedActions(kind, snapshot, actor, version).some((a) => a.type === event.type)) {
+    return { ok: false, refusal: { code: 'NotAuthorized' } };
+  }
+  const full = { ...event, actor };
+  const issues = catalogue.validateEvent(kind, full);
+  if (issues.length) return { ok: false, refusal: { code: 'ValidationFailed', issues } };
+  if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
+  const [nextSnapshot, actions] = transition(machine, snapshot, full);
+  const prev = derive(catalogue, machine, snapshot);
+  const next = derive(catalogue, machine, nextSnapshot);
+  const before = new Set(prev.deadlines.map(deadlineKey));
+  const after = new Set(next.deadlines.map(deadlineKey));
+  return {
+    ok: true,
+    prev,
+    next,
+    effects: effectsOf(actions),
+    armed: next.deadlines.filter((d) => !before.has(deadlineKey(d))),
+    cancelled: prev.deadlines.filter((d) => !after.has(deadlineKey(d))),
+  };
+}
+
+/**
+ * Replays a history (the START input, then each accepted event with its actor) and returns the snapshot it leads
+ * to. The crash test and audits compare it with the stored snapshot.
+ */
+export function replay(
+  machine: AnyStateMachine,
+  input: Record<string, unknown>,
+  events: { event: string; payload: Record<string, unknown>; actor: Actor }[],
+): StoredSnapshot {
+  let [snapshot] = initialTransition(machine, input);
+  for (const e of events) [snapshot] = transition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor });
+  return persistSnapshot(machine, snapshot);
+}

@@ -1,0 +1,344 @@
+import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { requestHistory, requests, workflowTimers } from '../db/schema';
+import type { Actor } from '../machines/actor';
+import type { Deadline } from './catalogue';
+import type { HistoryEntry, RequestView, WorkflowEvent } from './engine';
+import { applyEffects, type EffectDeps } from './effects';
+import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
+import { nextSequenceValue } from './numbers';
+import { toJson, type Derived, type Effect, type StoredSnapshot } from './step';
+
+/*
+ * Persistence of workflow instances, shared by both engine adapters: the embedded engine calls these inside its one
+ * transaction per event; the Temporal adapter's activities call them in theirs. Every statement an event runs goes
+ * through `.prepare(name)`: with postgres.js that makes it a named server-side prepared statement, parsed once per
+ * connection instead of once per call (PGlite ignores the name).
+ */
+
+export type RequestRow = typeof requests.$inferSelect;
+export type TimerRow = typeof workflowTimers.$inferSelect;
+type Executor = Db | Tx;
+
+export interface StoreDeps extends EffectDeps {
+  /** Milliseconds of each deadline duration name ('paymentWindow' -> PAYMENT_WINDOW_HOURS ...). */
+  durations: Record<string, number>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs: anything that is not a uuid cannot name a request (and must not reach a uuid column). */
+export const isRequestId = (id: string): boolean => UUID.test(id);
+
+export async function readRequest(db: Executor, id: string): Promise<RequestRow | undefined> {
+  if (!isRequestId(id)) return undefined;
+  const [row] = await db.select().from(requests).where(eq(requests.id, id)).prepare('wf_read_request').execute();
+  return row;
+}
+
+/** SELECT ... FOR UPDATE: serialises every writer of one request until the transaction ends. */
+export async function lockRequest(tx: Tx, id: string): Promise<RequestRow | undefined> {
+  if (!isRequestId(id)) return undefined;
+  const [row] = await tx.select().from(requests).where(eq(requests.id, id)).for('update').prepare('wf_lock_request').execute();
+  return row;
+}
+
+/** Like lockRequest but gives up at once when another transaction holds the row (the timer runner never waits). */
+export async function tryLockRequest(tx: Tx, id: string): Promise<RequestRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(requests)
+    .where(eq(requests.id, id))
+    .for('update', { skipLocked: true })
+    .prepare('wf_try_lock_request')
+    .execute();
+  return row;
+}
+
+/** '2026-000123': the year the request was created and a sequence shared by all kinds. */
+export async function nextRequestNumber(tx: Tx, now: Date): Promise<string> {
+  return `${now.getUTCFullYear()}-${String(await nextSequenceValue(tx)).padStart(6, '0')}`;
+}
+
+/** Brand and trademark names found in the request data, for the staff "brand name" filter. */
+export function brandNamesOf(context: Record<string, unknown>): string {
+  const names = new Set<string>();
+  const visit = (node: unknown, inBrandList: boolean): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, inBrandList);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value === 'string' && value.trim()) {
+        if (/^brand(Ar|En|Name)?$/i.test(key) || (inBrandList && /^name(Ar|En)?$/i.test(key))) names.add(value.trim());
+      } else {
+        visit(value, /^(trademarks|brands)$/i.test(key));
+      }
+    }
+  };
+  visit(context.data, false);
+  return [...names].join(' | ');
+}
+
+export function viewOf(row: RequestRow): RequestView {
+  const stored = row.snapshot as unknown as StoredSnapshot;
+  return {
+    id: row.id,
+    number: row.number,
+    kind: row.kind,
+    machineVersion: row.machineVersion,
+    status: row.status,
+    queue: row.queue,
+    stateValue: row.stateValue,
+    version: row.version,
+    facilityId: row.facilityPublicId,
+    ownerUserId: row.ownerUserId,
+    assigneeUserId: row.assigneeUserId,
+    creatorName: row.creatorName,
+    finished: stored.status === 'done' || row.queue === 'final',
+    deleted: row.deletedAt !== null,
+    context: stored.context,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function actorJson(actor: Actor): Record<string, unknown> {
+  return toJson({
+    userId: actor.userId,
+    roles: actor.roles,
+    permissions: actor.permissions,
+    facilityIds: actor.facilityIds,
+    ...(actor.system ? { system: true } : {}),
+  });
+}
+
+/** The note of a history row: the event's `note`, else its `reason`. */
+function noteOf(payload: Record<string, unknown>): string | null {
+  for (const key of ['note', 'reason']) if (typeof payload[key] === 'string' && payload[key]) return payload[key] as string;
+  return null;
+}
+
+/** The next history row after `head`, with its hash (not yet written). */
+export function chainRow(head: { seq: number; hash: string }, row: Omit<HashedRow, 'seq'>): HashedRow & { prevHash: string; hash: string } {
+  const full: HashedRow = { ...row, seq: head.seq + 1 };
+  return { ...full, prevHash: head.hash, hash: historyHash(head.hash, full) };
+}
+
+/** Appends one hash-chained history row after `head` and returns the new head. */
+export async function appendHistory(
+  tx: Tx,
+  head: { seq: number; hash: string },
+  row: Omit<HashedRow, 'seq'>,
+): Promise<{ seq: number; hash: string }> {
+  const full = chainRow(head, row);
+  await tx.insert(requestHistory).values(full).prepare('wf_append_history').execute();
+  return { seq: full.seq, hash: full.hash };
+}
+
+export async function armTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date, deps: StoreDeps): Promise<void> {
+  if (!deadlines.length) return;
+  const values = deadlines.map((d) => {
+    const ms = deps.durations[d.after];
+    if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
+    return { requestId, event: d.event, after: d.after, dueAt: new Date(now.getTime() + ms), createdAt: now };
+  });
+  await tx.insert(workflowTimers).values(values);
+}
+
+/** Cancels the pending timers of deadlines whose state was left. */
+export async function cancelTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date): Promise<void> {
+  for (const d of deadlines) {
+    await tx
+      .update(workflowTimers)
+      .set({ cancelledAt: now })
+      .where(
+        and(
+          eq(workflowTimers.requestId, requestId),
+          eq(workflowTimers.event, d.event),
+          eq(workflowTimers.after, d.after),
+          isNull(workflowTimers.firedAt),
+          isNull(workflowTimers.cancelledAt),
+        ),
+      )
+      .prepare('wf_cancel_timer')
+      .execute();
+  }
+}
+
+export interface StartRecord {
+  id: string;
+  kind: string;
+  machineVersion: number;
+  input: Record<string, unknown>;
+  facilityPublicId: string;
+  ownerUserId: string;
+  creatorName: string;
+  next: Derived;
+  effects: Effect[];
+  actor: Actor;
+  now: Date;
+}
+
+/** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
+export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
+  const number = await nextRequestNumber(tx, rec.now);
+  const first = chainRow({ seq: 0, hash: '' }, {
+    requestId: rec.id,
+    actorUserId: rec.actor.userId,
+    actor: actorJson(rec.actor),
+    event: 'START',
+    payload: toJson(rec.input),
+    note: null,
+    fromStatus: null,
+    toStatus: rec.next.status,
+    fromQueue: null,
+    toQueue: rec.next.queue,
+    at: rec.now,
+  });
+  const [row] = await tx
+    .insert(requests)
+    .values({
+      id: rec.id,
+      number,
+      kind: rec.kind,
+      machineVersion: rec.machineVersion,
+      input: toJson(rec.input),
+      snapshot: rec.next.stored as unknown as Record<string, unknown>,
+      status: rec.next.status,
+      queue: rec.next.queue,
+      stateValue: rec.next.stateValue,
+      version: 1,
+      facilityPublicId: rec.facilityPublicId,
+      ownerUserId: rec.ownerUserId,
+      assigneeUserId: rec.next.assigneeUserId,
+      creatorName: rec.creatorName,
+      brandNames: brandNamesOf(rec.next.stored.context),
+      historySeq: first.seq,
+      historyHash: first.hash,
+      createdAt: rec.now,
+      updatedAt: rec.now,
+    })
+    .returning();
+  await tx.insert(requestHistory).values(first);
+  await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now }, deps);
+  await armTimers(tx, rec.id, rec.next.deadlines, rec.now, deps);
+  return row;
+}
+
+export interface TransitionRecord {
+  prev: Derived;
+  next: Derived;
+  effects: Effect[];
+  armed: Deadline[];
+  cancelled: Deadline[];
+  event: WorkflowEvent;
+  actor: Actor;
+  now: Date;
+}
+
+/**
+ * Writes an accepted transition: snapshot, status, queue and version + 1 on the (locked) request row, the history
+ * row chained to the previous one, the database effects, and the timer changes. The caller owns the transaction.
+ */
+export async function persistTransition(tx: Tx, row: RequestRow, rec: TransitionRecord, deps: StoreDeps): Promise<RequestRow> {
+  const { type, actor: _ignored, ...rest } = rec.event;
+  const payload = toJson(rest) as Record<string, unknown>;
+  const head = await appendHistory(tx, { seq: row.historySeq, hash: row.historyHash }, {
+    requestId: row.id,
+    actorUserId: rec.actor.userId,
+    actor: actorJson(rec.actor),
+    event: type,
+    payload,
+    note: noteOf(payload),
+    fromStatus: rec.prev.status,
+    toStatus: rec.next.status,
+    fromQueue: rec.prev.queue,
+    toQueue: rec.next.queue,
+    at: rec.now,
+  });
+  const [updated] = await tx
+    .update(requests)
+    .set({
+      snapshot: rec.next.stored as unknown as Record<string, unknown>,
+      status: rec.next.status,
+      queue: rec.next.queue,
+      stateValue: rec.next.stateValue,
+      assigneeUserId: rec.next.assigneeUserId,
+      brandNames: brandNamesOf(rec.next.stored.context),
+      version: row.version + 1,
+      historySeq: head.seq,
+      historyHash: head.hash,
+      updatedAt: rec.now,
+    })
+    .where(eq(requests.id, row.id))
+    .returning()
+    .prepare('wf_update_request')
+    .execute();
+  if (rec.effects.length) await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now }, deps);
+  await cancelTimers(tx, row.id, rec.cancelled, rec.now);
+  await armTimers(tx, row.id, rec.armed, rec.now, deps);
+  return updated;
+}
+
+type HistoryRow = typeof requestHistory.$inferSelect;
+
+export async function readHistoryRows(db: Executor, requestId: string): Promise<HistoryRow[]> {
+  if (!isRequestId(requestId)) return [];
+  return db.select().from(requestHistory).where(eq(requestHistory.requestId, requestId)).orderBy(asc(requestHistory.seq));
+}
+
+export function historyEntryOf(r: HistoryRow): HistoryEntry {
+  const actor = r.actor as { userId?: string; roles?: string[]; system?: boolean };
+  return {
+    seq: r.seq,
+    actor: { userId: r.actorUserId, roles: actor.roles ?? [], system: actor.system === true },
+    event: r.event,
+    payload: r.payload,
+    note: r.note,
+    fromStatus: r.fromStatus,
+    toStatus: r.toStatus,
+    fromQueue: r.fromQueue,
+    toQueue: r.toQueue,
+    at: r.at,
+    prevHash: r.prevHash,
+    hash: r.hash,
+  };
+}
+
+/** Recomputes the hash chain of a request against the head stored on its row. */
+export async function verifyChain(db: Executor, row: RequestRow): Promise<ChainCheck> {
+  const rows = await readHistoryRows(db, row.id);
+  return checkChain(rows, { seq: row.historySeq, hash: row.historyHash });
+}
+
+/** Claims the oldest due timer no other transaction holds (FOR UPDATE SKIP LOCKED), skipping `exclude`. */
+export async function claimDueTimer(tx: Tx, now: Date, exclude: string[]): Promise<TimerRow | undefined> {
+  const [timer] = await tx
+    .select()
+    .from(workflowTimers)
+    .where(
+      and(
+        isNull(workflowTimers.firedAt),
+        isNull(workflowTimers.cancelledAt),
+        lte(workflowTimers.dueAt, now),
+        exclude.length ? notInArray(workflowTimers.id, exclude) : undefined,
+      ),
+    )
+    .orderBy(asc(workflowTimers.dueAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return timer;
+}
+
+export async function markTimerFired(tx: Tx, timerId: string, outcome: 'accepted' | 'refused', now: Date): Promise<void> {
+  await tx.update(workflowTimers).set({ firedAt: now, outcome }).where(eq(workflowTimers.id, timerId));
+}
+
+export async function pendingTimers(db: Executor, requestIds: string[]): Promise<TimerRow[]> {
+  if (!requestIds.length) return [];
+  return db
+    .select()
+    .from(workflowTimers)
+    .where(and(inArray(workflowTimers.requestId, requestIds), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)));
+}

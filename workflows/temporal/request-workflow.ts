@@ -1,0 +1,309 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
+import type { Deadline, MachineCatalogue } from '../catalogue';
+import type { WorkflowEvent } from '../engine';
+import { restoreSnapshot, sendStep, startStep, type Refusal, type SendStep } from '../step';
+import type { RequestActivities } from './activities';
+import {
+  allowedActionsQuery,
+  machineVersionPatch,
+  sendEventUpdate,
+  startedUpdate,
+  stateQuery,
+  systemEventSignal,
+  type PendingDeadline,
+  type RequestState,
+  type RequestWorkflowInput,
+  type TransitionOutcome,
+} from './shared';
+
+/*
+ * One workflow per request, hosting the request's machine with the same pure functions as the embedded engine
+ * (workflows/step.ts). Workflow code must be deterministic: no I/O, no Node built-ins, time only from the workflow
+ * clock; the database is written by activities only (activities.ts, imported here as a type).
+ */
+
+// Every persistence call retries until the database answers (a transition must never be lost), except when the
+// database and the workflow disagree (StoreDiverged), which no retry can fix.
+const activities = proxyActivities<RequestActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['StoreDiverged'] },
+});
+
+type AcceptedStep = Extract<SendStep, { ok: true }>;
+
+const deadlineKey = (d: Deadline): string => `${d.event}\u0000${d.after}`;
+
+/** A refusal as the failure the caller receives: its type is the AppErrorCode, validation issues are its detail. */
+function refusalFailure(refusal: Refusal | { code: 'ConcurrencyConflict' | 'EntityNotFound' }): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: refusal.code,
+    message: refusal.code,
+    nonRetryable: true,
+    details: refusal.code === 'ValidationFailed' ? [refusal.issues] : [],
+  });
+}
+
+/**
+ * The machine version a new run uses: the catalogue's current one, recorded with one `patched` marker per version
+ * above 1. A history written before version N existed has no marker for N, so its replay keeps the version it started
+ * with; continued runs receive the version in their input and never ask again.
+ */
+export function pinMachineVersion(catalogue: MachineCatalogue, kind: string): number {
+  let version = 1;
+  for (let v = 2; v <= catalogue.currentVersion(kind); v++) {
+    if (!patched(machineVersionPatch(kind, v))) break;
+    version = v;
+  }
+  return version;
+}
+
+const outcomeOf = (s: RequestState): TransitionOutcome => ({
+  version: s.version,
+  status: s.status,
+  queue: s.queue,
+  stateValue: s.stateValue,
+  finished: s.finished,
+});
+
+/** Builds the workflow function over a catalogue: workflows.ts binds the production one, tests bind fixtures. */
+export function createRequestWorkflow(catalogue: MachineCatalogue) {
+  return async function requestWorkflow(input: RequestWorkflowInput): Promise<RequestState> {
+    const { requestId, kind, durations } = input;
+    if (!catalogue.hasKind(kind)) throw ApplicationFailure.nonRetryable(`unknown machine kind ${kind}`, 'BadRequest');
+    const machineVersion = input.carried?.machineVersion ?? pinMachineVersion(catalogue, kind);
+    const machine = catalogue.getMachine(kind, machineVersion);
+
+    let state: RequestState | undefined = input.carried;
+    /** Accepted events (updates, signals, fired deadlines) not yet persisted: a newer expectedVersion is coming. */
+    let inFlight = 0;
+    const timers = new Map<string, CancellationScope>();
+    // Persistence is serialised: each transition is decided against the state its predecessor left.
+    let tail: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+      const run = tail.then(fn);
+      tail = run.catch(() => undefined);
+      return run;
+    };
+
+    const dueAt = (d: Deadline, from: number): PendingDeadline => {
+      const ms = durations[d.after];
+      if (ms === undefined) throw ApplicationFailure.nonRetryable(`no duration configured for deadline '${d.after}'`, 'BadRequest');
+      return { ...d, dueAt: from + ms };
+    };
+
+    const arm = (d: PendingDeadline): void => {
+      const key = deadlineKey(d);
+      const scope = new CancellationScope();
+      timers.set(key, scope);
+      scope.run(() => sleep(Math.max(1, d.dueAt - Date.now()))).then(
+        () => {
+          timers.delete(key);
+          inFlight++;
+          void exclusive(() => fireDeadline(d)).finally(() => inFlight--);
+        },
+        (err: unknown) => {
+          if (!isCancellation(err)) throw err;
+        },
+      );
+    };
+
+    const disarm = (d: Deadline): void => {
+      const key = deadlineKey(d);
+      timers.get(key)?.cancel();
+      timers.delete(key);
+    };
+
+    const requireState = (): RequestState => {
+      if (!state) throw refusalFailure({ code: 'EntityNotFound' });
+      return state;
+    };
+
+    /** Decides an event against the current state exactly as the embedded engine does. */
+    const decide = (event: WorkflowEvent, actor: Actor) => {
+      const current = requireState();
+      if (current.stored.status !== 'active') return { ok: false as const, refusal: { code: 'TransitionNotAllowed' as const } };
+      return sendStep(catalogue, kind, machineVersion, machine, current.stored, event, actor);
+    };
+
+    /** Persists an accepted step, then moves the workflow's own state and timers to match the database. */
+    const persist = async (
+      step: AcceptedStep,
+      event: WorkflowEvent,
+      actor: Actor,
+      firedDeadline?: Deadline,
+    ): Promise<TransitionOutcome> => {
+      const current = requireState();
+      const now = Date.now();
+      await activities.recordTransition({
+        requestId,
+        fromVersion: current.version,
+        event,
+        actor,
+        prev: step.prev,
+        next: step.next,
+        effects: step.effects,
+        armed: step.armed,
+        cancelled: step.cancelled,
+        now,
+        ...(firedDeadline ? { firedDeadline } : {}),
+      });
+      const gone = new Set([...step.cancelled, ...(firedDeadline ? [firedDeadline] : [])].map(deadlineKey));
+      for (const d of step.cancelled) disarm(d);
+      const armed = step.armed.map((d) => dueAt(d, now));
+      state = {
+        ...current,
+        version: current.version + 1,
+        stored: step.next.stored,
+        status: step.next.status,
+        queue: step.next.queue,
+        stateValue: step.next.stateValue,
+        finished: step.next.finished,
+        deadlines: [...current.deadlines.filter((d) => !gone.has(deadlineKey(d))), ...armed],
+      };
+      for (const d of armed) arm(d);
+      log.info('transition', { kind, id: requestId, from: step.prev.stateValue, to: step.next.stateValue, event: event.type, actor: actor.userId });
+      return outcomeOf(state);
+    };
+
+    const fireDeadline = async (d: PendingDeadline): Promise<void> => {
+      const current = requireState();
+      if (!current.deadlines.some((p) => deadlineKey(p) === deadlineKey(d))) return; // cancelled while queued
+      const event: WorkflowEvent = { type: d.event };
+      const step = decide(event, SYSTEM_ACTOR);
+      if (step.ok) {
+        await persist(step, event, SYSTEM_ACTOR, d);
+        return;
+      }
+      await activities.recordDeadlineRefused({ requestId, deadline: { event: d.event, after: d.after }, now: Date.now() });
+      state = { ...current, deadlines: current.deadlines.filter((p) => deadlineKey(p) !== deadlineKey(d)) };
+      log.info('deadline refused', { kind, id: requestId, event: d.event, refusal: step.refusal.code });
+    };
+
+    setHandler(stateQuery, () => requireState());
+    setHandler(allowedActionsQuery, (actor) => {
+      if (!state || state.stored.status !== 'active') return [];
+      return catalogue.allowedActions(kind, restoreSnapshot(machine, state.stored), actor, machineVersion);
+    });
+    setHandler(startedUpdate, async () => {
+      await condition(() => state !== undefined);
+      return outcomeOf(requireState());
+    });
+    setHandler(
+      sendEventUpdate,
+      async ({ event, actor, expectedVersion }) => {
+        inFlight++;
+        try {
+          return await exclusive(async () => {
+            // Decided again: an event queued behind another one meets the state that one left.
+            if (expectedVersion !== undefined && expectedVersion !== requireState().version) {
+              throw refusalFailure({ code: 'ConcurrencyConflict' });
+            }
+            const step = decide(event, actor);
+            if (!step.ok) throw refusalFailure(step.refusal);
+            return persist(step, event, actor);
+          });
+        } finally {
+          inFlight--;
+        }
+      },
+      {
+        // A refusal here rejects the update: nothing is written, not even to the workflow history.
+        validator: ({ event, actor, expectedVersion }) => {
+          const current = requireState();
+          // Any accepted event still being written will move the version past the one this caller saw.
+          if (expectedVersion !== undefined && (expectedVersion !== current.version || inFlight > 0)) {
+            throw refusalFailure({ code: 'ConcurrencyConflict' });
+          }
+          const step = decide(event, actor);
+          if (!step.ok) throw refusalFailure(step.refusal);
+        },
+      },
+    );
+    setHandler(systemEventSignal, ({ event }) => {
+      inFlight++;
+      void exclusive(async () => {
+        const step = decide(event, SYSTEM_ACTOR);
+        if (!step.ok) {
+          log.warn('system event refused', { kind, id: requestId, event: event.type, refusal: step.refusal.code });
+          return;
+        }
+        await persist(step, event, SYSTEM_ACTOR);
+      }).finally(() => inFlight--);
+    });
+
+    if (state) {
+      for (const d of state.deadlines) arm(d);
+    } else {
+      const start = input.start;
+      if (!start) throw ApplicationFailure.nonRetryable('a new request workflow needs start input', 'BadRequest');
+      const machineInput: Record<string, unknown> = { ...start.input, requestId };
+      let first: ReturnType<typeof startStep>;
+      try {
+        first = startStep(catalogue, machine, machineInput);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable(`the machine refused its input: ${String(err)}`, 'BadRequest');
+      }
+      const now = Date.now();
+      const deadlines = first.next.deadlines.map((d) => dueAt(d, now));
+      const { number, version } = await exclusive(() =>
+        activities.recordStart({
+          requestId,
+          kind,
+          machineVersion,
+          input: machineInput,
+          creatorName: start.creatorName,
+          actor: start.actor,
+          next: first.next,
+          effects: first.effects,
+          now,
+        }),
+      );
+      state = {
+        requestId,
+        number,
+        kind,
+        machineVersion,
+        version,
+        stored: first.next.stored,
+        status: first.next.status,
+        queue: first.next.queue,
+        stateValue: first.next.stateValue,
+        finished: first.next.finished,
+        deadlines,
+      };
+      for (const d of deadlines) arm(d);
+    }
+
+    const continueAsNewDue = (): boolean => {
+      const info = workflowInfo();
+      const limit = input.continueAsNewAfterEvents;
+      return info.continueAsNewSuggested || (limit !== undefined && info.historyLength >= limit);
+    };
+    const done = (): boolean => requireState().stored.status !== 'active';
+    await condition(() => inFlight === 0 && allHandlersFinished() && (done() || continueAsNewDue()));
+    const last = requireState();
+    if (done()) return last;
+    // The snapshot, version and absolute deadline times carry over; the next run re-arms the remaining time.
+    return continueAsNew<(input: RequestWorkflowInput) => Promise<RequestState>>({
+      requestId,
+      kind,
+      durations,
+      carried: last,
+      ...(input.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
+    });
+  };
+}
