@@ -1,4 +1,5 @@
 import type { MachineDefinition } from './definition';
+import { may } from './guards';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { CB_CODES, CB_ISSUED_ALIASES } from './cb-request';
@@ -32,7 +33,7 @@ const machine = requestSetup.createMachine({
       meta: { status: CB_CODES.waitingIssue, description: 'Audit accepted the categories: the certificate is re-issued.' },
       on: {
         ISSUE_CERTIFICATE: {
-          guard: { type: 'may', params: { permission: policies.committeeReview } },
+          guard: may({ permission: policies.committeeReview }),
           target: 'issued',
           actions: { type: 'effect.addCertificateCategories', params: {} },
         },

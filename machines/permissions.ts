@@ -54,6 +54,10 @@ export const Permissions = {
     downloadProductPhoto: 'FileManagement.DownloadProductPhoto',
     uploadProfilePicture: 'FileManagement.UploadProfilePicture',
   },
+  certificates: {
+    /** Not in the spec: someone must suspend and reinstate certificates (status 4); only the admin role has it. */
+    suspend: 'CertificateManagement.Suspend',
+  },
   dashboard: {
     host: 'Halal.Dashboard.Host',
     tenant: 'Halal.Dashboard.Tenant',

@@ -69,6 +69,12 @@ export const requestSetup = setup({
           .filter((d) => !d.accepted)
           .map((d) => d.nonConformityId),
     }),
+    recordRequestedProducts: assign({
+      data: ({ context, event }) => ({ ...context.data, requestedProducts: payload<unknown[]>(event, 'products', []) }),
+    }),
+    recordRequestedCategories: assign({
+      data: ({ context, event }) => ({ ...context.data, requestedCategories: payload<unknown[]>(event, 'categories', []) }),
+    }),
     choosePaymentOption: assign({
       paymentOption: ({ event }) => payload<'yearly' | 'full' | null>(event, 'option', null),
     }),

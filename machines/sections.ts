@@ -30,7 +30,7 @@ export const SECTIONS: Partial<Record<MachineKind, readonly string[]>> = {
   externalCertificate: external,
   externalRenewal: [...external, 'renewal'],
   externalAddProducts: ['products', 'attachments'],
-  shipment: ['factory', 'importer', 'exporter', 'shipping', 'other', 'products', 'slaughters'],
+  shipment: ['shipmentType', 'factory', 'importer', 'exporter', 'shipping', 'other', 'products', 'slaughters'],
   externalHalalMark: ['products', 'package'],
 };
 

@@ -38,6 +38,8 @@ export interface DeadlineDeclaration {
 export type DeadlineName =
   | 'paymentWindow'
   | 'draftRetention'
+  | 'immediately'
+  | 'endOfMonth'
   | 'certificateExpiringSoon'
   | 'certificateExpiry'
   | 'markValidFrom'

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { requestHistory, requests, workflowTimers } from '../db/schema';
 import type { Actor } from '../machines/actor';
@@ -7,6 +8,7 @@ import type { HistoryEntry, RequestView, WorkflowEvent } from './engine';
 import { applyEffects, type EffectDeps } from './effects';
 import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextSequenceValue } from './numbers';
+import { HotStatement, fieldsOf, param } from './hot-statements';
 import { toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
@@ -35,10 +37,16 @@ export async function readRequest(db: Executor, id: string): Promise<RequestRow 
   return row;
 }
 
+const lockStatement = new HotStatement<RequestRow>(
+  'wf_lock_request',
+  (db) => db.select().from(requests).where(eq(requests.id, param('id'))).for('update'),
+  fieldsOf(requests),
+);
+
 /** SELECT ... FOR UPDATE: serialises every writer of one request until the transaction ends. */
 export async function lockRequest(tx: Tx, id: string): Promise<RequestRow | undefined> {
   if (!isRequestId(id)) return undefined;
-  const [row] = await tx.select().from(requests).where(eq(requests.id, id)).for('update').prepare('wf_lock_request').execute();
+  const [row] = await lockStatement.execute(tx, { id });
   return row;
 }
 
@@ -125,6 +133,27 @@ export function chainRow(head: { seq: number; hash: string }, row: Omit<HashedRo
   return { ...full, prevHash: head.hash, hash: historyHash(head.hash, full) };
 }
 
+const HISTORY_COLUMNS = [
+  'requestId',
+  'seq',
+  'actorUserId',
+  'actor',
+  'event',
+  'payload',
+  'note',
+  'fromStatus',
+  'toStatus',
+  'fromQueue',
+  'toQueue',
+  'at',
+  'prevHash',
+  'hash',
+] as const satisfies readonly (keyof typeof requestHistory.$inferInsert)[];
+
+const appendStatement = new HotStatement('wf_append_history', (db) =>
+  db.insert(requestHistory).values(Object.fromEntries(HISTORY_COLUMNS.map((c) => [c, param(c)])) as PgInsertValue<typeof requestHistory>),
+);
+
 /** Appends one hash-chained history row after `head` and returns the new head. */
 export async function appendHistory(
   tx: Tx,
@@ -132,7 +161,12 @@ export async function appendHistory(
   row: Omit<HashedRow, 'seq'>,
 ): Promise<{ seq: number; hash: string }> {
   const full = chainRow(head, row);
-  await tx.insert(requestHistory).values(full).prepare('wf_append_history').execute();
+  await appendStatement.execute(tx, {
+    ...full,
+    actor: JSON.stringify(full.actor),
+    payload: JSON.stringify(full.payload),
+    at: full.at.toISOString(),
+  });
   return { seq: full.seq, hash: full.hash };
 }
 
@@ -226,6 +260,26 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
   return row;
 }
 
+const UPDATE_COLUMNS = [
+  'snapshot',
+  'status',
+  'queue',
+  'stateValue',
+  'assigneeUserId',
+  'brandNames',
+  'version',
+  'historySeq',
+  'historyHash',
+  'updatedAt',
+] as const satisfies readonly (keyof RequestRow)[];
+
+const updateStatement = new HotStatement('wf_update_request', (db) =>
+  db
+    .update(requests)
+    .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, param(c)])))
+    .where(eq(requests.id, param('id'))),
+);
+
 export interface TransitionRecord {
   prev: Derived;
   next: Derived;
@@ -257,25 +311,31 @@ export async function persistTransition(tx: Tx, row: RequestRow, rec: Transition
     toQueue: rec.next.queue,
     at: rec.now,
   });
-  const [updated] = await tx
-    .update(requests)
-    .set({
-      snapshot: rec.next.stored as unknown as Record<string, unknown>,
-      status: rec.next.status,
-      queue: rec.next.queue,
-      stateValue: rec.next.stateValue,
-      assigneeUserId: rec.next.assigneeUserId,
-      brandNames: brandNamesOf(rec.next.stored.context),
-      version: row.version + 1,
-      historySeq: head.seq,
-      historyHash: head.hash,
-      updatedAt: rec.now,
-    })
-    .where(eq(requests.id, row.id))
-    .returning()
-    .prepare('wf_update_request')
-    .execute();
-  if (rec.effects.length) await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now }, deps);
+  const changes = {
+    snapshot: rec.next.stored as unknown as Record<string, unknown>,
+    status: rec.next.status,
+    queue: rec.next.queue,
+    stateValue: rec.next.stateValue,
+    assigneeUserId: rec.next.assigneeUserId,
+    brandNames: brandNamesOf(rec.next.stored.context),
+    version: row.version + 1,
+    historySeq: head.seq,
+    historyHash: head.hash,
+    updatedAt: rec.now,
+  };
+  await updateStatement.execute(tx, {
+    ...changes,
+    id: row.id,
+    snapshot: JSON.stringify(changes.snapshot),
+    updatedAt: rec.now.toISOString(),
+  });
+  // The row as written, without reading it back (the snapshot is the largest thing an event moves).
+  let updated: RequestRow = { ...row, ...changes };
+  if (rec.effects.length) {
+    await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now }, deps);
+    // An effect may have changed the row itself (a deleted draft).
+    updated = (await lockRequest(tx, row.id)) ?? updated;
+  }
   await cancelTimers(tx, row.id, rec.cancelled, rec.now);
   await armTimers(tx, row.id, rec.armed, rec.now, deps);
   return updated;

@@ -26,11 +26,12 @@ export const categoryCodeField = () =>
     .trim()
     .pipe(z.string().min(1, { error: M.required, abort: true }).refine((c) => PRODUCT_CATEGORY_CODES.includes(c), M.categoryInvalid));
 
+/** A unit code 0-5 (UNITS); anything else is "choose a unit from the list". */
 export const unitField = () =>
   z.preprocess(
     toNumber,
     z
-      .number({ error: requiredOrInvalid })
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? M.required : M.unitInvalid) })
       .refine((n) => (UNIT_CODES as readonly number[]).includes(n), M.unitInvalid)
       .transform((n) => n as UnitCode),
   );

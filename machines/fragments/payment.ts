@@ -19,6 +19,8 @@ export interface PaymentStepOptions {
   cancelTarget: string;
   cancelActions?: Branch['actions'];
   applicant: ApplicantPolicies;
+  /** Give each state an id equal to its name (when targeted from elsewhere in the machine). */
+  ids?: boolean;
 }
 
 /**
@@ -77,13 +79,18 @@ export function paymentStep(o: PaymentStepOptions): RequestStates {
     states[o.invoiceWait.name] = {
       tags: ['payment'],
       entry: [createBill],
-      meta: { status: o.invoiceWait.code, description: 'Waiting for the month-end invoice.' },
+      meta: {
+        status: o.invoiceWait.code,
+        deadline: { after: 'endOfMonth', event: 'INVOICE_ISSUED' },
+        description: 'Waiting for the month-end bulk invoice.',
+      },
       on: {
         INVOICE_ISSUED: { guard: may({ relation: 'system' }), target: o.pending.name },
         CANCEL: cancel,
       },
     };
   }
+  if (o.ids) for (const [name, state] of Object.entries(states)) states[name] = { ...state, id: name };
   return states;
 }
 

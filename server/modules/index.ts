@@ -4,9 +4,13 @@ import health from './health/routes';
 import users from './users/routes';
 import publicSite from './public/routes';
 import facilities from './facilities';
+import attachments from './attachments/routes';
+import productUpload from './product-upload/routes';
+import payments from './payments/routes';
+import certificates from './certificates/routes';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities];
+export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities, attachments, productUpload, payments, certificates];

@@ -11,6 +11,8 @@ import '@fontsource/inter/latin-600.css';
 import '@fontsource/inter/latin-700.css';
 import { initI18n } from './i18n';
 import { installProblemHandler } from './components/problem-handler';
+import { FullPageLoader } from './components/FullPageLoader';
+import { Toaster } from './components/toaster';
 import { router } from './router';
 import { system } from './theme';
 
@@ -21,6 +23,8 @@ async function start() {
     <StrictMode>
       <ChakraProvider value={system}>
         <RouterProvider router={router} />
+        <FullPageLoader />
+        <Toaster />
       </ChakraProvider>
     </StrictMode>,
   );

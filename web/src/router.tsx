@@ -14,7 +14,7 @@ import { AppShell, useDocumentLanguage } from './components/AppShell';
 import { ErrorScreen } from './components/ErrorScreen';
 import { placeholder } from './components/PlaceholderPage';
 import { currentLanguage, isLanguage, setLanguage } from './i18n';
-import { HomePage } from './routes/home/HomePage';
+import { publicRoutes } from './routes/public';
 import { LoginPage } from './routes/login/LoginPage';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore } from './session/session-store';
@@ -55,19 +55,9 @@ const internalRequest: RouteAccess = { anyOf: [P.internalRequest.request] };
 const externalRequest: RouteAccess = { anyOf: [P.externalRequest.request] };
 
 export const routeTable: RouteEntry[] = [
-  // Open to everyone.
-  { path: 'home', component: HomePage },
+  // Open to everyone: the public site (routes/public: home, user manual, HS codes, CBs, content pages, verify).
+  ...publicRoutes,
   { path: 'account/login', component: LoginPage },
-  { path: 'user-manual', component: placeholder('userManual') },
-  { path: 'public/$', component: placeholder('publicPages') },
-  { path: 'hs-code', component: placeholder('hsCode') },
-  { path: 'accredited-cb', component: placeholder('accreditedCb') },
-  { path: 'our-customers', component: placeholder('ourCustomers') },
-  { path: 'media-center', component: placeholder('mediaCenter') },
-  { path: 'about-center', component: placeholder('aboutCenter') },
-  { path: 'contact-us', component: placeholder('contactUs') },
-  { path: 'privacy', component: placeholder('privacy') },
-  { path: 'faq', component: placeholder('faq') },
 
   // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.
   { path: 'associated-facilities', component: placeholder('associatedFacilities'), access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
@@ -224,3 +214,11 @@ export const router = createRouter({
   scrollRestoration: true,
 });
 
+// <html data-app-state="loading|ready"> tells E2E tests (and anyone scripting the portal) when a navigation,
+// its guards and redirects included, has settled.
+router.subscribe('onBeforeNavigate', () => {
+  document.documentElement.dataset.appState = 'loading';
+});
+router.subscribe('onResolved', () => {
+  document.documentElement.dataset.appState = 'ready';
+});

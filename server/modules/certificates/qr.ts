@@ -17,15 +17,24 @@ export function qrPng(text: string): Promise<Buffer> {
 }
 
 /**
- * The QR code as one SVG path of unit squares (one per dark module) in a `size` x `size` module grid, quiet zone
+ * The QR code as one SVG path of rectangles (one per horizontal stretch of dark modules) in a `size` x `size` module grid, quiet zone
  * excluded; the caller scales and places it. A path of squares keeps the SVG free of fonts and images.
  */
 export function qrModules(text: string): { size: number; path: string } {
   const { modules } = QRCode.create(text, OPTIONS);
   const parts: string[] = [];
+  // One rectangle per horizontal stretch of dark modules: fewer path commands, and no hairline seams between
+  // neighbouring squares when a renderer anti-aliases their edges.
   for (let row = 0; row < modules.size; row++) {
-    for (let col = 0; col < modules.size; col++) {
-      if (modules.get(row, col)) parts.push(`M${col} ${row}h1v1h-1z`);
+    for (let col = 0; col < modules.size; ) {
+      if (!modules.get(row, col)) {
+        col++;
+        continue;
+      }
+      let end = col;
+      while (end < modules.size && modules.get(row, end)) end++;
+      parts.push(`M${col} ${row}h${end - col}v1h-${end - col}z`);
+      col = end;
     }
   }
   return { size: modules.size, path: parts.join('') };

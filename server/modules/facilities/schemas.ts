@@ -22,12 +22,15 @@ const optionalText = (max = 200) => z.string().trim().max(max, 'maxLength').opti
 const count = z.coerce.number().int('digitsOnly').min(0, 'min').max(1_000_000, 'max');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'invalid');
 
-/** At most `digits` digits in all, of which at most 2 decimals (revenue: 20, production area: 6; spec 02 section 5). */
+/**
+ * A number of at most `digits` digits before the decimal point and at most 2 after it (revenue: 20, production
+ * area: 6; spec 02 section 5). Reading "digits" as the whole part lets a 12,500.75 m² factory be entered.
+ */
 export const decimalWithin = (digits: number, message: string) =>
   z
     .union([z.string(), z.number()])
     .transform((v) => String(v).trim())
-    .refine((v) => /^\d+(\.\d{1,2})?$/.test(v) && v.replace('.', '').length <= digits, { message });
+    .refine((v) => new RegExp(`^\\d{1,${digits}}(\\.\\d{1,2})?$`).test(v), { message });
 const revenue = decimalWithin(20, 'form.revenueFormat');
 const area = decimalWithin(6, 'form.areaFormat');
 

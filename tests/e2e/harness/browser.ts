@@ -43,13 +43,28 @@ export async function openPage(browser: Browser, baseURL: string, options: PageO
   return { context, page, errors };
 }
 
-/** Waits until no request is in flight (the full-page loader is gone). */
+/**
+ * Waits until the current navigation has settled (guards and redirects done: <html data-app-state="ready">) and
+ * no request is in flight (the full-page loader is gone). Call it after goto, reload and clicks that navigate.
+ */
 export async function waitForIdle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.appState === 'ready', undefined, { timeout: 30_000 });
   await page.locator('[data-testid="page-loader"]').waitFor({ state: 'detached', timeout: 30_000 });
 }
 
-/** Signs in through the sign-in page, like a person, and waits for the landing page. */
-export async function signIn(page: Page, userName: string, password = DEMO_PASSWORD): Promise<void> {
+const circularAnswered = new WeakSet<Page>();
+
+/**
+ * Signs in through the sign-in page, like a person, and waits for the landing page. Non-staff users are offered
+ * the circular letter once after signing in (a modal); unless `offerCircular` is set, this page is told it was
+ * already downloaded so the modal does not cover the screen under test.
+ */
+export async function signIn(page: Page, userName: string, options: { password?: string; offerCircular?: boolean } = {}): Promise<void> {
+  const { password = DEMO_PASSWORD, offerCircular = false } = options;
+  if (!offerCircular && !circularAnswered.has(page)) {
+    circularAnswered.add(page);
+    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+  }
   await page.goto('/account/login');
   await page.locator('input[name="userName"]').fill(userName);
   await page.locator('input[name="password"]').fill(password);
@@ -62,6 +77,15 @@ export async function signIn(page: Page, userName: string, password = DEMO_PASSW
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
+  // Let opening dialogs and drawers finish sliding in (endless animations such as spinners are skipped).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number(a.effect?.getComputedTiming().endTime) < 5_000)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await page.screenshot({ path, fullPage: true });
   return path;
 }

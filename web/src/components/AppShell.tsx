@@ -12,13 +12,12 @@ import { useNewVersion } from '../session/use-new-version';
 import { useCircularLetter } from '../session/use-circular-letter';
 import { Header } from './Header';
 import { Footer } from './Footer';
-import { FullPageLoader } from './FullPageLoader';
 import { ErrorScreen } from './ErrorScreen';
 import { SignOutDialog } from './SignOutDialog';
 import { IdleWarningDialog, SessionExpiredDialog } from './SessionDialogs';
 import { NewVersionDialog } from './NewVersionDialog';
 import { CircularLetterDialog } from './CircularLetterDialog';
-import { Toaster } from './toaster';
+import { ChatAssistant } from './chat/ChatAssistant';
 
 /** Keeps <html lang dir> on the UI language (Arabic rtl, English ltr); used by the root route. */
 export function useDocumentLanguage(): string {
@@ -32,8 +31,9 @@ export function useDocumentLanguage(): string {
 
 /**
  * The layout of every page (the root route's component): header, the page, footer, and the shell's own
- * dialogs — sign-out confirmation, idle warning, session expired, new version, circular letter — plus the
- * full-page loader, toasts and the error screen raised by a failed call.
+ * dialogs — sign-out confirmation, idle warning, session expired, new version, circular letter — and the error
+ * screen raised by a failed call. The loader and toasts sit outside the router (main.tsx) so they also cover the
+ * first load.
  */
 export function AppShell() {
   const lang = useDocumentLanguage();
@@ -79,9 +79,8 @@ export function AppShell() {
       <SessionExpiredDialog />
       <NewVersionDialog newVersion={newVersion} />
       <CircularLetterDialog offer={circular} />
+      <ChatAssistant />
       {screen && <ErrorScreen status={screen.status} message={screen.message} onLeave={() => errorScreen.set(null)} />}
-      <FullPageLoader />
-      <Toaster />
     </LocaleProvider>
   );
 }

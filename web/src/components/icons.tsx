@@ -1,13 +1,14 @@
 import { Icon, type IconProps } from '@chakra-ui/react';
 
 /**
- * The few icons the shell needs, inline so nothing loads from elsewhere. Stroke icons follow the text colour;
- * add className="flip-rtl" to direction-bound ones (chevrons) so they mirror in Arabic.
+ * The few icons the shell needs, inline so nothing loads from elsewhere; they follow the text colour. Add
+ * className="flip-rtl" to direction-bound ones (chevrons, arrows) so they mirror in Arabic. `asChild={false}`:
+ * Chakra's Icon otherwise renders its first child (a path) as the svg.
  */
 function stroke(paths: React.ReactNode) {
   return function StrokeIcon(props: IconProps) {
     return (
-      <Icon viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden {...props}>
+      <Icon asChild={false} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden {...props}>
         {paths}
       </Icon>
     );
@@ -53,7 +54,7 @@ export const ClockIcon = stroke(
 function filled(d: string) {
   return function FilledIcon(props: IconProps) {
     return (
-      <Icon viewBox="0 0 24 24" fill="currentColor" aria-hidden {...props}>
+      <Icon asChild={false} viewBox="0 0 24 24" fill="currentColor" aria-hidden {...props}>
         <path d={d} />
       </Icon>
     );

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../api/client';
-import { endIdleSession, type Session } from './session-store';
+import { endIdleSession, loadSession, sessionExpiredNotice, type Session } from './session-store';
 
 /** Shared by every tab of the portal, so activity in one tab keeps the others from signing the user out. */
 const ACTIVITY_KEY = 'halal.lastActivity';
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;
 const TICK_MS = 1000;
+/** The server refreshes a session's last-seen time at most this often (server/plugins/auth.ts TOUCH_AFTER_MS). */
+const SERVER_TOUCH_MS = 15_000;
 
 export interface IdleState {
   /** True while the warning counts down. */
@@ -20,10 +21,11 @@ function storedActivity(): number {
 }
 
 /**
- * Spec 01 section 4: after `sessionTime` idle minutes a warning counts down `warningCountdown` units (seconds
- * here); then the user is signed out and the session-expired modal appears on the next load. While the user is
- * active the server session is kept alive by an occasional silent call, since the server ends sessions that stay
- * quiet for the same period.
+ * Spec 01 section 4: after the idle period (`sessionTime`) a warning counts down `warningCountdown` units
+ * (seconds here); then the user is signed out and the session-expired modal appears on the next load.
+ * The server ends a session that stays quiet for `sessionTime`, so while the user is active an occasional silent
+ * call keeps it alive, and the countdown is placed to end just before the server's own limit (by the keep-alive
+ * interval and the server's refresh granularity): "stay signed in" must still find the session alive.
  */
 export function useIdleTimeout(session: Session | null): IdleState {
   const enabled = !!session?.authenticated;
@@ -34,9 +36,17 @@ export function useIdleTimeout(session: Session | null): IdleState {
   const deadline = useRef<number | null>(null);
   const [state, setState] = useState({ warning: false, secondsLeft: countdown });
 
+  const pingEvery = Math.min(60_000, Math.max(5_000, idleMs / 4));
+  const warnAfter = Math.max(idleMs / 2, idleMs - countdown * 1000 - pingEvery - SERVER_TOUCH_MS);
+
+  /** Tells the server the user is here; if the session ended meanwhile, says so instead of pretending. */
   const ping = useCallback(() => {
     lastPing.current = Date.now();
-    void api.get('/api/auth/session', { silent: true, handleErrors: false }).catch(() => undefined);
+    loadSession({ silent: true })
+      .then((s) => {
+        if (!s.authenticated) sessionExpiredNotice.set({ returnUrl: window.location.pathname + window.location.search });
+      })
+      .catch(() => undefined);
   }, []);
 
   const recordActivity = useCallback(() => {
@@ -45,9 +55,8 @@ export function useIdleTimeout(session: Session | null): IdleState {
     if (now - lastActivity.current < 1000) return;
     lastActivity.current = now;
     localStorage.setItem(ACTIVITY_KEY, String(now));
-    const pingEvery = Math.max(15_000, Math.min(60_000, idleMs / 4));
     if (now - lastPing.current > pingEvery) ping();
-  }, [idleMs, ping]);
+  }, [pingEvery, ping]);
 
   const stayActive = useCallback(() => {
     deadline.current = null;
@@ -69,7 +78,7 @@ export function useIdleTimeout(session: Session | null): IdleState {
       const t = Date.now();
       const last = Math.max(lastActivity.current, storedActivity());
       if (deadline.current === null) {
-        if (t - last >= idleMs) {
+        if (t - last >= warnAfter) {
           deadline.current = t + countdown * 1000;
           setState({ warning: true, secondsLeft: countdown });
         }
@@ -95,7 +104,7 @@ export function useIdleTimeout(session: Session | null): IdleState {
       deadline.current = null;
       setState({ warning: false, secondsLeft: countdown });
     };
-  }, [enabled, idleMs, countdown, recordActivity]);
+  }, [enabled, warnAfter, countdown, recordActivity]);
 
   return { ...state, stayActive };
 }

@@ -1,0 +1,25 @@
+import type { MachineDefinition } from './definition';
+import { Permissions as P } from './permissions';
+import { SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+
+const policies = P.externalRequest;
+
+export const externalHalalMarkV1: MachineDefinition = {
+  kind: 'externalHalalMark',
+  version: 1,
+  title: 'External Halal mark request',
+  catalogue: 'External facility request, set B (1001 to 1005)',
+  requestKind: 4,
+  machine: simpleRequestMachine({
+    kind: 'externalHalalMark',
+    applicant: { request: policies.request, submit: policies.submit },
+    service: 7,
+    feeKind: 'halalMark',
+    issue: { guard: { relation: 'system' }, effect: { type: 'effect.issueHalalMarks', params: {} } },
+  }),
+  readings: [
+    'Request kind 4 (HalalMarkRequest) uses set B’s 1001-1005, the same numbers and meanings as the internal simple set.',
+    ...SIMPLE_READINGS,
+    'The marks are issued by the system once paid (1004 declares an immediate deadline). The mark fee is per product per year, never beyond the facility certificate; the amount is the server’s.',
+  ],
+};

@@ -1,0 +1,23 @@
+import type { MachineDefinition } from './definition';
+import { Permissions as P } from './permissions';
+import { SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+
+const policies = P.internalRequest;
+
+export const internalHalalMarkV1: MachineDefinition = {
+  kind: 'internalHalalMark',
+  version: 1,
+  title: 'Internal Halal mark request',
+  catalogue: 'Internal facility request (simple set 1001 to 1005)',
+  machine: simpleRequestMachine({
+    kind: 'internalHalalMark',
+    applicant: { request: policies.request, submit: policies.submit },
+    service: 6,
+    feeKind: 'halalMark',
+    issue: { guard: { relation: 'system' }, effect: { type: 'effect.issueHalalMarks', params: {} } },
+  }),
+  readings: [
+    ...SIMPLE_READINGS,
+    'A mark request buys a package of tags; there is no review step. The marks are issued by the system once the bill is paid (1004 -> 1005); 1004 declares an immediate deadline, so the engine’s timer sends ISSUE_CERTIFICATE at once, durably and recorded in the history. Remaining package balance counts as a discount (100% when the balance covers the request).',
+  ],
+};

@@ -1,0 +1,88 @@
+import type { EffectParams, FeeKind, PaymentService } from './effects';
+import type { MayParams } from './guards';
+import { Permissions as P } from './permissions';
+import { requestContext, requestSetup } from './request-setup';
+import { branches, deletedState, draftState, staffNoteHandler, type ApplicantPolicies, type Branch, type ServicePolicies } from './fragments/common';
+import { enterPayment, paymentStep } from './fragments/payment';
+import { registrationStates } from './fragments/review-queue';
+import type { MachineKind } from './types';
+
+/** The simple set of spec 02 section 4 (internal facility request; external set B uses the same numbers). */
+export const SIMPLE_CODES = { newRequest: 1001, pendingPayment: 1002, expired: 1003, waitingIssue: 1004, completed: 1005 } as const;
+
+type IssueEffect =
+  | { type: 'effect.updateCertificateProducts'; params: EffectParams['effect.updateCertificateProducts'] }
+  | { type: 'effect.issueHalalMarks'; params: EffectParams['effect.issueHalalMarks'] };
+
+/**
+ * new (1001) -> [registration review] -> pending payment (1002, expired 1003) -> pending issuance (1004) ->
+ * completed (1005). Used by internal add-products, internal and external Halal-mark requests.
+ */
+export function simpleRequestMachine(o: {
+  kind: MachineKind;
+  applicant: ApplicantPolicies;
+  /** Registration review before payment (add products); without it the applicant pays right after submitting. */
+  review?: ServicePolicies;
+  service: PaymentService;
+  feeKind: FeeKind;
+  issue: { guard: Omit<MayParams, 'when'>; effect: IssueEffect };
+}) {
+  const c = SIMPLE_CODES;
+  const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
+  return requestSetup.createMachine({
+    id: o.kind,
+    context: ({ input }) => requestContext(input),
+    initial: 'draft',
+    on: staffNoteHandler(P.portals.halalCenter),
+    states: {
+      draft: draftState({
+        code: c.newRequest,
+        applicant: o.applicant,
+        submit: o.review ? [{ target: '#registration' }] : pay,
+        description: 'New: the applicant edits and submits it (or deletes it).',
+      }),
+      ...(o.review
+        ? registrationStates({
+            codes: { waiting: c.newRequest, underReview: c.newRequest, returned: c.newRequest },
+            policies: o.review,
+            applicant: o.applicant,
+            accept: pay,
+            returnedIsDraft: true,
+          })
+        : {}),
+      ...paymentStep({
+        pending: { name: 'pendingPayment', code: c.pendingPayment },
+        expired: { name: 'expired', code: c.expired, stopped: true },
+        service: o.service,
+        feeKind: o.feeKind,
+        paid: { target: '#waitingIssue' },
+        cancelTarget: '#draft',
+        cancelActions: 'resetToDraft',
+        applicant: o.applicant,
+        ids: true,
+      }),
+      waitingIssue: {
+        id: 'waitingIssue',
+        tags: [o.issue.guard.relation === 'system' ? 'payment' : 'committee'],
+        meta: {
+          status: c.waitingIssue,
+          // The system issues at once, through a timer so that the issue is durable and in the history.
+          ...(o.issue.guard.relation === 'system' ? { deadline: { after: 'immediately', event: 'ISSUE_CERTIFICATE' } } : {}),
+          description: 'Paid (or free): waiting for issuance.',
+        },
+        on: { ISSUE_CERTIFICATE: branches(o.issue.guard, [{ target: 'completed', actions: o.issue.effect }]) },
+      },
+      completed: {
+        type: 'final',
+        tags: ['final'],
+        meta: { status: c.completed, description: 'Completed.' },
+      },
+      deleted: deletedState,
+    },
+  });
+}
+
+export const SIMPLE_READINGS = [
+  '1001 "new" is the request the applicant is preparing (it can be edited, submitted or deleted, and is deleted automatically after the draft retention period); the set has no separate draft code.',
+  'Submitting creates the bill (1002); payment leads to 1004 "pending issuance", then 1005 "completed". An unpaid bill expires to 1003 ("expired", also worded "ended"), a stopped state deleted after the retention period. Cancelling while awaiting payment returns the request to 1001 and cancels the bill. A 100% discount (or a balance that covers it) skips the payment.',
+] as const;

@@ -1,0 +1,287 @@
+import type { Readable } from 'node:stream';
+import { fileTypeFromFile } from 'file-type';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { attachments, facilities, requests } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { Permissions } from '../../../machines/permissions';
+import {
+  ATTACHMENT_CATEGORIES,
+  FILE_TYPES,
+  extensionOf,
+  hasAtMostOneDot,
+  isAttachmentCategory,
+  type AttachmentCategory,
+  type AttachmentCategoryRule,
+  type FileExtension,
+} from '../../../machines/forms/attachment-categories';
+import { FormMessage } from '../../../machines/forms/messages';
+import { AppError, AppErrorCode } from '../../errors';
+import { UploadError } from './errors';
+import type { FileStore } from './file-store';
+import { readImageSize } from './image-size';
+
+export type AttachmentRow = typeof attachments.$inferSelect;
+
+export interface UploadTarget {
+  facilityPublicId: string;
+  requestId?: string | null;
+  category: string;
+}
+
+/**
+ * The file part of a multipart request. The service asks for it (`nextFile(maxBytes)`) only after the caller is
+ * authorised, so nobody streams bytes into a refusal, and names the byte limit the parser should cut at.
+ */
+export interface IncomingFile {
+  filename: string;
+  /** The Content-Type the client declared for the part. */
+  mimetype: string;
+  stream: Readable;
+  /** True when the multipart parser cut the file at its size limit. */
+  isTruncated(): boolean;
+}
+
+export interface UploadDeps {
+  db: Db;
+  store: FileStore;
+  /** Global per-file limit in bytes (MAX_UPLOAD_MB); a category may allow less. */
+  maxUploadBytes: number;
+}
+
+/** Content types a client may declare for each extension (old browsers send the x-/p- variants). */
+const DECLARED_TYPES: Record<FileExtension, readonly string[]> = {
+  pdf: ['application/pdf', 'application/x-pdf'],
+  png: ['image/png', 'image/x-png'],
+  jpg: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+  jpeg: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+};
+
+const isStaff = (actor: Actor) => actor.permissions.includes(Permissions.portals.halalCenter);
+const isMember = (actor: Actor, facilityPublicId: string) => actor.facilityIds.includes(facilityPublicId);
+
+/** Files of a facility are seen by its members and by Halal-center staff (spec 02 section 6: downloads are restricted). */
+export const maySee = (actor: Actor, facilityPublicId: string) => isMember(actor, facilityPublicId) || isStaff(actor);
+
+export function ruleOf(category: string): AttachmentCategoryRule & { category: AttachmentCategory } {
+  if (!isAttachmentCategory(category)) throw new AppError(UploadError.UnknownCategory, { category });
+  return { ...ATTACHMENT_CATEGORIES[category], category };
+}
+
+/** The byte limit of a category under the configured global limit. */
+export const byteLimitOf = (rule: AttachmentCategoryRule, maxUploadBytes: number) => Math.min(rule.maxKb * 1024, maxUploadBytes);
+
+/** Megabytes with at most two decimals, for messages ("1", "0.5", "50"). */
+export const megabytes = (bytes: number): number => +(bytes / (1024 * 1024)).toFixed(2);
+
+/**
+ * Who may put a file where: members of the facility, any category; Halal-center staff only into a facility's
+ * request and only the categories staff produce (audit reports, test certificates). Also checks that the
+ * facility and request exist and belong together.
+ */
+async function authorizeUpload(db: Db, actor: Actor, target: UploadTarget, rule: AttachmentCategoryRule): Promise<void> {
+  const [facility] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId));
+  const member = isMember(actor, target.facilityPublicId);
+  const staffMay = isStaff(actor) && rule.staffMayUpload && !!target.requestId;
+  if (!member && !staffMay) throw new AppError(UploadError.UnauthorizedUpload);
+  if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
+  if (target.requestId) {
+    const [request] = await db
+      .select({ facilityPublicId: requests.facilityPublicId })
+      .from(requests)
+      .where(and(eq(requests.id, target.requestId), isNull(requests.deletedAt)));
+    if (!request) throw new AppError(AppErrorCode.EntityNotFound);
+    if (request.facilityPublicId !== target.facilityPublicId) throw new AppError(UploadError.UnauthorizedUpload);
+  }
+}
+
+/** The name as stored: without any client path, normalised, without control characters. */
+export function cleanFileName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? '';
+  return base.normalize('NFC').replace(/\p{Cc}/gu, '').trim();
+}
+
+/**
+ * Checks a file's name and declared type against the category before any byte is read: at most one dot, an
+ * accepted extension the category takes, and a declared content type that is the extension's.
+ */
+export function checkNameAndType(filename: string, mimetype: string, rule: AttachmentCategoryRule): { name: string; ext: FileExtension } {
+  const name = cleanFileName(filename);
+  if (!name || name.length > 255) throw new AppError(UploadError.InvalidFileType, { allowed: allowedList(rule) });
+  if (!hasAtMostOneDot(name)) throw new AppError(UploadError.TwoDotsInName);
+  const ext = extensionOf(name);
+  if (!(rule.types as readonly string[]).includes(ext)) throw new AppError(UploadError.InvalidFileType, { allowed: allowedList(rule) });
+  const declared = mimetype.split(';')[0].trim().toLowerCase();
+  if (!DECLARED_TYPES[ext as FileExtension].includes(declared)) throw new AppError(UploadError.ContentTypeMismatch);
+  return { name, ext: ext as FileExtension };
+}
+
+const allowedList = (rule: AttachmentCategoryRule) => rule.types.map((t) => t.toUpperCase()).join(', ');
+
+function ownerScope(target: UploadTarget, category: string) {
+  return and(
+    eq(attachments.facilityPublicId, target.facilityPublicId),
+    target.requestId ? eq(attachments.requestId, target.requestId) : isNull(attachments.requestId),
+    eq(attachments.category, category),
+    isNull(attachments.deletedAt),
+  );
+}
+
+async function countInScope(db: Db, target: UploadTarget, category: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(attachments).where(ownerScope(target, category));
+  return row.n;
+}
+
+/**
+ * Accepts one uploaded file (spec 02 sections 5, 8 and 9). Checks in the order that costs least: category,
+ * caller, name and declared type, the category's count; then streams the bytes to disk (cut at the size limit)
+ * and checks size, magic bytes and image dimensions; then makes the file durable and only then records the row,
+ * re-counting under a lock on the facility so two parallel uploads cannot pass the count together.
+ */
+export async function uploadAttachment(
+  deps: UploadDeps,
+  actor: Actor,
+  target: UploadTarget,
+  nextFile: (maxBytes: number) => Promise<IncomingFile | undefined>,
+): Promise<AttachmentRow> {
+  const rule = ruleOf(target.category);
+  await authorizeUpload(deps.db, actor, target, rule);
+  const limit = byteLimitOf(rule, deps.maxUploadBytes);
+  const file = await nextFile(limit);
+  if (!file) throw new AppError(UploadError.NoFile);
+  const { name, ext } = checkNameAndType(file.filename, file.mimetype, rule);
+  if ((await countInScope(deps.db, target, rule.category)) >= rule.maxFiles) {
+    throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
+  }
+
+  const received = await deps.store.receive(file.stream, limit, file.isTruncated);
+  let committed = false;
+  try {
+    if (received.truncated) throw new AppError(UploadError.ExceedsSize, { limitMb: megabytes(limit) });
+    const detected = received.size > 0 ? await fileTypeFromFile(received.tmpPath) : undefined;
+    const mime = FILE_TYPES[ext];
+    if (detected?.mime !== mime) throw new AppError(UploadError.ContentMismatch);
+    let size: { width: number; height: number } | null = null;
+    if (mime !== 'application/pdf') {
+      size = await readImageSize(received.tmpPath, mime);
+      if (!size || size.width === 0 || size.height === 0) throw new AppError(UploadError.ContentMismatch);
+      if (size.width > rule.maxWidth || size.height > rule.maxHeight) {
+        throw new AppError(UploadError.ExceedsDimensions, { maxWidth: rule.maxWidth, maxHeight: rule.maxHeight });
+      }
+    }
+    await deps.store.commit(received);
+    committed = true;
+
+    return await deps.db.transaction(async (tx) => {
+      await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId)).for('update');
+      const [row] = await tx.select({ n: count() }).from(attachments).where(ownerScope(target, rule.category));
+      if (row.n >= rule.maxFiles) throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
+      const [inserted] = await tx
+        .insert(attachments)
+        .values({
+          facilityPublicId: target.facilityPublicId,
+          requestId: target.requestId ?? null,
+          category: rule.category,
+          name,
+          size: received.size,
+          contentType: mime,
+          sha256: received.sha256,
+          width: size?.width ?? null,
+          height: size?.height ?? null,
+          uploadedBy: actor.userId,
+        })
+        .returning();
+      return inserted;
+    });
+  } finally {
+    if (!committed) await deps.store.discard(received);
+  }
+}
+
+/** An attachment the actor may download, or the "unauthorized download" refusal. */
+export async function attachmentForDownload(db: Db, actor: Actor, id: string): Promise<AttachmentRow> {
+  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
+  if (!row) throw new AppError(AppErrorCode.EntityNotFound);
+  if (!maySee(actor, row.facilityPublicId)) throw new AppError(UploadError.UnauthorizedDownload);
+  return row;
+}
+
+/** The files of a facility, or of one of its requests. */
+export async function listAttachments(db: Db, actor: Actor, facilityPublicId: string, requestId?: string): Promise<AttachmentRow[]> {
+  if (!maySee(actor, facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
+  return db
+    .select()
+    .from(attachments)
+    .where(
+      and(
+        eq(attachments.facilityPublicId, facilityPublicId),
+        requestId ? eq(attachments.requestId, requestId) : undefined,
+        isNull(attachments.deletedAt),
+      ),
+    )
+    .orderBy(attachments.uploadedAt);
+}
+
+/** Removes a file from its owner's list; only members of the facility, and not once its request was submitted. */
+export async function deleteAttachment(db: Db, actor: Actor, id: string): Promise<void> {
+  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
+  if (!row) throw new AppError(AppErrorCode.EntityNotFound);
+  if (!isMember(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
+  if (row.lockedAt) throw new AppError(UploadError.AttachmentLocked);
+  await db.update(attachments).set({ deletedAt: new Date() }).where(eq(attachments.id, id));
+}
+
+/**
+ * Links facility-level files (uploaded before the request's draft existed) to a request. Only the facility's own,
+ * unlinked, not deleted files move; returns how many did.
+ */
+export async function attachToRequest(db: Db, facilityPublicId: string, requestId: string, ids: readonly string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const moved = await db
+    .update(attachments)
+    .set({ requestId })
+    .where(
+      and(
+        inArray(attachments.id, [...ids]),
+        eq(attachments.facilityPublicId, facilityPublicId),
+        isNull(attachments.requestId),
+        isNull(attachments.deletedAt),
+      ),
+    )
+    .returning({ id: attachments.id });
+  return moved.length;
+}
+
+/** Freezes a request's files when it is submitted (called by the request's submit effect). */
+export async function lockRequestAttachments(db: Db, requestId: string): Promise<void> {
+  await db
+    .update(attachments)
+    .set({ lockedAt: sql`coalesce(${attachments.lockedAt}, now())` })
+    .where(and(eq(attachments.requestId, requestId), isNull(attachments.deletedAt)));
+}
+
+/**
+ * "At least one attachment required" (spec 02 section 8): refuses when the request lacks a file of a required
+ * category; each missing category is a validation detail `attachments.<category>`.
+ */
+export async function requireAttachments(db: Db, requestId: string, required: readonly AttachmentCategory[]): Promise<void> {
+  if (!required.length) return;
+  const rows = await db
+    .selectDistinct({ category: attachments.category })
+    .from(attachments)
+    .where(and(eq(attachments.requestId, requestId), isNull(attachments.deletedAt), inArray(attachments.category, [...required])));
+  const present = new Set(rows.map((r) => r.category));
+  const missing = required.filter((c) => !present.has(c));
+  if (missing.length) {
+    const details = missing.map((c) => ({ field: `attachments.${c}`, message: FormMessage.attachmentRequired }));
+    throw new AppError(UploadError.AttachmentRequired, {}, details);
+  }
+}
+
+/** Deletes stored files no row references (see FileStore.sweep); run it now and then, e.g. daily. */
+export async function sweepOrphanFiles(db: Db, store: FileStore, minAgeMs = 60 * 60_000): Promise<string[]> {
+  return store.sweep(async (sha256) => {
+    const [row] = await db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1);
+    return !!row;
+  }, minAgeMs);
+}

@@ -1,0 +1,13 @@
+import { registerErrorStatus } from '../../errors';
+
+/** The payment module's own refusals (messages in locales/<lang>/errors.json). */
+registerErrorStatus({
+  /** A callback whose HMAC does not verify: forged, or signed with another secret. */
+  PaymentSignatureInvalid: 400,
+  /** A correctly signed callback that names another bill or another amount than the payment we started. */
+  PaymentDataMismatch: 400,
+  /** The bill is paid, cancelled or expired, or has nothing to pay. */
+  BillNotPayable: 409,
+  /** The payment window of the bill has passed (spec 02 section 8: request expired for late payment). */
+  BillExpired: 409,
+});

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Permissions } from '../../../machines/permissions';
+import { ZErrorBody, errorResponses } from '../../schemas';
+import { ZPaymentCallback } from '../../adapters/payment-portal';
+import { bilingual } from '../certificates/bilingual';
+import { billView, listBills, loadBill } from './bill-view';
+import { renderBillPdf } from './bill-pdf';
+import { applyPaymentCallback } from './payment-callback';
+import { CALLBACK_PATH, startPayment } from './start-payment';
+import { publicOrigin } from './public-origin';
+import './errors';
+
+const ZBill = z.object({
+  id: z.string(),
+  number: z.string(),
+  paymentReference: z.string().nullable(),
+  issued: z.boolean(),
+  date: z.string(),
+  dueAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  service: z.object({ code: z.number(), name: z.string() }),
+  feeKind: z.object({ code: z.string(), name: z.string() }),
+  requestId: z.string().nullable(),
+  requestNumber: z.string().nullable(),
+  facility: z.object({ publicId: z.string(), type: z.string(), nameAr: z.string(), nameEn: z.string() }),
+  amount: z.string(),
+  vat: z.string(),
+  total: z.string(),
+  status: z.object({ code: z.number(), label: z.string() }),
+});
+
+const ZBillId = z.object({ id: z.uuid() });
+/** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
+const ZFile = z.unknown().describe('the file content');
+
+/** A path of this site (never another host: "//evil" and "/\evil" are refused) to land on after paying. */
+const ZReturnPath = z
+  .string()
+  .max(300)
+  .regex(/^\/(?![/\\])[^\s\\]*$/, 'invalid');
+
+const readers = [Permissions.portals.general, Permissions.portals.halalCenter];
+
+/** Bills (invoices), paying them through the government payment portal, and the portal's callback. */
+const paymentsModule: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/bills',
+    {
+      config: { policy: readers },
+      schema: {
+        tags: ['payments'],
+        summary: "Bills of the caller's facilities (staff: all), newest first; issued = registered at the payment portal",
+        querystring: z.object({
+          issued: z.enum(['true', 'false']).optional(),
+          status: z.coerce.number().int().min(1).max(4).optional(),
+          facilityId: z.string().max(100).optional(),
+          requestId: z.uuid().optional(),
+          pageNumber: z.coerce.number().int().min(1).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(10),
+        }),
+        response: {
+          200: z.object({ items: z.array(ZBill), totalCount: z.number(), pageNumber: z.number(), pageSize: z.number() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { issued, ...rest } = request.query;
+      return listBills(app.db, request.actor!, { ...rest, issued: issued === undefined ? undefined : issued === 'true' }, request.t);
+    },
+  );
+
+  app.get(
+    '/api/bills/:id',
+    {
+      config: { policy: readers },
+      schema: { tags: ['payments'], summary: 'One bill', params: ZBillId, response: { 200: ZBill, ...errorResponses } },
+    },
+    async (request) => billView(app.db, await loadBill(app.db, request.actor!, request.params.id), request.t),
+  );
+
+  app.get(
+    '/api/bills/:id/file',
+    {
+      config: { policy: readers },
+      schema: { tags: ['payments'], summary: 'The bill file (bilingual PDF)', params: ZBillId, response: { 200: ZFile, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const bill = await loadBill(app.db, request.actor!, request.params.id);
+      const pdf = await renderBillPdf(await billView(app.db, bill, request.t), bilingual(), app.config.VAT_RATE);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="bill-${bill.number}.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  app.post(
+    '/api/bills/:id/pay',
+    {
+      config: { policy: Permissions.portals.general },
+      schema: {
+        tags: ['payments'],
+        summary: "Starts paying a bill at the government payment portal; answers the portal page to send the browser to",
+        params: ZBillId,
+        body: z.object({ returnPath: ZReturnPath.optional() }).nullish(),
+        response: {
+          200: z.object({ paymentId: z.string(), paymentReference: z.string(), redirectUrl: z.string() }),
+          ...errorResponses,
+          502: ZErrorBody,
+        },
+      },
+    },
+    async (request) =>
+      startPayment(app, request.actor!, request.params.id, {
+        origin: publicOrigin(request),
+        lang: request.lang,
+        returnPath: request.body?.returnPath,
+      }),
+  );
+
+  // The portal sends the browser here (GET, then we redirect to the page the person came from) and also notifies us
+  // server to server (POST). Public: the HMAC signature is the authentication.
+  app.get(
+    CALLBACK_PATH,
+    {
+      config: { policy: 'public' },
+      schema: { tags: ['payments'], summary: 'Signed return of the payment portal (browser redirect)', querystring: ZPaymentCallback, response: errorResponses },
+    },
+    async (request, reply) => {
+      const r = await applyPaymentCallback(app, request.query);
+      const sep = r.returnPath.includes('?') ? '&' : '?';
+      return reply.redirect(`${r.returnPath}${sep}payment=${r.outcome}`, 303);
+    },
+  );
+
+  app.post(
+    CALLBACK_PATH,
+    {
+      config: { policy: 'public', csrf: false },
+      schema: {
+        tags: ['payments'],
+        summary: 'Signed notification of the payment portal (server to server)',
+        body: ZPaymentCallback,
+        response: { 200: z.object({ billId: z.string(), outcome: z.string(), changed: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { billId, outcome, changed } = await applyPaymentCallback(app, request.body);
+      return { billId, outcome, changed };
+    },
+  );
+};
+
+export default paymentsModule;

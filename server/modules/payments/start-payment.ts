@@ -1,0 +1,70 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { bills, payments } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { AppError } from '../../errors';
+import { tFor, type Language } from '../../i18n';
+import { paymentPortalOf } from '../../adapters/payment-portal';
+import { loadBill, mayPayBill } from './bill-view';
+import { toHalalas } from './fees';
+import './errors';
+
+export interface StartedPayment {
+  paymentId: string;
+  paymentReference: string;
+  /** The payment portal's page; the web sends the browser there. */
+  redirectUrl: string;
+}
+
+/** Where callbacks come back to: PUBLIC_URL, else the origin the person is using right now. */
+export const CALLBACK_PATH = '/api/payments/callback';
+
+/** The web page a person lands on after paying, when the caller names none. */
+export const defaultReturnPath = (billId: string) => `/bills/${billId}`;
+
+/**
+ * Starts paying a bill: registers the payment at the government payment portal and records the attempt. The bill
+ * must be awaiting payment and within its payment window; only users of the bill's facility may pay it.
+ */
+export async function startPayment(
+  app: FastifyInstance,
+  actor: Actor,
+  billId: string,
+  opts: { origin: string; lang: Language; returnPath?: string },
+  now = new Date(),
+): Promise<StartedPayment> {
+  const bill = await loadBill(app.db, actor, billId, mayPayBill);
+  if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
+  if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
+
+  const service = (lang: Language) => `${tFor(lang)(`payments:service.${bill.service}`)} — ${tFor(lang)(`payments:feeKind.${bill.feeKind}`, { defaultValue: bill.feeKind })}`;
+  const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
+  const created = await paymentPortalOf(app).createPayment({
+    merchantReference: bill.number,
+    amount: bill.amount,
+    vat: bill.vat,
+    total: bill.total,
+    currency: 'SAR',
+    description: { ar: `${service('ar')} (${bill.number})`, en: `${service('en')} (${bill.number})` },
+    language: opts.lang,
+    returnUrl: callbackUrl,
+    callbackUrl,
+  });
+
+  await app.db.transaction(async (tx) => {
+    await tx.insert(payments).values({
+      billId: bill.id,
+      portalPaymentId: created.paymentId,
+      amount: bill.total,
+      returnPath: opts.returnPath ?? defaultReturnPath(bill.id),
+      startedBy: actor.userId,
+      createdAt: now,
+    });
+    // The first registration at the portal issues the bill there; later attempts keep its reference.
+    await tx
+      .update(bills)
+      .set({ paymentReference: created.paymentReference })
+      .where(and(eq(bills.id, bill.id), isNull(bills.paymentReference)));
+  });
+  return { paymentId: created.paymentId, paymentReference: created.paymentReference, redirectUrl: created.paymentUrl };
+}

@@ -1,0 +1,18 @@
+import { registerErrorStatus } from '../../errors';
+
+/** Refusals of the product upload form (spec 02 section 8 "product upload"), texts in locales/<lang>/errors.json. */
+export const ProductUploadError = {
+  /** "products could not be uploaded due to errors in entered data (row N)": each error is a validation detail. */
+  RowErrors: 'ProductUploadRowErrors',
+  /** Not an .xlsx workbook made from the template. */
+  InvalidFile: 'ProductUploadInvalidFile',
+  Empty: 'ProductUploadEmpty',
+  TooManyRows: 'ProductUploadTooManyRows',
+} as const;
+
+registerErrorStatus({
+  ProductUploadRowErrors: 400,
+  ProductUploadInvalidFile: 400,
+  ProductUploadEmpty: 400,
+  ProductUploadTooManyRows: 400,
+});

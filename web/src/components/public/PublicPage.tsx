@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { Box, Button, Skeleton, Stack } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { Permissions } from '../../../../machines/permissions';
+import { api } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+import { useCan } from '../../session/use-session';
+import { PageContainer, PageHeader, type Crumb } from '../PageHeader';
+import { notify } from '../toaster';
+import { ContentText } from './ContentText';
+import { EditDialog, type EditField } from './EditDialog';
+import { useLocalized } from './localized';
+import type { ContentPageData } from './public-api';
+
+/** Keeps <meta name="description"> on the page's summary (the server sends it too, for the first load). */
+export function useMetaDescription(description: string | undefined) {
+  useEffect(() => {
+    if (!description) return;
+    let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
+    if (!meta) {
+      meta = document.createElement('meta');
+      meta.name = 'description';
+      document.head.appendChild(meta);
+    }
+    meta.content = description;
+  }, [description]);
+}
+
+export interface PublicPageProps {
+  /** content_pages key (server/modules/public/page-meta.ts). */
+  pageKey: string;
+  /** Label of the page while its content loads, and in the breadcrumb. */
+  fallbackTitle: string;
+  /** Show the page's editable text above `children` (default true). */
+  showBody?: boolean;
+  /** Crumbs between Home and this page. */
+  parents?: Crumb[];
+  /** Extra buttons beside the title (administrators' add buttons). */
+  actions?: React.ReactNode;
+  children?: React.ReactNode;
+}
+
+/**
+ * The frame of every public page: title and summary from the managed content (in the UI language), breadcrumbs,
+ * the page text, and for administrators an "edit this page" dialog that saves both languages at once.
+ */
+export function PublicPage({ pageKey, fallbackTitle, showBody = true, parents = [], actions, children }: PublicPageProps) {
+  const { t } = useTranslation('public');
+  const l = useLocalized();
+  const canEdit = useCan(Permissions.admin.manage);
+  const { data: page, loading, reload } = useApiQuery<ContentPageData>(`/api/public/pages/${pageKey}`);
+  const [editing, setEditing] = useState(false);
+  const title = page ? l(page.titleAr, page.titleEn) : fallbackTitle;
+  const summary = page ? l(page.summaryAr, page.summaryEn) : undefined;
+  useMetaDescription(summary);
+
+  const fields: EditField[] = [
+    { name: 'titleAr', label: t('edit.titleAr'), dir: 'rtl', required: true, maxLength: 200 },
+    { name: 'titleEn', label: t('edit.titleEn'), dir: 'ltr', required: true, maxLength: 200 },
+    { name: 'summaryAr', label: t('edit.summaryAr'), dir: 'rtl', required: true, maxLength: 500, rows: 2 },
+    { name: 'summaryEn', label: t('edit.summaryEn'), dir: 'ltr', required: true, maxLength: 500, rows: 2 },
+    { name: 'bodyAr', label: t('edit.bodyAr'), dir: 'rtl', rows: 10, helper: t('edit.bodyHelp') },
+    { name: 'bodyEn', label: t('edit.bodyEn'), dir: 'ltr', rows: 10, helper: t('edit.bodyHelp') },
+  ];
+
+  const save = async (values: Record<string, string>) => {
+    await api.put(`/api/public/pages/${pageKey}`, { ...values, version: page!.version });
+    setEditing(false);
+    notify.success(t('edit.saved'));
+    await reload();
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={title}
+        description={summary}
+        breadcrumbs={[{ label: t('nav.home'), to: '/home' }, ...parents, { label: title }]}
+        actions={
+          <>
+            {actions}
+            {canEdit && page && (
+              <Button variant="outline" colorPalette="brand" size="sm" onClick={() => setEditing(true)} data-testid="edit-page">
+                {t('edit.editPage')}
+              </Button>
+            )}
+          </>
+        }
+      />
+      {loading && !page ? (
+        <Stack gap="3" maxW="4xl">
+          <Skeleton height="4" />
+          <Skeleton height="4" />
+          <Skeleton height="4" width="60%" />
+        </Stack>
+      ) : (
+        showBody && page && l(page.bodyAr, page.bodyEn).trim() && (
+          <Box mb="8">
+            <ContentText text={l(page.bodyAr, page.bodyEn)} />
+          </Box>
+        )
+      )}
+      {children}
+      {page && (
+        <EditDialog
+          open={editing}
+          title={t('edit.dialogTitle', { title })}
+          fields={fields}
+          initial={{
+            titleAr: page.titleAr,
+            titleEn: page.titleEn,
+            summaryAr: page.summaryAr,
+            summaryEn: page.summaryEn,
+            bodyAr: page.bodyAr,
+            bodyEn: page.bodyEn,
+          }}
+          onSave={save}
+          onClose={() => setEditing(false)}
+          testId="edit-page-dialog"
+        />
+      )}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,162 @@
+import { useEffect, useId, useState } from 'react';
+import { Badge, Box, Checkbox, Field, Flex, Input, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/hooks';
+import { DataTable, type Column } from '../../components/DataTable';
+import { HsTree } from '../../components/public/HsTree';
+import { PublicPage } from '../../components/public/PublicPage';
+import type { HsItem, HsTreeNode } from '../../components/public/public-api';
+
+interface HsSearchResult {
+  totalCount: number;
+  halalCount: number;
+  items: HsItem[];
+}
+
+/** Waits until the visitor stops typing before searching. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** HS codes (spec 02: list with search and a count of matches), as a searchable list and as a tree. */
+export function HsCodePage() {
+  const { t, i18n } = useTranslation('public');
+  const searchId = useId();
+  const levelId = useId();
+  const [view, setView] = useState('list');
+  const [q, setQ] = useState('');
+  const [level, setLevel] = useState('');
+  const [halalOnly, setHalalOnly] = useState(false);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const query = useDebounced(q.trim(), 300);
+  useEffect(() => setPage(1), [query, level, halalOnly]);
+
+  const { data, loading } = useApiQuery<HsSearchResult>('/api/public/hs-codes', {
+    query: { q: query || undefined, level: level || undefined, halalOnly: halalOnly || undefined, pageNumber: page, pageSize },
+  });
+  const tree = useApiQuery<{ items: HsTreeNode[] }>(view === 'tree' ? '/api/public/hs-codes/tree' : null);
+  const ar = i18n.language === 'ar';
+
+  const columns: Column<HsItem>[] = [
+    {
+      key: 'code',
+      header: t('hs.code'),
+      width: '9rem',
+      render: (r) => (
+        <Text as="span" fontFamily="mono" fontWeight="semibold" dir="ltr">
+          {r.code}
+        </Text>
+      ),
+    },
+    {
+      key: 'description',
+      header: t('hs.description'),
+      render: (r) =>
+        ar && r.descriptionAr ? r.descriptionAr : <span lang={ar ? 'en' : undefined}>{r.descriptionEn}</span>,
+    },
+    { key: 'level', header: t('hs.level'), width: '8rem', render: (r) => t(`hs.levelName.${r.level}`) },
+    {
+      key: 'halal',
+      header: t('hs.halal'),
+      width: '9rem',
+      render: (r) =>
+        r.halal ? (
+          <Badge colorPalette="green" data-testid="hs-halal">
+            {t('hs.eligible')}
+          </Badge>
+        ) : (
+          <Badge colorPalette="gray">{t('hs.notEligible')}</Badge>
+        ),
+    },
+  ];
+
+  return (
+    <PublicPage pageKey="hs-code" fallbackTitle={t('nav.hsCode')}>
+      <Tabs.Root value={view} onValueChange={(e) => setView(e.value)} variant="enclosed" lazyMount>
+        <Tabs.List aria-label={t('hs.viewLabel')}>
+          <Tabs.Trigger value="list" data-testid="hs-view-list">
+            {t('hs.viewList')}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="tree" data-testid="hs-view-tree">
+            {t('hs.viewTree')}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="list">
+          <Stack gap="4">
+            <Flex gap="4" direction={{ base: 'column', md: 'row' }} align={{ md: 'flex-end' }} role="search">
+              <Field.Root flex="2">
+                <Field.Label htmlFor={searchId}>{t('hs.searchLabel')}</Field.Label>
+                <Input
+                  id={searchId}
+                  type="search"
+                  value={q}
+                  maxLength={100}
+                  onChange={(e) => setQ(e.target.value)}
+                  placeholder={t('hs.searchPlaceholder')}
+                  bg="bg"
+                  data-testid="hs-search"
+                />
+              </Field.Root>
+              <Field.Root flex="1">
+                <Field.Label htmlFor={levelId}>{t('hs.level')}</Field.Label>
+                <NativeSelect.Root bg="bg">
+                  <NativeSelect.Field id={levelId} value={level} onChange={(e) => setLevel(e.target.value)} data-testid="hs-level">
+                    <option value="">{t('hs.levels.all')}</option>
+                    <option value="2">{t('hs.levels.2')}</option>
+                    <option value="4">{t('hs.levels.4')}</option>
+                    <option value="6">{t('hs.levels.6')}</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Checkbox.Root checked={halalOnly} onCheckedChange={(e) => setHalalOnly(!!e.checked)} pb="2" data-testid="hs-halal-only">
+                <Checkbox.HiddenInput />
+                <Checkbox.Control />
+                <Checkbox.Label>{t('hs.halalOnly')}</Checkbox.Label>
+              </Checkbox.Root>
+            </Flex>
+            <Box aria-live="polite" aria-atomic="true">
+              {data && (
+                <Text fontWeight="semibold" data-testid="hs-count" data-count={data.totalCount}>
+                  {t('hs.count', { count: data.totalCount })}
+                  <Text as="span" fontWeight="normal" color="fg.muted">
+                    {' · '}
+                    {t('hs.halalCount', { count: data.halalCount })}
+                  </Text>
+                </Text>
+              )}
+            </Box>
+            <DataTable
+              caption={t('nav.hsCode')}
+              columns={columns}
+              rows={data?.items ?? []}
+              rowKey={(r) => r.code}
+              loading={loading && !data}
+              paging={{
+                page,
+                pageSize,
+                total: data?.totalCount ?? 0,
+                onPageChange: setPage,
+                onPageSizeChange: (s) => {
+                  setPageSize(s);
+                  setPage(1);
+                },
+              }}
+            />
+          </Stack>
+        </Tabs.Content>
+        <Tabs.Content value="tree">{tree.data && <HsTree sections={tree.data.items} />}</Tabs.Content>
+      </Tabs.Root>
+      <Stack gap="1" mt="6" fontSize="sm" color="fg.muted">
+        {ar && <Text>{t('hs.englishOnly')}</Text>}
+        <Text>{t('hs.source')}</Text>
+      </Stack>
+    </PublicPage>
+  );
+}

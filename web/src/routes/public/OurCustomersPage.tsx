@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/hooks';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PublicPage } from '../../components/public/PublicPage';
+import { useLocalized } from '../../components/public/localized';
+import type { Customer, Paged } from '../../components/public/public-api';
+
+/** Our customers: the facilities that hold a valid Halal certificate. */
+export function OurCustomersPage() {
+  const { t } = useTranslation('public');
+  const l = useLocalized();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const { data, loading } = useApiQuery<Paged<Customer>>('/api/public/customers', { query: { pageNumber: page, pageSize } });
+  const columns: Column<Customer>[] = [
+    { key: 'name', header: t('customers.name'), render: (c) => l(c.nameAr, c.nameEn) },
+    { key: 'type', header: t('customers.type'), render: (c) => t(`customers.types.${c.type}`, { defaultValue: c.type }) },
+    { key: 'country', header: t('customers.country'), render: (c) => l(c.countryNameAr, c.countryNameEn) },
+    { key: 'city', header: t('customers.city'), render: (c) => c.city ?? '' },
+  ];
+  return (
+    <PublicPage pageKey="our-customers" fallbackTitle={t('nav.ourCustomers')}>
+      <DataTable
+        caption={t('nav.ourCustomers')}
+        columns={columns}
+        rows={data?.items ?? []}
+        rowKey={(c) => c.publicId}
+        loading={loading && !data}
+        paging={{
+          page,
+          pageSize,
+          total: data?.totalCount ?? 0,
+          onPageChange: setPage,
+          onPageSizeChange: (s) => {
+            setPageSize(s);
+            setPage(1);
+          },
+        }}
+      />
+    </PublicPage>
+  );
+}

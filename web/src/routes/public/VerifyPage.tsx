@@ -1,0 +1,200 @@
+import { Alert, Badge, Box, Card, DataList, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/hooks';
+import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
+import { DualDateText } from '../../components/public/DualDateText';
+import { PublicPage } from '../../components/public/PublicPage';
+import { VerifyForm } from '../../components/public/VerifyForm';
+import { formatGregorian, useLocalized } from '../../components/public/localized';
+import type { Party, PublicStatus, VerifiedCertificate } from '../../components/public/public-api';
+
+/** The codes the server accepts (server/modules/public/verification.ts); anything else cannot exist. */
+const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9\-_/.]{2,63}$/;
+
+const ALERT_STATUS: Record<PublicStatus, 'success' | 'warning' | 'error' | 'info'> = {
+  active: 'success',
+  expiringSoon: 'warning',
+  expired: 'error',
+  suspended: 'error',
+  validSoon: 'info',
+};
+
+function PartyText({ party }: { party: Party }) {
+  const l = useLocalized();
+  return (
+    <Stack gap="0">
+      <Text fontWeight="semibold">{l(party.nameAr, party.nameEn)}</Text>
+      <Text fontSize="sm" color="fg.muted">
+        {[party.city, l(party.countryNameAr, party.countryNameEn)].filter(Boolean).join('، ')}
+      </Text>
+    </Stack>
+  );
+}
+
+function CertificateDetails({ c }: { c: VerifiedCertificate }) {
+  const { t, i18n } = useTranslation('public');
+  const l = useLocalized();
+  const scope = c.kind === 'halalMark' && c.scope ? t(`markScope.${c.scope}`, { defaultValue: c.scope }) : c.scope;
+  const statusText = t(`statusText.${c.status}`, {
+    count: Math.max(0, c.daysRemaining),
+    date: formatGregorian(c.validFrom.gregorian, i18n.language),
+  });
+  return (
+    <Stack gap="6" data-testid="verify-result" data-status={c.status}>
+      <Alert.Root status={ALERT_STATUS[c.status]} variant="surface" alignItems="center">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title display="flex" gap="3" alignItems="center" flexWrap="wrap">
+            <CertificateStatusBadge status={c.status} size="lg" />
+            <Text as="span" fontFamily="mono" dir="ltr" data-testid="verify-number">
+              {c.number}
+            </Text>
+          </Alert.Title>
+          <Alert.Description mt="1" data-testid="verify-status-text">
+            {statusText}
+          </Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+
+      <Card.Root>
+        <Card.Body>
+          <DataList.Root orientation={{ base: 'vertical', md: 'horizontal' }} gap="4" size="lg">
+            <DataList.Item>
+              <DataList.ItemLabel>{t('verify.kind')}</DataList.ItemLabel>
+              <DataList.ItemValue>{t(`kind.${c.kind}`, { defaultValue: c.kind })}</DataList.ItemValue>
+            </DataList.Item>
+            {c.legacyNumber && (
+              <DataList.Item>
+                <DataList.ItemLabel>{t('verify.legacyNumber')}</DataList.ItemLabel>
+                <DataList.ItemValue fontFamily="mono" dir="ltr">
+                  {c.legacyNumber}
+                </DataList.ItemValue>
+              </DataList.Item>
+            )}
+            <DataList.Item>
+              <DataList.ItemLabel>{t('verify.holder')}</DataList.ItemLabel>
+              <DataList.ItemValue data-testid="verify-holder">
+                <PartyText party={c.holder} />
+              </DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>{t('verify.issuer')}</DataList.ItemLabel>
+              <DataList.ItemValue>{c.issuer ? <PartyText party={c.issuer} /> : t('verify.issuerCenter')}</DataList.ItemValue>
+            </DataList.Item>
+            {scope && (
+              <DataList.Item>
+                <DataList.ItemLabel>{t('verify.scope')}</DataList.ItemLabel>
+                <DataList.ItemValue lang={c.kind === 'halalMark' ? undefined : 'en'}>{scope}</DataList.ItemValue>
+              </DataList.Item>
+            )}
+            {c.categories.length > 0 && (
+              <DataList.Item>
+                <DataList.ItemLabel>{t('verify.categories')}</DataList.ItemLabel>
+                <DataList.ItemValue>
+                  <Wrap gap="1">
+                    {c.categories.map((k) => (
+                      <Badge key={k} variant="subtle">
+                        {t(`cbCategory.${k}`, { defaultValue: k })}
+                      </Badge>
+                    ))}
+                  </Wrap>
+                </DataList.ItemValue>
+              </DataList.Item>
+            )}
+            <DataList.Item>
+              <DataList.ItemLabel>{t('verify.issuedAt')}</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <DualDateText date={c.issuedAt} testId="verify-issued" />
+              </DataList.ItemValue>
+            </DataList.Item>
+            {c.validFrom.gregorian !== c.issuedAt.gregorian && (
+              <DataList.Item>
+                <DataList.ItemLabel>{t('verify.validFrom')}</DataList.ItemLabel>
+                <DataList.ItemValue>
+                  <DualDateText date={c.validFrom} testId="verify-valid-from" />
+                </DataList.ItemValue>
+              </DataList.Item>
+            )}
+            <DataList.Item>
+              <DataList.ItemLabel>{t('verify.expiresAt')}</DataList.ItemLabel>
+              <DataList.ItemValue>
+                <DualDateText date={c.expiresAt} testId="verify-expires" />
+              </DataList.ItemValue>
+            </DataList.Item>
+          </DataList.Root>
+        </Card.Body>
+      </Card.Root>
+
+      {c.products.length > 0 && (
+        <Box>
+          <Heading as="h2" size="lg" mb="3">
+            {t('verify.products')}
+          </Heading>
+          <Box borderWidth="1px" borderRadius="md" bg="bg" overflowX="auto">
+            <Table.Root size="sm" data-testid="verify-products">
+              <Table.Header>
+                <Table.Row bg="bg.muted">
+                  <Table.ColumnHeader>{t('verify.product')}</Table.ColumnHeader>
+                  <Table.ColumnHeader>{t('verify.brand')}</Table.ColumnHeader>
+                  <Table.ColumnHeader>{t('verify.hsCode')}</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {c.products.map((p, i) => (
+                  <Table.Row key={i}>
+                    <Table.Cell>{l(p.nameAr, p.nameEn)}</Table.Cell>
+                    <Table.Cell>{l(p.brandAr ?? '', p.brandEn ?? '')}</Table.Cell>
+                    <Table.Cell fontFamily="mono" dir="ltr">
+                      {p.hsCode ?? ''}
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Box>
+        </Box>
+      )}
+      <Text fontSize="sm" color="fg.muted">
+        {t('verify.checkedAt', { date: formatGregorian(new Date(), i18n.language) })}
+      </Text>
+    </Stack>
+  );
+}
+
+function NotFound({ code }: { code: string }) {
+  const { t } = useTranslation('public');
+  return (
+    <Alert.Root status="error" variant="surface" data-testid="verify-not-found">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title fontSize="lg">{t('verify.notFoundTitle')}</Alert.Title>
+        <Alert.Description>{t('verify.notFoundText', { code })}</Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/**
+ * The page a certificate's or Halal mark's QR code opens (verify/$code), also reachable by typing a number
+ * (verify): the certificate's data and status, or a plain statement that no such certificate exists.
+ */
+export function VerifyPage() {
+  const { t } = useTranslation('public');
+  const { code = '' } = useParams({ strict: false }) as { code?: string };
+  const wellFormed = CODE_PATTERN.test(code);
+  const { data } = useApiQuery<{ found: boolean; certificate: VerifiedCertificate | null }>(
+    wellFormed ? `/api/public/verify/${encodeURIComponent(code)}` : null,
+  );
+  return (
+    <PublicPage pageKey="verify" fallbackTitle={t('nav.verify')}>
+      <Stack gap="8">
+        <Box maxW="xl" key={code}>
+          <VerifyForm initial={code} />
+        </Box>
+        {code && !wellFormed && <NotFound code={code} />}
+        {data && (data.certificate ? <CertificateDetails c={data.certificate} /> : <NotFound code={code} />)}
+      </Stack>
+    </PublicPage>
+  );
+}
