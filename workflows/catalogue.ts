@@ -12,8 +12,15 @@ export interface EventIssue {
 export interface Deadline {
   /** The event the timer sends (PAYMENT_EXPIRED, DRAFT_EXPIRED, ...). */
   event: string;
-  /** The duration's configuration name ('paymentWindow', 'draftRetention', ...). */
+  /** The deadline's name ('paymentWindow', 'draftRetention', 'certificateExpiry', ...). */
   after: string;
+  /**
+   * The due time when the machine computes it (from a context date, the month end, or "immediately"); absent for
+   * configured durations, which the engine adds to the time the state was entered. ISO string.
+   */
+  computedDueAt?: string;
+  /** Id of the state node that declares it. */
+  stateId?: string;
 }
 
 /**

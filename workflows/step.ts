@@ -111,14 +111,14 @@ export type SendStep =
   | { ok: true; prev: Derived; next: Derived; effects: Effect[]; armed: Deadline[]; cancelled: Deadline[] }
   | { ok: false; refusal: Refusal };
 
-const deadlineKey = (d: Deadline) => `${d.event}\u0000${d.after}`;
+const deadlineKey = (d: Deadline) => `${d.stateId ?? ''}\u0000${d.event}\u0000${d.after}`;
 
 /**
  * Decides an event against a stored snapshot. Order of the checks: the state must take the event type at all
  * (else 409 TransitionNotAllowed), this actor must be allowed to send it now (else 403 NotAuthorized), the payload
  * must match the event's schema (else 400), and a guard that reads the payload must let it through (else 409).
- * Deadlines are diffed by (event, after): the ones only the previous state declared are cancelled, the ones only the
- * next state declares are armed; a deadline both declare keeps running.
+ * Deadlines are diffed by (declaring state, event, after): the ones only the previous states declared are cancelled,
+ * the ones only the next states declare are armed; a deadline of a state that stays active keeps running.
  */
 export function sendStep(
   catalogue: MachineCatalogue,

@@ -172,12 +172,15 @@ export async function appendHistory(
 
 export async function armTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date, deps: StoreDeps): Promise<void> {
   if (!deadlines.length) return;
-  const values = deadlines.map((d) => {
-    const ms = deps.durations[d.after];
-    if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
-    return { requestId, event: d.event, after: d.after, dueAt: new Date(now.getTime() + ms), createdAt: now };
-  });
-  await tx.insert(workflowTimers).values(values);
+  await tx.insert(workflowTimers).values(deadlines.map((d) => ({ requestId, event: d.event, after: d.after, dueAt: dueAtOf(d, now, deps), createdAt: now })));
+}
+
+/** When a deadline entered at `now` is due: the machine's computed time, else now + the configured duration. */
+export function dueAtOf(d: Deadline, now: Date, deps: StoreDeps): Date {
+  if (d.computedDueAt) return new Date(d.computedDueAt);
+  const ms = deps.durations[d.after];
+  if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
+  return new Date(now.getTime() + ms);
 }
 
 /** Cancels the pending timers of deadlines whose state was left. */

@@ -43,8 +43,10 @@ export const requests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
+  // updated_at is deliberately not indexed: an event that keeps the queue and assignee then changes no indexed column,
+  // so PostgreSQL updates the row in place (a HOT update) instead of adding an entry to every index per event.
   (t) => [
-    index('requests_queue_idx').on(t.queue, t.updatedAt),
+    index('requests_queue_idx').on(t.queue),
     index('requests_facility_idx').on(t.facilityPublicId),
     index('requests_assignee_idx').on(t.assigneeUserId),
     index('requests_owner_idx').on(t.ownerUserId),

@@ -22,24 +22,25 @@ export const DECIMALS = 2;
 export const requiredOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? M.required : M.invalid;
 
-// Arabic letters (basic and extended), their vowel marks, superscript alef and tatweel.
-const AR_LETTER = '\\u0621-\\u063A\\u0641-\\u064A\\u0671-\\u06D3';
-const AR_MARK = '\\u064B-\\u0652\\u0670\\u0640';
+// Arabic letters (basic and extended, with tatweel) and the combining vowel marks and superscript alef. In a
+// character class the marks always come first: a mark right after a letter reads as one combined character.
+const AR_LETTER = '\\u0621-\\u063A\\u0640-\\u064A\\u0671-\\u06D3';
+const AR_MARK = '\\u064B-\\u0652\\u0670';
 const AR_DIGIT = '\\u0660-\\u0669';
 const EN_LETTER = 'A-Za-z';
 
 /** Letters of one language and single spaces between words: "Arabic brand Arabic letters only" (spec 02 section 5). */
-const arabicLetters = new RegExp(`^[${AR_LETTER}${AR_MARK}]+( [${AR_LETTER}${AR_MARK}]+)*$`);
+const arabicLetters = new RegExp(`^[${AR_MARK}${AR_LETTER}]+( [${AR_MARK}${AR_LETTER}]+)*$`);
 const englishLetters = new RegExp(`^[${EN_LETTER}]+( [${EN_LETTER}]+)*$`);
 /**
  * "Arabic or English letters, numbers and the symbols - and \, at least 3 characters" (spec 01 section 5), per
  * language for the fields that have an Arabic and an English version; at least one letter.
  */
-const arabicNameLike = new RegExp(`^(?=.*[${AR_LETTER}])[${AR_LETTER}${AR_MARK}${AR_DIGIT}0-9 \\-\\\\]+$`);
+const arabicNameLike = new RegExp(`^(?=.*[${AR_LETTER}])[${AR_MARK}${AR_LETTER}${AR_DIGIT}0-9 \\-\\\\]+$`);
 const englishNameLike = new RegExp(`^(?=.*[${EN_LETTER}])[${EN_LETTER}0-9 \\-\\\\]+$`);
-const anyNameLike = new RegExp(`^(?=.*[${AR_LETTER}${EN_LETTER}])[${AR_LETTER}${AR_MARK}${AR_DIGIT}${EN_LETTER}0-9 \\-\\\\]+$`);
+const anyNameLike = new RegExp(`^(?=.*[${AR_LETTER}${EN_LETTER}])[${AR_MARK}${AR_LETTER}${AR_DIGIT}${EN_LETTER}0-9 \\-\\\\]+$`);
 /** Street and branch addresses: the name-like set plus the punctuation addresses carry ("King Fahd Rd., 12/3"). */
-const addressLike = new RegExp(`^(?=.*[${AR_LETTER}${EN_LETTER}])[${AR_LETTER}${AR_MARK}${AR_DIGIT}${EN_LETTER}0-9 \\-\\\\/.,#()'،]+$`);
+const addressLike = new RegExp(`^(?=.*[${AR_LETTER}${EN_LETTER}])[${AR_MARK}${AR_LETTER}${AR_DIGIT}${EN_LETTER}0-9 \\-\\\\/.,#()'،]+$`);
 
 /** Collapses runs of whitespace so that "Al  Marai" and "Al Marai" are the same name. */
 const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -165,7 +166,7 @@ export const productNumberField = () =>
 export function foldName(s: string): string {
   return squeeze(s)
     .toLowerCase()
-    .replace(/[\u064B-\u0652\u0640\u0670]/g, '')
+    .replace(/[\u064B-\u0652\u0670\u0640]/g, '')
     .replace(/[أإآٱ]/g, 'ا')
     .replace(/ى/g, 'ي')
     .replace(/ة/g, 'ه');

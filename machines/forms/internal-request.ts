@@ -47,7 +47,7 @@ export const INTERNAL_REQUEST_STEPS = [
 export type InternalRequestStep = (typeof INTERNAL_REQUEST_STEPS)[number];
 
 /** Upper bounds on list sizes, so one request cannot grow without limit. */
-export const LIMITS = {
+export const INTERNAL_REQUEST_LIMITS = {
   branches: 50,
   trademarks: 100,
   products: 1000,
@@ -76,6 +76,10 @@ const enumField = <T extends string>(values: readonly T[], message: string) =>
     .refine((v) => (values as readonly string[]).includes(v), message)
     .transform((v) => v as T);
 
+/** An optional field: left blank ('' or null) it is absent rather than "required". */
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const optional = <S extends z.ZodType>(s: S) => z.preprocess(blankToUndefined, s.optional());
+
 // ---- per-step field shapes (objects of field schemas; the draft makes each field optional) ----
 
 const factoryShape = () => ({
@@ -84,8 +88,8 @@ const factoryShape = () => ({
   /** Saudi commercial registration numbers have 10 digits. */
   commercialRegistrationNumber: digitsField(/^\d{10}$/, M.crNumberFormat),
   /** Establishment unified number (700 number): 10 digits starting with 7, like "70X XXX XXXX" in spec 02. */
-  unifiedNumber: digitsField(/^7\d{9}$/, M.unifiedNumberFormat).optional(),
-  activityName: freeTextField(200).optional(),
+  unifiedNumber: optional(digitsField(/^7\d{9}$/, M.unifiedNumberFormat)),
+  activityName: optional(freeTextField(200)),
   totalAnnualRevenue: revenueField(),
   fullTimeEmployees: countField(1, 999_999, M.employeesRange),
 });
@@ -104,7 +108,7 @@ const addressShape = () => ({
 
 const branchShape = () => ({
   city: nameLikeField(),
-  district: nameLikeField().optional(),
+  district: optional(nameLikeField()),
   address: addressField(),
 });
 
@@ -187,10 +191,8 @@ function attachmentCounts(items: readonly { id: string; category: AttachmentCate
     counts.set(a.category, n);
     if (n > ATTACHMENT_CATEGORIES[a.category].maxFiles) issue(ctx, M.attachmentTooMany, [i, 'category']);
   });
-  // "at least one where demanded" (spec 02 section 5): the issue sits on the list, naming no row.
-  for (const required of INTERNAL_REQUEST_ATTACHMENTS.required) {
-    if (!counts.has(required)) issue(ctx, M.attachmentRequired, []);
-  }
+  // "at least one where demanded" (spec 02 section 5): one issue on the list, whose text names the documents.
+  if (INTERNAL_REQUEST_ATTACHMENTS.required.some((c) => !counts.has(c))) issue(ctx, M.attachmentRequired, []);
 }
 
 /** Product category codes a category selection covers: chosen sub-categories, or all of a wholly chosen main. */
@@ -254,7 +256,7 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
           items: z
             .array(z.object(branchShape(), { error: M.invalid }), { error: requiredOrInvalid })
             .min(1, M.branchRequired)
-            .max(LIMITS.branches, M.tooManyItems),
+            .max(INTERNAL_REQUEST_LIMITS.branches, M.tooManyItems),
         }),
         z.object({ hasBranches: z.literal(false), items: z.unknown().transform((): TBranch[] => []) }),
       ],
@@ -262,33 +264,33 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
     ),
     trademarks: z
       .array(z.object(trademarkShape(), { error: M.invalid }), { error: requiredOrInvalid })
-      .max(LIMITS.trademarks, M.tooManyItems)
+      .max(INTERNAL_REQUEST_LIMITS.trademarks, M.tooManyItems)
       .superRefine(noDuplicateTrademarks),
     products: z
       .array(createProductSchema(options.hsRules), { error: requiredOrInvalid })
       .min(1, M.productRequired)
-      .max(LIMITS.products, M.tooManyProducts)
+      .max(INTERNAL_REQUEST_LIMITS.products, M.tooManyProducts)
       .superRefine(noDuplicateProducts),
     hsCodes: z
       .array(hsCodeField(options.hsRules), { error: requiredOrInvalid })
       .min(1, M.hsCodeRequired)
-      .max(LIMITS.hsCodes, M.tooManyItems)
+      .max(INTERNAL_REQUEST_LIMITS.hsCodes, M.tooManyItems)
       .superRefine(noDuplicateStrings(M.hsCodeDuplicate)),
     categories: z
       .array(z.object(categoryShape(), { error: M.invalid }), { error: requiredOrInvalid })
       .min(1, M.categoryRequired)
-      .max(LIMITS.categories, M.tooManyItems)
+      .max(INTERNAL_REQUEST_LIMITS.categories, M.tooManyItems)
       .superRefine(validCategorySelection),
     operations: z
       .array(enumField<Operation>(OPERATIONS, M.operationInvalid), { error: requiredOrInvalid })
       .min(1, M.operationRequired)
-      .max(LIMITS.operations, M.tooManyItems)
+      .max(INTERNAL_REQUEST_LIMITS.operations, M.tooManyItems)
       .superRefine(noDuplicateStrings(M.operationDuplicate)),
     production: z.object(productionShape(), { error: requiredOrInvalid }),
     validity: z.object({ years: validityField() }, { error: requiredOrInvalid }),
     attachments: z
       .array(z.object(attachmentRefShape(), { error: M.invalid }), { error: requiredOrInvalid })
-      .max(LIMITS.attachments, M.tooManyItems)
+      .max(INTERNAL_REQUEST_LIMITS.attachments, M.tooManyItems)
       .superRefine(attachmentCounts),
     agreement: z.object({ accepted: z.literal(true, { error: M.agreementRequired }) }, { error: M.agreementRequired }),
   } satisfies Record<InternalRequestStep, z.ZodType>;
@@ -322,7 +324,6 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
     });
 
   // ---- the draft: every step and every field optional; filled fields keep their rules ----
-  const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
   function draftShape<S extends Record<string, z.ZodType>>(shape: S) {
     return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, z.preprocess(blankToUndefined, s.optional())])) as {
       [K in keyof S]: z.ZodPreprocess<z.ZodOptional<S[K]>, unknown>;
@@ -336,19 +337,19 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
       factory: z.object(draftShape(factoryShape()), { error: M.invalid }).optional(),
       address: z.object(draftShape(addressShape()), { error: M.invalid }).optional(),
       branches: z
-        .object({ hasBranches: z.boolean({ error: M.invalid }).optional(), items: draftList(branchShape(), LIMITS.branches) }, { error: M.invalid })
+        .object({ hasBranches: z.boolean({ error: M.invalid }).optional(), items: draftList(branchShape(), INTERNAL_REQUEST_LIMITS.branches) }, { error: M.invalid })
         .optional(),
-      trademarks: draftList(trademarkShape(), LIMITS.trademarks),
-      products: draftList(productShape(options.hsRules), LIMITS.products),
+      trademarks: draftList(trademarkShape(), INTERNAL_REQUEST_LIMITS.trademarks),
+      products: draftList(productShape(options.hsRules), INTERNAL_REQUEST_LIMITS.products),
       hsCodes: z
         .array(z.preprocess(blankToUndefined, hsCodeField(options.hsRules).optional()), { error: M.invalid })
-        .max(LIMITS.hsCodes, M.tooManyItems)
+        .max(INTERNAL_REQUEST_LIMITS.hsCodes, M.tooManyItems)
         .optional(),
-      categories: draftList(categoryShape(), LIMITS.categories),
-      operations: z.array(enumField<Operation>(OPERATIONS, M.operationInvalid), { error: M.invalid }).max(LIMITS.operations, M.tooManyItems).optional(),
+      categories: draftList(categoryShape(), INTERNAL_REQUEST_LIMITS.categories),
+      operations: z.array(enumField<Operation>(OPERATIONS, M.operationInvalid), { error: M.invalid }).max(INTERNAL_REQUEST_LIMITS.operations, M.tooManyItems).optional(),
       production: z.object(draftShape(productionShape()), { error: M.invalid }).optional(),
       validity: z.object(draftShape({ years: validityField() }), { error: M.invalid }).optional(),
-      attachments: draftList(attachmentRefShape(), LIMITS.attachments),
+      attachments: draftList(attachmentRefShape(), INTERNAL_REQUEST_LIMITS.attachments),
       agreement: z.object({ accepted: z.boolean({ error: M.invalid }).optional() }, { error: M.invalid }).optional(),
     },
     { error: M.invalid },

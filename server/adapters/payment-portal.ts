@@ -101,15 +101,18 @@ export function createPaymentPortal(opts: {
   };
 }
 
+/** Where this server mounts the payment portal simulator (server/simulators/payment-portal/plugin.ts). */
+export const PAYMENT_PORTAL_SIMULATOR_PATH = '/simulators/payment-portal';
+
 /**
- * Where the portal is: PAYMENT_PORTAL_URL, else the simulator this server mounts under /simulators/payment-portal,
- * at the port it actually listens on (tests listen on port 0).
+ * Where the portal is: PAYMENT_PORTAL_URL, else the simulator this server mounts, at the port it actually listens on
+ * (tests listen on port 0).
  */
 export function paymentPortalBaseUrl(app: FastifyInstance): string {
   if (app.config.PAYMENT_PORTAL_URL) return app.config.PAYMENT_PORTAL_URL.replace(/\/+$/, '');
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : app.config.PORT;
-  return `http://127.0.0.1:${port}/simulators/payment-portal`;
+  return `http://127.0.0.1:${port}${PAYMENT_PORTAL_SIMULATOR_PATH}`;
 }
 
 const perApp = new WeakMap<object, PaymentPortal>();

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
+import { pickLanguage } from '../i18n';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -33,8 +36,17 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: Web
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
+  app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     if (NOT_SPA.test(request.url)) return reply.callNotFound();
+    // Public pages get their title and meta description in the visitor's language in the HTML itself, for search
+    // engines and link previews that do not run the app (issue 7).
+    // The language is picked again here: cookies are parsed by now (request.lang may have been set before they were).
+    const lang = pickLanguage(request.query, request.cookies?.lang, request.headers['accept-language']);
+    const meta = await publicPageMeta(app.db, request.url, lang);
+    if (meta) {
+      const html = await readFile(`${root}/index.html`, 'utf8');
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(injectPageMeta(html, meta));
+    }
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });
 }

@@ -35,25 +35,48 @@ interface Result {
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** Runs `clients` loops of `op` for SECONDS and measures each call. */
-async function measure(clients: number, op: (client: number) => Promise<void>): Promise<Omit<Result, 'db' | 'mode' | 'clients'>> {
-  // Warm-up: prepared statements, JIT, connection pool.
-  await Promise.all(Array.from({ length: clients }, async (_, c) => { for (let i = 0; i < 5; i++) await op(c); }));
-  const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
+interface Sample {
+  latencies: number[];
+  seconds: number;
+}
+
+/** Runs `clients` loops of `op` for `seconds`, timing each call. */
+async function run(clients: number, seconds: number, op: (client: number) => Promise<void>, into: Sample): Promise<void> {
+  const end = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       while (performance.now() < end) {
         const t0 = performance.now();
         await op(c);
-        latencies.push(performance.now() - t0);
+        into.latencies.push(performance.now() - t0);
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { tps: latencies.length / elapsed, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99) };
+  into.seconds += (performance.now() - started) / 1000;
+}
+
+function summarize(s: Sample) {
+  const sorted = [...s.latencies].sort((a, b) => a - b);
+  return { tps: sorted.length / s.seconds, p50: pct(sorted, 50), p95: pct(sorted, 95), p99: pct(sorted, 99) };
+}
+
+/**
+ * Raw and engine alternate in ROUNDS short runs (on a shared machine the load drifts; alternating spreads the drift
+ * over both instead of charging it to whichever ran second).
+ */
+const ROUNDS = 3;
+async function compare(clients: number, raw: (c: number) => Promise<void>, engine: (c: number) => Promise<void>) {
+  const warm = (op: (c: number) => Promise<void>) =>
+    Promise.all(Array.from({ length: clients }, async (_, c) => { for (let i = 0; i < 5; i++) await op(c); }));
+  await warm(raw);
+  await warm(engine);
+  const samples = { raw: { latencies: [], seconds: 0 } as Sample, engine: { latencies: [], seconds: 0 } as Sample };
+  for (let r = 0; r < ROUNDS; r++) {
+    await run(clients, SECONDS / ROUNDS, raw, samples.raw);
+    await run(clients, SECONDS / ROUNDS, engine, samples.engine);
+  }
+  return { raw: summarize(samples.raw), engine: summarize(samples.engine) };
 }
 
 /** One transition in bare SQL through the driver; the same tables and row sizes as the engine writes. */
@@ -126,22 +149,25 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
     const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, catalogue: benchScenario.catalogue, deps: storeDeps(testConfig()) });
     const raw = rawFor(database);
     for (const clients of CLIENTS) {
+      const rawIds: string[] = [];
+      const ids: string[] = [];
+      const versions: number[] = [];
+      for (let c = 0; c < clients; c++) {
+        rawIds.push((await benchScenario.prepare(engine)).id);
+        const view = await benchScenario.prepare(engine);
+        ids.push(view.id);
+        versions.push(view.version);
+      }
+      const measured = await compare(
+        clients,
+        (c) => raw(rawIds[c]),
+        async (c) => {
+          const view = await engine.send(ids[c], benchScenario.loopEvent, benchScenario.actor, versions[c]);
+          versions[c] = view.version;
+        },
+      );
       for (const mode of ['raw', 'engine'] as const) {
-        const ids: string[] = [];
-        const versions: number[] = [];
-        for (let c = 0; c < clients; c++) {
-          const view = await benchScenario.prepare(engine);
-          ids.push(view.id);
-          versions.push(view.version);
-        }
-        const op =
-          mode === 'raw'
-            ? (c: number) => raw(ids[c])
-            : async (c: number) => {
-                const view = await engine.send(ids[c], benchScenario.loopEvent, benchScenario.actor, versions[c]);
-                versions[c] = view.version;
-              };
-        const r = { db: kind, mode, clients, ...(await measure(clients, op)) };
+        const r = { db: kind, mode, clients, ...measured[mode] };
         results.push(r);
         console.log(
           `${kind.padEnd(8)} ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} transitions/s  ` +

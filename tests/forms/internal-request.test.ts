@@ -137,7 +137,7 @@ describe('each step validates alone', () => {
 
   it('good boundary values pass their step', () => {
     const f = goodRequest();
-    f.factory = pick(req.factory, { totalAnnualRevenue: '12345678901234567890.99', unifiedNumber: undefined, fullTimeEmployees: '7' });
+    f.factory = pick(req.factory, { totalAnnualRevenue: '12345678901234567890.99', unifiedNumber: '', activityName: undefined, fullTimeEmployees: '7' });
     f.production = pick(req.production, { productionArea: '999999.99', haccpCriticalPoints: 0 });
     f.branches = { hasBranches: false, items: [{ city: 'x' }] };
     for (const step of ['factory', 'production', 'branches'] as const) expect(stepIssues(step, f)).toEqual([]);

@@ -61,6 +61,10 @@ describe('one product (spec 02 section 5, product upload rules)', () => {
     expect(Object.values(issues).flat()).toContain(message);
   });
 
+  it('Arabic fields accept vowel marks and Arabic-Indic digits', () => {
+    expect(messages(goodProduct({ brandAr: 'الْمَرَاعِي', nameAr: 'حليب ١ لتر' }))).toEqual({});
+  });
+
   it('gross weight must be at least the net weight', () => {
     expect(messages(goodProduct({ netWeight: 500, grossWeight: 500 }))).toEqual({});
     expect(messages(goodProduct({ netWeight: 500, grossWeight: 499.9 }))).toEqual({ grossWeight: [M.grossBelowNet] });

@@ -38,6 +38,11 @@ async function insert(values: Partial<NewCertificate> & Pick<NewCertificate, 'nu
 
 const get = (c: Client, url: string) => c.request({ method: 'GET', url, headers: { host: HOST } });
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
+/**
+ * The text layer as pdftotext reads it, without the invisible embedding marks (U+202A-U+202C ...) it wraps around
+ * each right-to-left and left-to-right stretch of a line.
+ */
+const textOf = (pdf: string) => run('pdftotext', ['-enc', 'UTF-8', pdf, '-']).replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
 
 /** A PGM (P5, 8-bit) image from pdftoppm -gray: width, height and one byte per pixel. */
 function readPgm(file: string): { width: number; height: number; pixels: Uint8Array } {
@@ -165,7 +170,7 @@ describe('certificate PDF', () => {
     expect(qr?.data).toBe(`http://${HOST}/verify/TESTCODE0001`);
 
     // The text layer: Arabic in logical order (ligatures included), English, numbers and dates.
-    const text = run('pdftotext', ['-enc', 'UTF-8', file, '-']);
+    const text = textOf(file);
     for (const s of [
       'مصنع المراعي للأغذية',
       'Al Marai Foods Factory',
@@ -183,18 +188,34 @@ describe('certificate PDF', () => {
     }
   });
 
-  it('marks a suspended certificate across the page', async () => {
-    const res = await get(internalMain, `/api/certificates/${ids.suspended}/pdf`);
-    const { file } = renderPages(res.rawPayload, 'suspended');
-    const text = run('pdftotext', ['-enc', 'UTF-8', file, '-']);
-    expect(text).toContain('Suspended — موقوفة');
+  it('marks a suspended certificate across the page, and not an active one', async () => {
+    /** Share of the page in the watermark's red (light, reddish pixels); the rest of the page is green, grey and black. */
+    const redShare = (pdf: Buffer, name: string) => {
+      const file = join(dir, `${name}.pdf`);
+      writeFileSync(file, pdf);
+      run('pdftoppm', ['-r', '40', '-singlefile', file, join(dir, name)]);
+      const buf = readFileSync(join(dir, `${name}.ppm`));
+      const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(buf.subarray(0, 64).toString('latin1'))!;
+      const px = buf.subarray(header[0].length);
+      let red = 0;
+      for (let i = 0; i < px.length; i += 3) if (px[i] > 200 && px[i] - px[i + 1] > 18 && px[i] - px[i + 2] > 18) red++;
+      return red / (px.length / 3);
+    };
+    const suspended = await get(internalMain, `/api/certificates/${ids.suspended}/pdf`);
+    const active = await get(internalMain, `/api/certificates/${ids.internal}/pdf`);
+    expect(redShare(suspended.rawPayload, 'suspended-colour')).toBeGreaterThan(0.01);
+    expect(redShare(active.rawPayload, 'active-colour')).toBe(0);
+    const { file } = renderPages(suspended.rawPayload, 'suspended');
+    const text = textOf(file);
+    expect(text).toContain('Suspended');
+    expect(text).toContain('موقوفة');
   });
 
   it('continues a long product list on further pages and keeps every product', async () => {
     const res = await get(internalMain, `/api/certificates/${ids.long}/pdf`);
     const { file, pages } = renderPages(res.rawPayload, 'long');
     expect(pages.length).toBeGreaterThan(1);
-    const text = run('pdftotext', ['-enc', 'UTF-8', file, '-']);
+    const text = textOf(file);
     for (let i = 1; i <= 45; i++) expect(text).toContain(`Product number ${i}\n`);
     const last = pages[pages.length - 1];
     expect(jsQR(rgba(last.pixels), last.width, last.height)?.data).toBe(`http://${HOST}/verify/TESTCODE0005`);
@@ -241,9 +262,11 @@ describe('Halal mark package', () => {
 
     const pdf = join(dir, 'guidelines.pdf');
     writeFileSync(pdf, files['halal-mark-HM-2025-900003-guidelines.pdf']);
-    const text = run('pdftotext', ['-enc', 'UTF-8', pdf, '-']);
+    const text = textOf(pdf);
     expect(text).toContain('Halal mark: usage guidelines');
-    expect(text).toContain('علامة الحلال: إرشادات الاستخدام');
+    expect(text).toContain('علامة الحلال');
+    expect(text).toContain('إرشادات الاستخدام');
+    expect(text).toContain('المنتجات المدرجة في الشهادة فقط');
     expect(text).toContain('HM-2025-900003');
   });
 

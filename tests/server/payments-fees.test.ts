@@ -17,6 +17,7 @@ import {
   vatOn,
   withVat,
 } from '../../server/modules/payments/fees';
+import { billAmountFor } from '../../server/modules/payments/bill-amount';
 
 const fees = feeScheduleOf(testConfig());
 
@@ -101,5 +102,39 @@ describe('fee schedule', () => {
     expect(shipmentFee(custom, [{ netWeight: 1, unit: 'kg' }])).toBe(toHalalas(1200));
     expect(applicationFee(custom, 'internal')).toBe(0);
     expect(() => testConfig({ FEE_AUDIT_PER_AUDITOR_DAY_SAR: '-1' })).toThrow(/FEE_AUDIT_PER_AUDITOR_DAY_SAR/);
+  });
+});
+
+describe('the amount of the bill a request enters a payment step with', () => {
+  const bill = (feeKind: string, service: number, context: Record<string, unknown> = {}, paymentOption: 'yearly' | 'full' | null = null) =>
+    billAmountFor(fees)({ feeKind, service, paymentOption, context });
+
+  it('charges the application fee, except for a CB appointment request', () => {
+    expect(bill('application', 6)).toBe(1000);
+    expect(bill('application', 1)).toBe(0);
+  });
+
+  it('charges audit fees from the agreed plan: team leader, technical auditors and the Islamic affairs expert, per visit day', () => {
+    const auditPlan = { visitDays: 2, teamLeaderUserId: 'a', technicalAuditorUserIds: ['b', 'c'], islamicAffairsExpert: 'Sheikh' };
+    expect(bill('auditFees', 8, { auditPlan })).toBe(2 * 4 * 2500);
+    expect(() => bill('auditFees', 8, {})).toThrow(/audit plan/);
+  });
+
+  it('charges certificate fees for a year, or for the whole validity when paid in full', () => {
+    const context = { data: { validity: { years: 3 } } };
+    expect(bill('certificate', 6, context, 'yearly')).toBe(5000);
+    expect(bill('certificate', 6, context, 'full')).toBe(15_000);
+    expect(bill('certificate', 7, context, 'full')).toBe(22_500);
+    expect(bill('certificate', 5)).toBe(30_000);
+  });
+
+  it('charges shipments by the net weight of products and slaughters, in any unit', () => {
+    const data = { products: [{ netWeight: 20_000, unit: 0 }], slaughter: { slaughters: [{ netWeight: 8, unit: 'kl' }] } };
+    expect(bill('shipment', 4, { data })).toBe(2000);
+  });
+
+  it('charges Halal marks per product', () => {
+    expect(bill('halalMark', 6, { data: { products: [{}, {}, {}] } })).toBe(1500);
+    expect(bill('halalMark', 6, { data: { productCount: 2, months: 6 } })).toBe(500);
   });
 });

@@ -11,10 +11,12 @@ import { DEMO_PASSWORD } from '../../db/seed';
 import type { Database } from '../../db/client';
 import { bills, payments } from '../../db/schema';
 import { createTestDatabase } from '../helpers/db';
-import { paymentPortalSimulator } from '../../server/simulators/payment-portal/plugin';
+import { PAYMENT_PORTAL_SIMULATOR_PATH, paymentPortalSimulatorFor } from '../../server/simulators/payment-portal/plugin';
 import { signCallback, type PaymentCallback } from '../../server/adapters/payment-portal';
 import { chargeColumns, toHalalas, withVat } from '../../server/modules/payments/fees';
 import type { Actor } from '../../machines/actor';
+import type { RequestView, WorkflowEngine } from '../../workflows/engine';
+import { validateEvent } from '../../machines/validate-event';
 
 /*
  * Paying bills through the government payment portal simulator, over real HTTP: the server listens on a free port,
@@ -22,7 +24,7 @@ import type { Actor } from '../../machines/actor';
  * on the portal's page, and the portal calls back (server to server, then through the browser redirect).
  */
 
-const PREFIX = '/simulators/payment-portal';
+const PREFIX = PAYMENT_PORTAL_SIMULATOR_PATH;
 const SECRET = 'test-payment-callback-secret-0123456789';
 
 interface Client {
@@ -116,15 +118,17 @@ beforeAll(async () => {
     database,
     extra: [
       async (a) => {
-        await a.register(paymentPortalSimulator({ apiKey: config.PAYMENT_PORTAL_API_KEY, callbackSecret: SECRET, prefix: PREFIX }), { prefix: PREFIX });
+        // Mounted here as server/simulators/index.ts mounts it when SIMULATORS is on (tests run with it off).
+        if (!a.hasRoute({ method: 'GET', url: `${PREFIX}/pay` })) await a.register(paymentPortalSimulatorFor(config), { prefix: PREFIX });
         if (!a.hasDecorator('engine')) {
           fakeEngine = true;
-          a.decorate('engine', {
-            async send(id: string, event: Record<string, unknown>, actor: Actor) {
+          const recorder: Pick<WorkflowEngine, 'send'> = {
+            async send(id, event, actor) {
               sent.push({ id, event, actor });
-              return {};
+              return {} as RequestView;
             },
-          });
+          };
+          a.decorate('engine', recorder as WorkflowEngine);
         }
       },
     ],
@@ -242,9 +246,11 @@ describe('paying through the government payment portal simulator', () => {
     expect(view.status).toEqual({ code: 2, label: 'Paid' });
 
     if (fakeEngine) {
-      const events = sent.filter((s) => s.event.billId === bill.id);
+      const events = sent.filter((s) => s.id === bill.requestId);
       expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ id: bill.requestId, event: { type: 'PAYMENT_CONFIRMED', billId: bill.id }, actor: { system: true } });
+      expect(events[0]).toMatchObject({ event: { type: 'PAYMENT_CONFIRMED', paymentReference: started.paymentReference }, actor: { system: true } });
+      // The payload is one the machines accept in their payment states.
+      for (const kind of ['internalCertificate', 'bill'] as const) expect(validateEvent(kind, events[0].event as { type: string })).toEqual([]);
       expect(rows[0].workflowOutcome).toBe('accepted');
     }
 
@@ -270,11 +276,11 @@ describe('paying through the government payment portal simulator', () => {
     const after = await billRow(bill.id);
     expect(after).toEqual(first);
     expect((await paymentRows(bill.id)).map((p) => p.status)).toEqual(['paid']);
-    if (fakeEngine) expect(sent.filter((s) => s.event.billId === bill.id)).toHaveLength(1);
+    if (fakeEngine) expect(sent.filter((s) => s.id === bill.requestId)).toHaveLength(1);
   });
 
   it('a forged callback is refused and changes nothing', async () => {
-    const bill = await insertBill();
+    const bill = await insertBill({ requestId: '31111111-2222-4333-8444-555555555555' });
     const c = await login('internal.main');
     const started = (await c.post(`/api/bills/${bill.id}/pay`)).json();
     const fields = {
@@ -310,7 +316,7 @@ describe('paying through the government payment portal simulator', () => {
     expect(row.status).toBe(1);
     expect(row.paidAt).toBeNull();
     expect((await paymentRows(bill.id)).map((p) => p.status)).toEqual(['pending']);
-    if (fakeEngine) expect(sent.filter((s) => s.event.billId === bill.id)).toHaveLength(0);
+    if (fakeEngine) expect(sent.filter((s) => s.id === bill.requestId)).toHaveLength(0);
 
     // The genuine payment still goes through afterwards.
     await pressOnPortal(started.redirectUrl, 'pay');

@@ -72,7 +72,7 @@ describe('the product upload template', () => {
     const unitRows = [2, 3, 4, 5, 6, 7].map((r) => [units.getCell(`A${r}`).value, units.getCell(`B${r}`).value]);
     expect(unitRows).toEqual([[0, 'kg'], [1, 'g'], [2, 'mg'], [3, 'kl'], [4, 'l'], [5, 'ml']]);
     expect(products.getCell('L3').dataValidation).toMatchObject({ type: 'list', formulae: ['Units!$B$2:$B$7'] });
-    expect(products.getCell('I500').dataValidation).toMatchObject({ type: 'list', formulae: ['Categories!$A$2:$A$20'] });
+    expect(products.getCell('I500').dataValidation).toMatchObject({ type: 'list', formulae: ['Categories!$A$2:$A$16'] });
     const instructions = wb.getWorksheet('Instructions')!;
     const text = instructions.getColumn(1).values.join('\n');
     expect(text).toContain('17');

@@ -16,6 +16,7 @@ import { placeholder } from './components/PlaceholderPage';
 import { currentLanguage, isLanguage, setLanguage } from './i18n';
 import { publicRoutes } from './routes/public';
 import { LoginPage } from './routes/login/LoginPage';
+import { facilityScreens } from './routes/facilities';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore } from './session/session-store';
 
@@ -58,12 +59,13 @@ export const routeTable: RouteEntry[] = [
   // Open to everyone: the public site (routes/public: home, user manual, HS codes, CBs, content pages, verify).
   ...publicRoutes,
   { path: 'account/login', component: LoginPage },
+  { path: 'delegate-invitation/$token', component: facilityScreens.delegateInvitation },
 
   // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.
-  { path: 'associated-facilities', component: placeholder('associatedFacilities'), access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
+  { path: 'associated-facilities', component: facilityScreens.associatedFacilities, access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
   { path: 'halal-profile', component: placeholder('halalProfile'), access: { staff: 'only' } },
   { path: 'dashboard', component: placeholder('dashboard'), access: { signedIn: true } },
-  { path: 'personal-profile/personal-data', component: placeholder('personalProfile'), access: { signedIn: true } },
+  { path: 'personal-profile/personal-data', component: facilityScreens.personalProfile, access: { signedIn: true } },
 
   // Administration modules.
   { path: 'account', component: placeholder('account'), access: { signedIn: true } },
@@ -78,23 +80,26 @@ export const routeTable: RouteEntry[] = [
 
   // Facilities, conformity bodies and their profiles.
   { path: 'facility', component: placeholder('facility'), access: { anyOf: facilityPolicies } },
-  { path: 'facility-profile/cb/$cbPublicId', component: placeholder('cbProfile'), access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] } },
   {
     path: 'facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId',
     component: placeholder('cbCertificate'),
     access: { anyOf: [P.facility.conformityBody] },
   },
   { path: 'facility-profile/cb/$cbPublicId/requests', component: placeholder('cbRequests'), access: { anyOf: [P.facility.conformityBody] } },
-  { path: 'facility-profile/external/$facilityPublicId', component: placeholder('externalProfile'), access: { anyOf: [P.facility.external] } },
-  { path: 'facility-profile/internal/$facilityPublicId', component: placeholder('internalProfile'), access: { anyOf: [P.facility.internal] } },
+  { path: 'add-facility/internal', component: facilityScreens.addInternal, access: { anyOf: [P.facility.internalCreate] } },
+  { path: 'add-facility/external', component: facilityScreens.addExternal, access: { anyOf: [P.facility.externalCreate] } },
+  { path: 'add-facility/conformity-body', component: facilityScreens.addConformityBody, access: { anyOf: [P.facility.conformityBodyCreate] } },
+  { path: 'facility-profile/external/$facilityPublicId', component: facilityScreens.externalProfile, access: { anyOf: [P.facility.external] } },
+  { path: 'facility-profile/internal/$facilityPublicId', component: facilityScreens.internalProfile, access: { anyOf: [P.facility.internal] } },
   {
     path: 'cb-delegation/$cbPublicId',
-    component: placeholder('cbDelegation'),
+    component: facilityScreens.cbDelegation,
     access: { anyOf: [P.facility.conformityBody], mainUserOf: { kind: 'cb', param: 'cbPublicId' } },
   },
   {
     path: 'internal-delegation/$facilityPublicId',
-    component: placeholder('internalDelegation'),
+    component: facilityScreens.internalDelegation,
     access: { anyOf: [P.facility.internal], mainUserOf: { kind: 'facility', param: 'facilityPublicId' } },
   },
 

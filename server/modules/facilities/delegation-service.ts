@@ -141,8 +141,6 @@ async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 's
   await assertDelegationAllowed(deps.db, facility);
   const d: TDelegate = step.delegate;
   const nationalId = assertNationalId(d.nationalId);
-  const enteredPhone = normalizePhone(d.phone);
-  if (!enteredPhone) throw new AppError('PhoneInvalid');
   if (step.delegationType === UserInFacilityRole.MainUser && step.confirmMainDelegation !== true) {
     throw new AppError('MainDelegationConfirmationRequired');
   }
@@ -159,12 +157,15 @@ async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 's
       .where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, existing.id)));
     if (m) throw new AppError('DelegateAlreadyMember');
   } else {
+    if (!d.email) throw new AppError(AppErrorCode.ValidationFailed, {}, [{ field: 'delegate.email', message: 'required' }]);
     const [emailOwner] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, d.email));
     if (emailOwner) throw new AppError('DelegateEmailInUse');
   }
   // The OTP proves the delegate agrees: it goes to the phone on their account when they have one, not to a
   // number the delegator typed.
-  const phone = existing?.phone ?? enteredPhone;
+  const phone = existing?.phone ?? normalizePhone(d.phone ?? '');
+  if (!phone) throw new AppError('PhoneInvalid');
+  const email = existing?.email ?? d.email!;
   const lang: Language = existing ? (existing.preferredLanguage === 'en' ? 'en' : 'ar') : d.preferredLanguage;
 
   // An unfinished delegation of the same person to the same facility is replaced by this one.
@@ -189,7 +190,7 @@ async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 's
       birthDate: d.birthDate,
       phone,
       preferredLanguage: lang,
-      email: existing?.email ?? d.email,
+      email,
       type: step.delegationType,
       permissions: step.permissions.length ? step.permissions : [...allowed],
       status: 'awaitingOtp',

@@ -139,9 +139,11 @@ export const ZDelegate = z.object({
   firstName: text(60),
   lastName: text(60),
   birthDate: isoDate,
-  phone: z.string().trim().min(1, 'required'),
+  /** Required for a new person; a person with an account gets the code on the mobile of their account. */
+  phone: z.string().trim().optional(),
   preferredLanguage: z.enum(['ar', 'en']),
-  email: z.string().trim().toLowerCase().email('email').max(200, 'maxLength'),
+  /** Required for a new person (it becomes their account's email). */
+  email: z.string().trim().toLowerCase().email('email').max(200, 'maxLength').optional(),
 });
 export type TDelegate = z.infer<typeof ZDelegate>;
 

@@ -5,7 +5,10 @@ import { SYSTEM_ACTOR } from '../../../machines/actor';
 import type { WorkflowEngine } from '../../../workflows/engine';
 import { AppError } from '../../errors';
 
-/** The machine event a payment state waits for (machines/types.ts EVENT_TYPES). */
+/**
+ * The machine event a payment state waits for (machines/fragments/payment.ts, machines/bill.ts). Its payload is
+ * `{ paymentReference? }` (machines/events.ts, a strict schema): the machine closes the request's open bill itself.
+ */
 export const PAYMENT_CONFIRMED = 'PAYMENT_CONFIRMED';
 
 /**
@@ -13,7 +16,7 @@ export const PAYMENT_CONFIRMED = 'PAYMENT_CONFIRMED';
  * records that the workflow still has to be told) in a server built without an engine.
  */
 function engineOf(app: FastifyInstance): WorkflowEngine | undefined {
-  return app.hasDecorator('engine') ? (app as unknown as { engine?: WorkflowEngine }).engine : undefined;
+  return app.hasDecorator('engine') ? app.engine : undefined;
 }
 
 /** Refusals that will not change on a retry: the request moved on, or never took payments. */
@@ -22,7 +25,7 @@ const FINAL_REFUSALS = new Set(['TransitionNotAllowed', 'NotAuthorized', 'Entity
 export type NotifyOutcome = 'accepted' | 'refused' | 'noWorkflow' | 'pending' | 'busy';
 
 /**
- * Tells the request's workflow that its bill is paid: PAYMENT_CONFIRMED { billId } from the system actor. The machine
+ * Tells the request's workflow that its bill is paid: PAYMENT_CONFIRMED { paymentReference } from the system actor. The machine
  * decides what follows (issue the certificate, move to the next step). The payment row is claimed first
  * (workflow_notified_at set where it was null), so two callbacks arriving together send the event once ('busy' for
  * the loser); the outcome is recorded, and the claim is released when the try failed for a passing reason (or no
@@ -31,7 +34,7 @@ export type NotifyOutcome = 'accepted' | 'refused' | 'noWorkflow' | 'pending' | 
 export async function notifyPaymentConfirmed(
   app: FastifyInstance,
   payment: { id: string },
-  bill: { id: string; requestId: string | null },
+  bill: { id: string; requestId: string | null; paymentReference: string | null },
 ): Promise<NotifyOutcome> {
   const claimed = await app.db
     .update(payments)
@@ -45,7 +48,8 @@ export async function notifyPaymentConfirmed(
   else if (!engine) outcome = 'pending';
   else {
     try {
-      await engine.send(bill.requestId, { type: PAYMENT_CONFIRMED, billId: bill.id }, SYSTEM_ACTOR);
+      const event = { type: PAYMENT_CONFIRMED, ...(bill.paymentReference ? { paymentReference: bill.paymentReference } : {}) };
+      await engine.send(bill.requestId, event, SYSTEM_ACTOR);
       outcome = 'accepted';
     } catch (err) {
       if (err instanceof AppError && FINAL_REFUSALS.has(String(err.code))) {

@@ -59,7 +59,7 @@ export async function applyPaymentCallback(app: FastifyInstance, cb: PaymentCall
   // Tell the workflow after the commit (the engine runs its own transaction); retried by any later callback until it
   // has an answer.
   if (result.outcome === 'paid' && !result.payment.workflowNotifiedAt) {
-    await notifyPaymentConfirmed(app, result.payment, result.bill);
+    await notifyPaymentConfirmed(app, result.payment, { ...result.bill, paymentReference: cb.paymentReference });
   }
   return { billId: result.bill.id, outcome: result.outcome, changed: result.changed, returnPath: result.payment.returnPath };
 }

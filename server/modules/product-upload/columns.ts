@@ -1,4 +1,5 @@
 import type { TProduct } from '../../../machines/forms/product';
+import { INTERNAL_REQUEST_LIMITS } from '../../../machines/forms/internal-request';
 
 /**
  * The columns of the product upload form, in sheet order. Row 1 of the sheet holds these keys (hidden), row 2 the
@@ -26,7 +27,8 @@ export const HEADER_ROW = 2;
 export const FIRST_DATA_ROW = 3;
 /** Rows prepared with drop-down lists in the template; the parser reads any number up to MAX_PRODUCT_ROWS. */
 export const TEMPLATE_ROWS = 1000;
-export const MAX_PRODUCT_ROWS = 1000;
+/** As many products as one request may hold. */
+export const MAX_PRODUCT_ROWS = INTERNAL_REQUEST_LIMITS.products;
 
 /** Sheet names are fixed (not translated) so the parser finds them in a template of either language. */
 export const SHEETS = { products: 'Products', units: 'Units', categories: 'Categories', instructions: 'Instructions' } as const;

@@ -54,7 +54,10 @@ const productUploadModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
-      template ??= buildProductTemplate();
+      template ??= buildProductTemplate().catch((err: unknown) => {
+        template = undefined; // a failed build is retried by the next caller rather than cached
+        throw err;
+      });
       return reply
         .header('content-type', XLSX_MIME)
         .header('content-disposition', 'attachment; filename="product-upload-form.xlsx"')

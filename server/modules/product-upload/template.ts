@@ -50,21 +50,22 @@ export async function buildProductTemplate(): Promise<Buffer> {
   keyRow.hidden = true;
   headerRow.height = 36;
 
+  // One validation per column range. Per-cell validations would be squeezed by exceljs into overlapping ranges
+  // (it sorts addresses as text, so I10 comes before I3), which Excel reports as a damaged file.
+  const validations = (products as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } })
+    .dataValidations;
   const listError = both('forms:productUpload.listError');
   PRODUCT_COLUMNS.forEach((c, i) => {
     if (!c.list) return;
-    const formula = c.list === 'units' ? unitList : categoryList;
     const col = letter(i + 1);
-    for (let r = FIRST_DATA_ROW; r < FIRST_DATA_ROW + TEMPLATE_ROWS; r++) {
-      products.getCell(`${col}${r}`).dataValidation = {
-        type: 'list',
-        allowBlank: true,
-        formulae: [formula],
-        showErrorMessage: true,
-        errorTitle: both(`forms:product.${c.key}`),
-        error: listError,
-      };
-    }
+    validations.add(`${col}${FIRST_DATA_ROW}:${col}${FIRST_DATA_ROW + TEMPLATE_ROWS - 1}`, {
+      type: 'list',
+      allowBlank: true,
+      formulae: [c.list === 'units' ? unitList : categoryList],
+      showErrorMessage: true,
+      errorTitle: both(`forms:product.${c.key}`),
+      error: listError,
+    });
   });
 
   instructions.columns = [{ width: 100 }];

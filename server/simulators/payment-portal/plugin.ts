@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { signCallback, type PaymentCallback } from '../../adapters/payment-portal';
+import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
+import type { Config } from '../../config';
 import { tFor, type Language } from '../../i18n';
 
 export interface PaymentPortalSimulatorOptions {
@@ -198,3 +199,18 @@ form{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;padding:.7re
       },
     );
   };
+
+/**
+ * The simulator as this server mounts it, from the configuration:
+ * `await app.register(paymentPortalSimulatorFor(app.config), { prefix: PAYMENT_PORTAL_SIMULATOR_PATH })`.
+ */
+export const paymentPortalSimulatorFor = (config: Config): FastifyPluginAsync =>
+  paymentPortalSimulator({
+    apiKey: config.PAYMENT_PORTAL_API_KEY,
+    callbackSecret: config.PAYMENT_CALLBACK_SECRET,
+    publicUrl: config.PUBLIC_URL,
+    prefix: PAYMENT_PORTAL_SIMULATOR_PATH,
+    timeoutMs: config.EXTERNAL_TIMEOUT_MS,
+  });
+
+export { PAYMENT_PORTAL_SIMULATOR_PATH };

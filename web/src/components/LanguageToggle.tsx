@@ -2,6 +2,8 @@ import { Button, type ButtonProps } from '@chakra-ui/react';
 import { useRouter } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { setLanguage, type Language } from '../i18n';
+import { createOrUpdateUser } from '../api/halal-user';
+import { sessionStore } from '../session/session-store';
 import { GlobeIcon } from './icons';
 
 /** Switches Arabic <-> English; shows the other language's own name, as bilingual portals do. */
@@ -11,6 +13,8 @@ export function LanguageToggle(props: ButtonProps) {
   const other: Language = i18n.language === 'ar' ? 'en' : 'ar';
   const toggle = async () => {
     await setLanguage(other);
+    // The server keeps the language a signed-in user works in (messages it sends later, e.g. by SMS).
+    if (sessionStore.get()?.authenticated) void createOrUpdateUser(other).catch(() => undefined);
     // A ?lang= in the address would switch back on reload; the choice is remembered without it.
     const url = new URL(window.location.href);
     if (url.searchParams.has('lang')) {

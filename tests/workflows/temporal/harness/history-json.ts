@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { temporal } from '@temporalio/proto';
+import type * as proto from '@temporalio/proto';
 
 /*
  * Histories as files, in the JSON form Temporal's CLI (`temporal workflow show --output json`) and UI export, so a
@@ -14,6 +14,7 @@ import { temporal } from '@temporalio/proto';
 
 const require = createRequire(import.meta.url);
 const protoEntry = require.resolve('@temporalio/proto');
+const { temporal } = require(protoEntry) as typeof proto;
 
 interface ProtoJson {
   fromJson(type: unknown, json: unknown, options?: { ignoreUnknownFields?: boolean }): unknown;
@@ -25,10 +26,10 @@ const { patchProtobufRoot } = require(require.resolve('@temporalio/proto/lib/pat
 };
 const historyType = patchProtobufRoot(require(protoEntry) as Record<string, unknown>).lookupType('temporal.api.history.v1.History');
 
-type History = temporal.api.history.v1.History;
+type History = proto.temporal.api.history.v1.History;
 
 /** Pretty JSON of a history, as the CLI writes it. */
-export function historyToJson(events: temporal.api.history.v1.IHistoryEvent[]): string {
+export function historyToJson(events: proto.temporal.api.history.v1.IHistoryEvent[]): string {
   const history = temporal.api.history.v1.History.fromObject({ events });
   return `${JSON.stringify(protojson.toJson(historyType, history), null, 2)}\n`;
 }

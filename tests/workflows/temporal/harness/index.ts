@@ -13,7 +13,8 @@ import {
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { createUnsafeRandomSource } from '@temporalio/workflow/lib/random-helpers';
 import { msToTs, tsToMs } from '@temporalio/common/lib/time';
-import { coresdk, temporal } from '@temporalio/proto';
+import { createRequire } from 'node:module';
+import type * as proto from '@temporalio/proto';
 import { historyToJson } from './history-json';
 import { randomnessSeedOf } from './siphash';
 
@@ -31,9 +32,11 @@ import { randomnessSeedOf } from './siphash';
  * marker and TemporalChangeVersion upsert; continue-as-new into a fresh run.
  */
 
+// @temporalio/proto is CommonJS whose exports Node's ESM loader cannot list (the recorder runs under tsx): require it.
+const { coresdk, temporal } = createRequire(import.meta.url)('@temporalio/proto') as typeof proto;
 const EventType = temporal.api.enums.v1.EventType;
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-type Command = coresdk.workflow_commands.IWorkflowCommand;
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+type Command = proto.coresdk.workflow_commands.IWorkflowCommand;
 /** An activation job in the loose object form `WorkflowActivation.fromObject` takes (numbers for int64s). */
 type Job = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- activities of any shape, called with decoded payloads
@@ -400,7 +403,7 @@ export class TemporalStandIn {
   }
 
   /** Appends an event to a run; returns its id. */
-  private add(run: RunState, type: temporal.api.enums.v1.EventType, attributesKey: string, attributes: Record<string, unknown>): number {
+  private add(run: RunState, type: proto.temporal.api.enums.v1.EventType, attributesKey: string, attributes: Record<string, unknown>): number {
     const eventId = run.events.length + 1;
     run.events.push(
       temporal.api.history.v1.HistoryEvent.fromObject({

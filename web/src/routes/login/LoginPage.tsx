@@ -52,31 +52,31 @@ export function LoginPage() {
         <Card.Root>
           <Card.Body>
             <form onSubmit={(e) => void submit(e)} noValidate data-testid="login-form">
-            <Stack gap="5">
-              <Box>
-                <Heading as="h1" size="xl" data-testid="page-title">
-                  {t('login.title')}
-                </Heading>
-                <Text mt="2" color="fg.muted">
-                  {t('login.subtitle')}
-                </Text>
-              </Box>
-              {failure && (
-                <Alert.Root status="error" data-testid="login-error">
-                  <Alert.Indicator />
-                  <Alert.Description>{failure.join(' ')}</Alert.Description>
-                </Alert.Root>
-              )}
-              <FormField label={t('login.userName')} required error={errors.userName}>
-                <Input name="userName" autoComplete="username" value={userName} onChange={(e) => setUserName(e.target.value)} dir="ltr" />
-              </FormField>
-              <FormField label={t('login.password')} required error={errors.password}>
-                <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} dir="ltr" />
-              </FormField>
-              <Button type="submit" colorPalette="brand" loading={pending} data-testid="login-submit">
-                {t('login.submit')}
-              </Button>
-            </Stack>
+              <Stack gap="5">
+                <Box>
+                  <Heading as="h1" size="xl" data-testid="page-title">
+                    {t('login.title')}
+                  </Heading>
+                  <Text mt="2" color="fg.muted">
+                    {t('login.subtitle')}
+                  </Text>
+                </Box>
+                {failure && (
+                  <Alert.Root status="error" data-testid="login-error">
+                    <Alert.Indicator />
+                    <Alert.Description>{failure.join(' ')}</Alert.Description>
+                  </Alert.Root>
+                )}
+                <FormField label={t('login.userName')} required error={errors.userName}>
+                  <Input name="userName" autoComplete="username" value={userName} onChange={(e) => setUserName(e.target.value)} dir="ltr" />
+                </FormField>
+                <FormField label={t('login.password')} required error={errors.password}>
+                  <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} dir="ltr" />
+                </FormField>
+                <Button type="submit" colorPalette="brand" loading={pending} data-testid="login-submit">
+                  {t('login.submit')}
+                </Button>
+              </Stack>
             </form>
           </Card.Body>
         </Card.Root>

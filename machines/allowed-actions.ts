@@ -1,0 +1,73 @@
+import { getNextTransitions, type AnyMachineSnapshot, type AnyTransitionDefinition } from 'xstate';
+import type { Actor } from './actor';
+import { conditionReadsEvent, testCondition } from './conditions';
+import { EVENT_DEFINITIONS } from './events';
+import { authorize, conditionsOf, grantedPermission, type MayParams } from './guards';
+import { getMachine } from './registry';
+import { toSnapshot, type PersistedSnapshot } from './snapshot';
+import { EVENT_TYPES, type BaseContext, type EventType, type MachineEvent, type MachineKind } from './types';
+
+export interface AllowedAction {
+  type: EventType;
+  /** The permission (policy name) that grants it to this actor; absent for relation-only events. */
+  permission?: string;
+  /** The event needs a written text (spec: "reason or note is required"), in the payload field `reasonField`. */
+  requiresReason: boolean;
+  reasonField?: 'reason' | 'note';
+}
+
+const isEventType = (t: string): t is EventType => (EVENT_TYPES as readonly string[]).includes(t);
+
+/** The `may` guard params of a transition (every transition of these machines has one). */
+export function guardParamsOf(t: AnyTransitionDefinition): MayParams | undefined {
+  const g = t.guard as { type?: string; params?: MayParams } | undefined;
+  return g && typeof g === 'object' && g.type === 'may' ? (g.params ?? {}) : undefined;
+}
+
+/**
+ * The events this actor may send now: a candidate transition of the active states whose permission and relation
+ * hold for the actor and whose context conditions hold; payload conditions (e.g. compliant or not) are left to the
+ * event itself. Final snapshots allow nothing.
+ */
+export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor): AllowedAction[] {
+  if (snapshot.status !== 'active') return [];
+  const context = snapshot.context as BaseContext;
+  const out = new Map<EventType, AllowedAction>();
+  for (const t of getNextTransitions(snapshot)) {
+    if (!isEventType(t.eventType) || out.has(t.eventType)) continue;
+    const params = guardParamsOf(t);
+    if (!params || !authorize(actor, context, params)) continue;
+    const contextOk = conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined));
+    if (!contextOk) continue;
+    const reasonField = EVENT_DEFINITIONS[t.eventType].reasonField;
+    const permission = grantedPermission(actor, params);
+    out.set(t.eventType, {
+      type: t.eventType,
+      ...(permission ? { permission } : {}),
+      requiresReason: reasonField !== undefined,
+      ...(reasonField ? { reasonField } : {}),
+    });
+  }
+  return [...out.values()];
+}
+
+/** allowedActions for a request of `kind` (at its pinned `version`), from a live or persisted snapshot. */
+export function allowedActions(
+  kind: MachineKind,
+  snapshot: AnyMachineSnapshot | PersistedSnapshot,
+  actor: Actor,
+  version?: number,
+): AllowedAction[] {
+  const machine = getMachine(kind, version);
+  return allowedActionsOf(toSnapshot(machine, snapshot), actor);
+}
+
+/**
+ * Whether this exact event (actor and payload) is taken by the machine now. allowedActions answers for the event
+ * type; this answers for the payload too (e.g. corrective-action decisions that leave a non-conformity undecided).
+ */
+export function canSend(kind: MachineKind, snapshot: AnyMachineSnapshot | PersistedSnapshot, event: MachineEvent, version?: number): boolean {
+  const machine = getMachine(kind, version);
+  const live = toSnapshot(machine, snapshot);
+  return live.status === 'active' && machine.getTransitionData(live, event).length > 0;
+}

@@ -1,0 +1,55 @@
+import { isMachineSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type Snapshot, type StateValue } from 'xstate';
+import { computedDueAt } from './deadlines';
+import { QUEUES, type DeadlineName, type EventType, type Queue, type StateMeta } from './types';
+
+/** A persisted snapshot as stored in the requests table (machine.getPersistedSnapshot output). */
+export interface PersistedSnapshot {
+  value: StateValue;
+  context: Record<string, unknown>;
+  status?: string;
+  [key: string]: unknown;
+}
+
+/** Accepts a live snapshot or a persisted one and returns a live snapshot of `machine`. */
+export function toSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot | PersistedSnapshot | Snapshot<unknown>): AnyMachineSnapshot {
+  if (isMachineSnapshot(snapshot)) return snapshot;
+  const p = snapshot as PersistedSnapshot;
+  return machine.resolveState({ value: p.value, context: p.context, status: p.status as never });
+}
+
+type StateNodeLike = AnyMachineSnapshot['_nodes'][number];
+const metaOf = (node: StateNodeLike) => (node.meta ?? {}) as StateMeta;
+
+/** The numeric status of the deepest active state that declares one (every resting state does). */
+export function statusOf(snapshot: AnyMachineSnapshot): number {
+  const nodes = [...snapshot._nodes].reverse();
+  const node = nodes.find((n) => typeof metaOf(n).status === 'number');
+  if (!node) throw new Error(`state ${JSON.stringify(snapshot.value)} declares no status`);
+  return metaOf(node).status as number;
+}
+
+/** The queue tag of the active state (registration, audit, committee, applicant, payment, final). */
+export function queueOf(snapshot: AnyMachineSnapshot): Queue | null {
+  return QUEUES.find((q) => snapshot.hasTag(q)) ?? null;
+}
+
+export interface ActiveDeadline {
+  event: EventType;
+  /** The DEADLINES entry; for `config` ones the engine adds the configured duration to the entry time. */
+  after: DeadlineName;
+  /** Set when the due time is computed here (immediate, month end, context dates). ISO string. */
+  dueAt?: string;
+  /** Id of the state that declares it: a timer belongs to that state and is cancelled when it is exited. */
+  stateId: string;
+}
+
+/** Deadlines declared by the active states; the engine arms one timer each on entry and cancels it on exit. */
+export function deadlinesOf(snapshot: AnyMachineSnapshot, now: Date = new Date()): ActiveDeadline[] {
+  if (snapshot.status !== 'active') return [];
+  return snapshot._nodes.flatMap((node) => {
+    const d = metaOf(node).deadline;
+    if (!d) return [];
+    const due = computedDueAt(d.after, snapshot.context as Record<string, unknown>, now);
+    return [{ event: d.event, after: d.after, ...(due ? { dueAt: due.toISOString() } : {}), stateId: node.id }];
+  });
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { withLuhnDigit } from '../../server/modules/facilities/formats';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * Issue 6 end to end, in Arabic (the default): a new user adds an internal facility from its commercial
+ * registration, delegates a sub user through the OTP flow reading the code from the SMS simulator's page, and the
+ * sub user (a new account, password chosen through the link the simulator shows) sees the facility but no
+ * delegation menu.
+ */
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+describe('facilities and delegation', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const delegateId = withLuhnDigit('112233445');
+  const delegatePhone = '0551234567';
+  const delegatePassword = 'Sub@User2026';
+
+  /** The newest message the SMS simulator received for the number, read from its page like a person would. */
+  async function latestSms(page: Page, e164: string): Promise<string> {
+    await page.goto(`${server.url}/simulators/sms?to=${encodeURIComponent(e164)}`);
+    return (await page.locator('[data-testid="sms"] .text').first().innerText()).trim();
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a new user adds an internal facility by CR number and delegates a sub user who then sees it without the delegation menu', async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await signIn(page, 'new.applicant');
+    expect(pathOf(page)).toBe('/associated-facilities');
+    await expect.poll(() => page.locator('[data-testid="data-table"]').innerText()).toContain('لست مستخدماً في أي منشأة بعد');
+
+    // A suspended registration is shown with its status and cannot be added.
+    await testId(page, 'add-internal').click();
+    await waitForIdle(page);
+    await page.locator('input[name="crNumber"]').fill('1010700003');
+    await testId(page, 'cr-lookup').click();
+    await expect.poll(() => testId(page, 'cr-status').innerText()).toBe('موقوف');
+    expect(await testId(page, 'cr-refusal').innerText()).toContain('موقوف');
+    expect(await testId(page, 'wizard-next').isDisabled()).toBe(true);
+
+    // The active one the applicant owns: registry data, then the facility's own data, then add.
+    await page.locator('input[name="crNumber"]').fill('1010700001');
+    await testId(page, 'cr-lookup').click();
+    await expect.poll(() => testId(page, 'cr-status').innerText()).toBe('نشط');
+    expect(await testId(page, 'cr-data').innerText()).toContain('مصنع النخيل للتمور');
+    await screenshot(page, 'facilities-add-internal-cr');
+    await testId(page, 'wizard-next').click();
+    await page.locator('input[name="fullTimeEmployeeCount"]').fill('35');
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'agree').click();
+    await testId(page, 'submit-facility').click();
+    await page.waitForURL(/\/facility-profile\/internal\/inf-[0-9a-f]+$/);
+    await waitForIdle(page);
+    const facilityPath = pathOf(page);
+    const publicId = facilityPath.split('/').pop()!;
+    expect(await testId(page, 'page-title').innerText()).toBe('مصنع النخيل للتمور');
+    expect(await testId(page, 'role-label').first().innerText()).toBe('رئيسي (أنت)');
+
+    // Delegation wizard: the delegate, their details, type and permissions, the OTP, the acknowledgment.
+    await testId(page, 'delegation-menu').click();
+    await page.waitForURL(`**/internal-delegation/${publicId}`);
+    await waitForIdle(page);
+    await page.locator('input[name="nationalId"]').fill(delegateId);
+    await testId(page, 'check-delegate').click();
+    await testId(page, 'lookup-result').waitFor();
+    await testId(page, 'wizard-next').click();
+    await page.locator('input[name="firstName"]').fill('سارة');
+    await page.locator('input[name="lastName"]').fill('العتيبي');
+    await page.locator('input[name="birthDate"]').fill('1994-02-11');
+    await page.locator('input[name="phone"]').fill(delegatePhone);
+    await page.locator('input[name="email"]').fill('sara.alotaibi@example.com');
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'send-otp').click();
+    await testId(page, 'otp-step').waitFor();
+    await screenshot(page, 'facilities-delegation-otp');
+
+    // The delegate reads the code from their phone: here, the SMS simulator's page in another tab.
+    const phone = await context.newPage();
+    const otpText = await latestSms(phone, '+966551234567');
+    const code = /\b(\d{6})\b/.exec(otpText)?.[1];
+    expect(code, otpText).toBeTruthy();
+
+    // A wrong code is refused with the spec's message; the right one moves on.
+    await page.locator('input[name="otp"]').fill(code === '000000' ? '111111' : '000000');
+    await testId(page, 'verify-otp').click();
+    await expect.poll(() => testId(page, 'wizard-error').innerText()).toContain('رمز التحقق غير صحيح');
+    await page.locator('input[name="otp"]').fill(code!);
+    await testId(page, 'verify-otp').click();
+    await testId(page, 'acknowledge').waitFor();
+    expect(await testId(page, 'complete-delegation').isDisabled()).toBe(true);
+    await testId(page, 'acknowledge').click();
+    await testId(page, 'complete-delegation').click();
+    await testId(page, 'delegation-completed').waitFor();
+    await screenshot(page, 'facilities-delegation-completed');
+
+    // The new delegate's account: the simulator shows the set-password link.
+    const welcome = await latestSms(phone, '+966551234567');
+    const link = /(https?:\/\/\S+\/delegate-invitation\/[\w-]+)/.exec(welcome)?.[1];
+    expect(link, welcome).toBeTruthy();
+    await phone.close();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const sub = await openPage(browser, server.url);
+    await sub.page.goto(new URL(link!).pathname);
+    await waitForIdle(sub.page);
+    await sub.page.locator('input[name="password"]').fill(delegatePassword);
+    await sub.page.locator('input[name="repeat"]').fill(delegatePassword);
+    await testId(sub.page, 'set-password').click();
+    await testId(sub.page, 'invitation-done').waitFor();
+
+    await signIn(sub.page, delegateId, { password: delegatePassword });
+    expect(pathOf(sub.page)).toBe('/associated-facilities');
+    await testId(sub.page, `open-${publicId}`).click();
+    await sub.page.waitForURL(`**${facilityPath}`);
+    await waitForIdle(sub.page);
+    expect(await testId(sub.page, 'page-title').innerText()).toBe('مصنع النخيل للتمور');
+    expect(await testId(sub.page, 'role-label').first().innerText()).toBe('فرعي (أنت)');
+    expect(await testId(sub.page, 'delegation-menu').count()).toBe(0);
+    await testId(sub.page, 'users-tab').click();
+    await expect.poll(() => sub.page.locator('[data-testid="data-table"]').innerText()).toContain('رئيسي');
+    await screenshot(sub.page, 'facilities-sub-user-profile');
+
+    // Typing the delegation address does not help a sub user: the 403 screen.
+    await sub.page.goto(`/internal-delegation/${publicId}`);
+    await testId(sub.page, 'error-screen').waitFor();
+    expect(await testId(sub.page, 'error-screen').getAttribute('data-status')).toBe('403');
+    expect(sub.errors).toEqual([]);
+    await sub.context.close();
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import { testConfig } from '../../server/config';
+import { registerWeb } from '../../server/plugins/web';
+import { createTestDatabase } from '../helpers/db';
+import type { Database } from '../../db/client';
+
+/** The HTML the server sends for public pages carries their title and meta description in the visitor's language. */
+let app: FastifyInstance;
+let database: Database;
+let root: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'halal-web-'));
+  writeFileSync(
+    join(root, 'index.html'),
+    '<!doctype html><html lang="ar" dir="rtl"><head><meta name="description" content="default" /><title>Portal</title></head><body><div id="root"></div></body></html>',
+  );
+  database = await createTestDatabase();
+  app = await buildApp({ config: testConfig(), database, extra: [(a) => registerWeb(a, { root })] });
+  await app.ready();
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const page = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await app.inject({ method: 'GET', url, headers });
+  expect(res.statusCode, url).toBe(200);
+  return res.body;
+};
+
+describe('server-rendered titles and descriptions of public pages', () => {
+  it('sends the Arabic title and description by default, right-to-left', async () => {
+    const html = await page('/hs-code');
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain('<title>رموز النظام المنسق | المركز الوطني للحلال</title>');
+    expect(html).toMatch(/<meta name="description" content="ابحثوا في رموز النظام المنسق/);
+    expect(html).not.toContain('content="default"');
+  });
+
+  it('follows the language of ?lang=, the lang cookie and Accept-Language', async () => {
+    expect(await page('/accredited-cb?lang=en')).toContain('<title>Accredited conformity bodies | National Halal Center</title>');
+    expect(await page('/privacy', { cookie: 'lang=en' })).toContain('<html lang="en" dir="ltr">');
+    expect(await page('/faq', { 'accept-language': 'en-US,en;q=0.9' })).toContain('<title>Frequently asked questions | National Halal Center</title>');
+  });
+
+  it('titles the home page, a verification page and a news item', async () => {
+    expect(await page('/home?lang=en')).toMatch(/<title>National Halal Center \| Trusted Halal certification/);
+    expect(await page('/verify/VQ7K2M9XPA4T?lang=en')).toContain('<title>Certificate verification | National Halal Center</title>');
+    const news = (await app.inject({ method: 'GET', url: '/api/public/news?pageSize=1' })).json().items[0];
+    expect(await page(`/media-center/${news.id}?lang=en`)).toContain(`<title>${news.titleEn} | National Halal Center</title>`);
+  });
+
+  it('leaves other pages as built', async () => {
+    expect(await page('/dashboard')).toContain('<title>Portal</title>');
+  });
+});

@@ -1,0 +1,477 @@
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, RadioGroup, Stack, Steps, Text } from '@chakra-ui/react';
+import { Link, useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { useApiQuery } from '../../api/hooks';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormField } from '../../components/form/FormField';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { isNationalOrResidentId, normalizePhone } from '../../../../server/modules/facilities/formats';
+import type { Catalogue, DelegateLookup, Delegation, Facility } from './facilities-api';
+import { nameIn, permissionKey } from './labels';
+
+type Kind = 'cb' | 'internal';
+const GROUP = {
+  cb: {
+    prefix: '/api/ConformityBodyDelegation',
+    submit: 'SubmitCBDelegationRequest',
+    lookup: 'ValidateUserExisitenceBeforeAndReturnUserInfoForCB',
+    facility: (id: string) => `/api/ConformityBody/get/${encodeURIComponent(id)}`,
+    profile: (id: string) => `/facility-profile/cb/${encodeURIComponent(id)}`,
+    type: 'ConformityBody' as const,
+  },
+  internal: {
+    prefix: '/api/InternalFacilityDelegation',
+    submit: 'SubmitFacilityDelegationRequest',
+    lookup: 'ValidateUserExisitenceBeforeAndReturnUserInfoForFacility',
+    facility: (id: string) => `/api/Facility/GetFacilityByPublicId?publicId=${encodeURIComponent(id)}`,
+    profile: (id: string) => `/facility-profile/internal/${encodeURIComponent(id)}`,
+    type: 'InternalFacility' as const,
+  },
+};
+
+export const CbDelegationPage = () => <DelegationWizard kind="cb" />;
+export const InternalDelegationPage = () => <DelegationWizard kind="internal" />;
+
+interface Details {
+  firstName: string;
+  lastName: string;
+  birthDate: string;
+  phone: string;
+  preferredLanguage: 'ar' | 'en';
+  email: string;
+}
+const EMPTY: Details = { firstName: '', lastName: '', birthDate: '', phone: '', preferredLanguage: 'ar', email: '' };
+const STEPS = ['delegate', 'details', 'permissions', 'confirm', 'acknowledge'] as const;
+/** Keeps a phone number or id left-to-right inside Arabic text (Unicode isolate). */
+const ltr = (s: string) => `\u2066${s}\u2069`;
+
+/** Seconds from now until an ISO time (0 when passed), ticking every second while mounted. */
+function useSecondsUntil(iso: string | undefined): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!iso) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [iso]);
+  return iso ? Math.max(0, Math.ceil((Date.parse(iso) - now) / 1000)) : 0;
+}
+
+/**
+ * cb-delegation/{cbPublicId} and internal-delegation/{facilityPublicId} (main users only; the route guard asks the
+ * server). Select the delegate by national or resident id, their details, the delegation type and permissions,
+ * confirm with the code sent to the delegate's mobile, then acknowledge: only then is the delegation complete.
+ */
+function DelegationWizard({ kind }: { kind: Kind }) {
+  const { t, i18n } = useTranslation('facilities');
+  const g = GROUP[kind];
+  const params = useParams({ strict: false }) as { cbPublicId?: string; facilityPublicId?: string };
+  const publicId = (kind === 'cb' ? params.cbPublicId : params.facilityPublicId) ?? '';
+  const facility = useApiQuery<Facility>(g.facility(publicId));
+  const catalogue = useApiQuery<Catalogue>('/api/facility-catalogue');
+  const authority = useApiQuery<boolean>(`${g.prefix}/ValidateIfCurrentUserHasAuthorityToAddDelegation/${encodeURIComponent(publicId)}`, { handleErrors: [400] });
+
+  const [step, setStep] = useState(0);
+  const [nationalId, setNationalId] = useState('');
+  const [lookup, setLookup] = useState<DelegateLookup | null>(null);
+  const [details, setDetails] = useState<Details>(EMPTY);
+  const [delegationType, setDelegationType] = useState<0 | 1>(1);
+  const [askMain, setAskMain] = useState(false);
+  const [permissions, setPermissions] = useState<string[] | null>(null);
+  const [delegation, setDelegation] = useState<Delegation | null>(null);
+  const [code, setCode] = useState('');
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const resendIn = useSecondsUntil(delegation?.otp?.resendAvailableAt);
+  const expiresIn = useSecondsUntil(delegation?.otp?.expiresAt);
+
+  const allowed = catalogue.data?.delegablePermissions[g.type] ?? [];
+  const chosen = permissions ?? allowed;
+
+  /** Runs a call; a refusal the person can act on (400/409/429) is shown in the wizard, the rest by the shell. */
+  async function call<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    setPending(true);
+    setFailure(null);
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof ApiError && [400, 409, 429].includes(e.status)) setFailure(e.validationErrors[0]?.message ?? e.serverMessage);
+      return undefined;
+    } finally {
+      setPending(false);
+    }
+  }
+  const submit = (body: Record<string, unknown>) =>
+    call(() => api.post<Delegation>(`${g.prefix}/${g.submit}`, body, { handleErrors: [400, 409, 429] }));
+
+  const checkId = async () => {
+    const id = nationalId.trim();
+    if (!isNationalOrResidentId(id)) {
+      setErrors({ nationalId: t('errors:NationalIdInvalid') });
+      return;
+    }
+    setErrors({});
+    const found = await call(() => api.post<DelegateLookup>(`${g.prefix}/${g.lookup}`, { facilityPublicId: publicId, nationalId: id }, { handleErrors: [400] }));
+    if (!found) return;
+    setLookup(found);
+    if (found.user) setDetails({ ...EMPTY, firstName: found.user.firstName, lastName: found.user.lastName, preferredLanguage: found.user.preferredLanguage === 'en' ? 'en' : 'ar' });
+    else setDetails(EMPTY);
+  };
+
+  const checkDetails = () => {
+    const e: Record<string, string> = {};
+    const required = t('validation:required');
+    if (!details.firstName.trim()) e.firstName = required;
+    if (!details.lastName.trim()) e.lastName = required;
+    if (!details.birthDate) e.birthDate = required;
+    else if (details.birthDate >= new Date().toISOString().slice(0, 10)) e.birthDate = t('validation:invalid');
+    if (!lookup?.exists) {
+      if (!normalizePhone(details.phone)) e.phone = t('errors:PhoneInvalid');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(details.email.trim())) e.email = t('validation:email');
+    }
+    setErrors(e);
+    if (Object.keys(e).length === 0) setStep(2);
+  };
+
+  const sendCode = async () => {
+    const d = await submit({
+      step: 'start',
+      facilityPublicId: publicId,
+      delegate: {
+        nationalId: nationalId.trim(),
+        firstName: details.firstName.trim(),
+        lastName: details.lastName.trim(),
+        birthDate: details.birthDate,
+        preferredLanguage: details.preferredLanguage,
+        ...(lookup?.exists ? {} : { phone: details.phone.trim(), email: details.email.trim() }),
+      },
+      delegationType,
+      permissions: chosen,
+      confirmMainDelegation: delegationType === 0,
+    });
+    if (d) {
+      setDelegation(d);
+      setCode('');
+    }
+  };
+  const resend = async () => {
+    const d = delegation && (await submit({ step: 'resendOtp', delegationId: delegation.id }));
+    if (d) setDelegation(d);
+  };
+  const verify = async () => {
+    if (!/^\d{6}$/.test(code.trim())) {
+      setErrors({ code: t('errors:OtpInvalid', { attemptsLeft: delegation?.otp?.attemptsLeft ?? 0 }) });
+      return;
+    }
+    setErrors({});
+    const d = delegation && (await submit({ step: 'verifyOtp', delegationId: delegation.id, code: code.trim() }));
+    if (d) {
+      setDelegation(d);
+      setStep(4);
+    }
+  };
+  const complete = async () => {
+    const d = delegation && (await submit({ step: 'acknowledge', delegationId: delegation.id, acknowledged }));
+    if (d) setDelegation(d);
+  };
+  const cancel = async () => {
+    if (delegation && delegation.status !== 'completed') await submit({ step: 'cancel', delegationId: delegation.id });
+    setDelegation(null);
+    setStep(0);
+  };
+
+  const title = t('delegation.title');
+  const facilityName = facility.data ? nameIn(facility.data, i18n.language) : '';
+  const blocked = authority.error?.status === 400 ? authority.error.serverMessage : null;
+
+  if (delegation?.status === 'completed') {
+    return (
+      <PageContainer>
+        <PageHeader title={title} />
+        <Card.Root data-testid="delegation-completed">
+          <Card.Body>
+            <Stack gap="4" align="flex-start">
+              <Heading as="h2" size="lg">
+                {t('delegation.completed')}
+              </Heading>
+              <Text>{t('delegation.completedText', { name: `${delegation.delegate.firstName} ${delegation.delegate.lastName}`, facility: facilityName })}</Text>
+              {delegation.accountCreated && <Text color="fg.muted">{t('delegation.accountCreated', { phone: ltr(delegation.delegate.maskedPhone) })}</Text>}
+              <Flex gap="3">
+                <Button asChild colorPalette="brand">
+                  <Link to={g.profile(publicId)}>{t('delegation.backToProfile')}</Link>
+                </Button>
+                <Button variant="outline" onClick={() => void cancel()}>
+                  {t('delegation.another')}
+                </Button>
+              </Flex>
+            </Stack>
+          </Card.Body>
+        </Card.Root>
+      </PageContainer>
+    );
+  }
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={title}
+        description={facilityName}
+        breadcrumbs={[{ label: t('associated.title'), to: '/associated-facilities' }, { label: facilityName, to: g.profile(publicId) }, { label: title }]}
+      />
+      {blocked ? (
+        <Alert.Root status="error" data-testid="delegation-blocked">
+          <Alert.Indicator />
+          <Alert.Description>{blocked}</Alert.Description>
+        </Alert.Root>
+      ) : (
+        <Stack gap="6">
+          <Steps.Root step={step} count={STEPS.length} size="sm">
+            <Steps.List>
+              {STEPS.map((s, i) => (
+                <Steps.Item key={s} index={i} title={t(`delegation.steps.${s}`)}>
+                  <Steps.Indicator />
+                  <Steps.Title>{t(`delegation.steps.${s}`)}</Steps.Title>
+                  <Steps.Separator />
+                </Steps.Item>
+              ))}
+            </Steps.List>
+          </Steps.Root>
+          {failure && (
+            <Alert.Root status="error" data-testid="wizard-error">
+              <Alert.Indicator />
+              <Alert.Description>{failure}</Alert.Description>
+            </Alert.Root>
+          )}
+          <Card.Root>
+            <Card.Body>
+              {step === 0 && (
+                <Stack gap="4" maxW="lg">
+                  <FormField label={t('fields.nationalId')} required error={errors.nationalId} helper={t('delegation.nationalIdHelp')}>
+                    <Input name="nationalId" dir="ltr" inputMode="numeric" maxLength={10} value={nationalId} onChange={(e) => { setNationalId(e.target.value); setLookup(null); }} />
+                  </FormField>
+                  <Button alignSelf="flex-start" variant="outline" onClick={() => void checkId()} loading={pending} data-testid="check-delegate">
+                    {t('delegation.check')}
+                  </Button>
+                  {lookup && lookup.alreadyMember && (
+                    <Alert.Root status="warning">
+                      <Alert.Indicator />
+                      <Alert.Description>{t('errors:DelegateAlreadyMember')}</Alert.Description>
+                    </Alert.Root>
+                  )}
+                  {lookup && !lookup.alreadyMember && (
+                    <Alert.Root status="info" data-testid="lookup-result">
+                      <Alert.Indicator />
+                      <Alert.Description>
+                        {lookup.user ? t('delegation.existingUser', { name: `${lookup.user.firstName} ${lookup.user.lastName}`, email: ltr(lookup.user.email) }) : t('delegation.newUser')}
+                      </Alert.Description>
+                    </Alert.Root>
+                  )}
+                  <Flex justify="flex-end">
+                    <Button colorPalette="brand" disabled={!lookup || lookup.alreadyMember} onClick={() => setStep(1)} data-testid="wizard-next">
+                      {t('common:actions.next')}
+                    </Button>
+                  </Flex>
+                </Stack>
+              )}
+
+              {step === 1 && (
+                <Stack gap="4" maxW="2xl">
+                  <Flex gap="4" direction={{ base: 'column', md: 'row' }}>
+                    <FormField label={t('fields.firstName')} required error={errors.firstName} readOnly={!!lookup?.exists}>
+                      <Input name="firstName" value={details.firstName} onChange={(e) => setDetails({ ...details, firstName: e.target.value })} />
+                    </FormField>
+                    <FormField label={t('fields.lastName')} required error={errors.lastName} readOnly={!!lookup?.exists}>
+                      <Input name="lastName" value={details.lastName} onChange={(e) => setDetails({ ...details, lastName: e.target.value })} />
+                    </FormField>
+                  </Flex>
+                  <FormField label={t('fields.birthDate')} required error={errors.birthDate}>
+                    <Input name="birthDate" type="date" dir="ltr" value={details.birthDate} onChange={(e) => setDetails({ ...details, birthDate: e.target.value })} />
+                  </FormField>
+                  {lookup?.exists ? (
+                    <Text color="fg.muted">{t('delegation.existingContact', { phone: ltr(lookup.user?.maskedPhone ?? '—'), email: ltr(lookup.user?.email ?? '') })}</Text>
+                  ) : (
+                    <>
+                      <FormField label={t('fields.mobile')} required error={errors.phone} helper={t('delegation.mobileHelp')}>
+                        <Input name="phone" type="tel" dir="ltr" value={details.phone} onChange={(e) => setDetails({ ...details, phone: e.target.value })} />
+                      </FormField>
+                      <FormField label={t('fields.email')} required error={errors.email}>
+                        <Input name="email" type="email" dir="ltr" value={details.email} onChange={(e) => setDetails({ ...details, email: e.target.value })} />
+                      </FormField>
+                      <FormField label={t('fields.preferredLanguage')} required>
+                        <NativeSelect.Root>
+                          <NativeSelect.Field name="preferredLanguage" value={details.preferredLanguage} onChange={(e) => setDetails({ ...details, preferredLanguage: e.target.value === 'en' ? 'en' : 'ar' })}>
+                            <option value="ar">{t('language.ar')}</option>
+                            <option value="en">{t('language.en')}</option>
+                          </NativeSelect.Field>
+                          <NativeSelect.Indicator />
+                        </NativeSelect.Root>
+                      </FormField>
+                    </>
+                  )}
+                  <Flex justify="space-between">
+                    <Button variant="outline" onClick={() => setStep(0)}>
+                      {t('common:actions.previous')}
+                    </Button>
+                    <Button colorPalette="brand" onClick={checkDetails} data-testid="wizard-next">
+                      {t('common:actions.next')}
+                    </Button>
+                  </Flex>
+                </Stack>
+              )}
+
+              {step === 2 && (
+                <Stack gap="5">
+                  <Box>
+                    <Text fontWeight="medium" mb="2">
+                      {t('fields.delegationType')}
+                    </Text>
+                    <RadioGroup.Root
+                      value={String(delegationType)}
+                      onValueChange={(e) => {
+                        if (e.value === '0') setAskMain(true);
+                        else setDelegationType(1);
+                      }}
+                    >
+                      <Stack gap="2">
+                        <RadioGroup.Item value="1">
+                          <RadioGroup.ItemHiddenInput />
+                          <RadioGroup.ItemIndicator />
+                          <RadioGroup.ItemText>{t('delegation.typeSub')}</RadioGroup.ItemText>
+                        </RadioGroup.Item>
+                        <RadioGroup.Item value="0">
+                          <RadioGroup.ItemHiddenInput />
+                          <RadioGroup.ItemIndicator />
+                          <RadioGroup.ItemText>{t('delegation.typeMain')}</RadioGroup.ItemText>
+                        </RadioGroup.Item>
+                      </Stack>
+                    </RadioGroup.Root>
+                  </Box>
+                  <Box>
+                    <Text fontWeight="medium" mb="2">
+                      {t('fields.permissions')}
+                    </Text>
+                    <Stack gap="2">
+                      {allowed.map((p) => (
+                        <Checkbox.Root
+                          key={p}
+                          checked={chosen.includes(p)}
+                          onCheckedChange={(e) => setPermissions(e.checked ? [...chosen, p] : chosen.filter((x) => x !== p))}
+                        >
+                          <Checkbox.HiddenInput />
+                          <Checkbox.Control />
+                          <Checkbox.Label>{t(permissionKey(p))}</Checkbox.Label>
+                        </Checkbox.Root>
+                      ))}
+                    </Stack>
+                    {chosen.length === 0 && (
+                      <Text color="fg.error" mt="2" fontSize="sm">
+                        {t('delegation.permissionRequired')}
+                      </Text>
+                    )}
+                  </Box>
+                  <Flex justify="space-between">
+                    <Button variant="outline" onClick={() => setStep(1)}>
+                      {t('common:actions.previous')}
+                    </Button>
+                    <Button colorPalette="brand" disabled={chosen.length === 0} onClick={() => setStep(3)} data-testid="wizard-next">
+                      {t('common:actions.next')}
+                    </Button>
+                  </Flex>
+                </Stack>
+              )}
+
+              {step === 3 && (
+                <Stack gap="5">
+                  <DataList.Root orientation="horizontal" data-testid="delegation-summary">
+                    <DataList.Item>
+                      <DataList.ItemLabel>{t('fields.nationalId')}</DataList.ItemLabel>
+                      <DataList.ItemValue dir="ltr">{nationalId}</DataList.ItemValue>
+                    </DataList.Item>
+                    <DataList.Item>
+                      <DataList.ItemLabel>{t('fields.name')}</DataList.ItemLabel>
+                      <DataList.ItemValue>{`${details.firstName} ${details.lastName}`}</DataList.ItemValue>
+                    </DataList.Item>
+                    <DataList.Item>
+                      <DataList.ItemLabel>{t('fields.delegationType')}</DataList.ItemLabel>
+                      <DataList.ItemValue>{t(delegationType === 0 ? 'delegation.typeMain' : 'delegation.typeSub')}</DataList.ItemValue>
+                    </DataList.Item>
+                    <DataList.Item>
+                      <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
+                      <DataList.ItemValue>{chosen.map((p) => t(permissionKey(p))).join('، ')}</DataList.ItemValue>
+                    </DataList.Item>
+                  </DataList.Root>
+                  {!delegation ? (
+                    <Flex justify="space-between">
+                      <Button variant="outline" onClick={() => setStep(2)}>
+                        {t('common:actions.previous')}
+                      </Button>
+                      <Button colorPalette="brand" loading={pending} onClick={() => void sendCode()} data-testid="send-otp">
+                        {t('delegation.sendCode')}
+                      </Button>
+                    </Flex>
+                  ) : (
+                    <Stack gap="4" maxW="md" data-testid="otp-step">
+                      <Text>{t('delegation.codeSent', { phone: ltr(delegation.otp?.maskedPhone ?? delegation.delegate.maskedPhone) })}</Text>
+                      <Text fontSize="sm" color="fg.muted">
+                        {expiresIn > 0 ? t('delegation.expiresIn', { seconds: expiresIn }) : t('errors:1005')}
+                      </Text>
+                      <FormField label={t('delegation.code')} required error={errors.code}>
+                        <Input name="otp" dir="ltr" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
+                      </FormField>
+                      <Flex gap="3" wrap="wrap">
+                        <Button colorPalette="brand" loading={pending} onClick={() => void verify()} data-testid="verify-otp">
+                          {t('delegation.verify')}
+                        </Button>
+                        <Button variant="outline" disabled={resendIn > 0 || (delegation.otp?.resendsLeft ?? 0) === 0} onClick={() => void resend()}>
+                          {resendIn > 0 ? t('delegation.resendIn', { seconds: resendIn }) : t('delegation.resend', { count: delegation.otp?.resendsLeft ?? 0 })}
+                        </Button>
+                        <Button variant="ghost" onClick={() => void cancel()}>
+                          {t('common:actions.cancel')}
+                        </Button>
+                      </Flex>
+                    </Stack>
+                  )}
+                </Stack>
+              )}
+
+              {step === 4 && delegation && (
+                <Stack gap="5">
+                  <Text>{t('delegation.acknowledgmentIntro', { name: `${delegation.delegate.firstName} ${delegation.delegate.lastName}`, facility: facilityName })}</Text>
+                  <Checkbox.Root checked={acknowledged} onCheckedChange={(e) => setAcknowledged(!!e.checked)} data-testid="acknowledge">
+                    <Checkbox.HiddenInput />
+                    <Checkbox.Control />
+                    <Checkbox.Label>{t('delegation.acknowledgment')}</Checkbox.Label>
+                  </Checkbox.Root>
+                  <Flex justify="space-between">
+                    <Button variant="ghost" onClick={() => void cancel()}>
+                      {t('common:actions.cancel')}
+                    </Button>
+                    <Button colorPalette="brand" disabled={!acknowledged} loading={pending} onClick={() => void complete()} data-testid="complete-delegation">
+                      {t('delegation.complete')}
+                    </Button>
+                  </Flex>
+                </Stack>
+              )}
+            </Card.Body>
+          </Card.Root>
+        </Stack>
+      )}
+      <ConfirmDialog
+        open={askMain}
+        title={t('delegation.typeMain')}
+        message={t('delegation.mainQuestion')}
+        confirmLabel={t('delegation.mainConfirm')}
+        onConfirm={() => {
+          setDelegationType(0);
+          setAskMain(false);
+        }}
+        onCancel={() => setAskMain(false)}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,18 @@
+import { lazyRouteComponent } from '@tanstack/react-router';
+
+/**
+ * The screens of the facilities area, for the shell's route table (web/src/router.tsx). Each is its own chunk.
+ */
+export const facilityScreens = {
+  associatedFacilities: lazyRouteComponent(() => import('./AssociatedFacilitiesPage'), 'AssociatedFacilitiesPage'),
+  cbProfile: lazyRouteComponent(() => import('./FacilityProfilePage'), 'CbProfilePage'),
+  internalProfile: lazyRouteComponent(() => import('./FacilityProfilePage'), 'InternalProfilePage'),
+  externalProfile: lazyRouteComponent(() => import('./FacilityProfilePage'), 'ExternalProfilePage'),
+  cbDelegation: lazyRouteComponent(() => import('./DelegationWizardPage'), 'CbDelegationPage'),
+  internalDelegation: lazyRouteComponent(() => import('./DelegationWizardPage'), 'InternalDelegationPage'),
+  personalProfile: lazyRouteComponent(() => import('./PersonalProfilePage'), 'PersonalProfilePage'),
+  addInternal: lazyRouteComponent(() => import('./AddInternalFacilityPage'), 'AddInternalFacilityPage'),
+  addExternal: lazyRouteComponent(() => import('./AddExternalFacilityPage'), 'AddExternalFacilityPage'),
+  addConformityBody: lazyRouteComponent(() => import('./AddConformityBodyPage'), 'AddConformityBodyPage'),
+  delegateInvitation: lazyRouteComponent(() => import('./DelegateInvitationPage'), 'DelegateInvitationPage'),
+};
