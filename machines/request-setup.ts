@@ -17,6 +17,7 @@ export function requestContext(input: MachineInput): RequestContext {
     paymentOption: null,
     openNonConformities: [],
     auditPlan: null,
+    notesCount: 0,
     data: { ...(input.data ?? {}) },
   };
 }
@@ -58,6 +59,7 @@ export const requestSetup = setup({
       openNonConformities: [] as string[],
       auditPlan: null,
     }),
+    countNote: assign({ notesCount: ({ context }) => context.notesCount + 1 }),
     savePlan: assign({ auditPlan: ({ event }) => payload<unknown>(event, 'plan', null) }),
     openNonConformities: assign({
       openNonConformities: ({ event }) =>

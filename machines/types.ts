@@ -158,5 +158,7 @@ export interface RequestContext extends BaseContext {
   /** Non-conformities awaiting an accepted corrective action. */
   openNonConformities: string[];
   auditPlan: unknown;
+  /** Staff notes recorded so far (the notes themselves are in the history). */
+  notesCount: number;
   data: Record<string, unknown>;
 }

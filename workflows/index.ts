@@ -2,12 +2,17 @@ import type { Config } from '../server/config';
 import type { Db } from '../db/client';
 import type { MachineCatalogue } from './catalogue';
 import type { WorkflowEngine } from './engine';
+import type { EffectDeps } from './effects';
 import { EmbeddedEngine } from './embedded/embedded-engine';
+import { machinesCatalogue } from './machines-catalogue';
 import type { StoreDeps } from './store';
 
 export type { WorkflowEngine } from './engine';
 
-/** Milliseconds of each deadline name a machine may declare in `meta.deadline.after`. */
+/**
+ * Milliseconds of each deadline a machine may declare with a configured duration (machines/deadlines.ts, `config`
+ * rules); the others (context dates, month end, immediately) come with their due time from the machine.
+ */
 export function deadlineDurations(config: Config): Record<string, number> {
   const HOUR = 3_600_000;
   return {
@@ -16,23 +21,28 @@ export function deadlineDurations(config: Config): Record<string, number> {
   };
 }
 
-export function storeDeps(config: Config): StoreDeps {
+export function storeDeps(config: Config, billAmount?: EffectDeps['billAmount']): StoreDeps {
   return {
     durations: deadlineDurations(config),
     vatRate: config.VAT_RATE,
     paymentWindowMs: config.PAYMENT_WINDOW_HOURS * 3_600_000,
+    billAmount,
   };
 }
 
 export interface CreateEngineOptions {
-  catalogue: MachineCatalogue;
+  /** The machines; default: machines/ (tests pass their own). */
+  catalogue?: MachineCatalogue;
+  /** The fee schedule bills are created with (server/modules/payments). */
+  billAmount?: EffectDeps['billAmount'];
   now?: () => Date;
 }
 
 /** The engine the configuration selects: embedded (default) or Temporal (WORKFLOW_ENGINE=temporal). */
-export async function createEngine(config: Config, db: Db, opts: CreateEngineOptions): Promise<WorkflowEngine> {
+export async function createEngine(config: Config, db: Db, opts: CreateEngineOptions = {}): Promise<WorkflowEngine> {
+  const catalogue = opts.catalogue ?? machinesCatalogue;
   if (config.WORKFLOW_ENGINE === 'temporal') {
     throw new Error('WORKFLOW_ENGINE=temporal: the Temporal adapter is not available in this build');
   }
-  return new EmbeddedEngine({ db, catalogue: opts.catalogue, deps: storeDeps(config), now: opts.now });
+  return new EmbeddedEngine({ db, catalogue, deps: storeDeps(config, opts.billAmount), now: opts.now });
 }

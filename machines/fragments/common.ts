@@ -89,7 +89,10 @@ export const deletedState: RequestStateConfig = {
   meta: { status: DELETED_STATUS, description: 'Deleted by the applicant or after the retention period.' },
 };
 
-/** ADD_NOTE by any Halal-center employee while the request is open: recorded in the history, nothing else. */
+/**
+ * ADD_NOTE by any Halal-center employee while the request is open: recorded in the history (the count in the
+ * context makes the accepted event visible in the snapshot), nothing else.
+ */
 export function staffNoteHandler(staffPermission: string): RequestTransitions {
-  return { ADD_NOTE: { guard: may({ permission: staffPermission }) } };
+  return { ADD_NOTE: { guard: may({ permission: staffPermission }), actions: 'countNote' } };
 }

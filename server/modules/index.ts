@@ -8,9 +8,10 @@ import attachments from './attachments/routes';
 import productUpload from './product-upload/routes';
 import payments from './payments/routes';
 import certificates from './certificates/routes';
+import requests from './requests';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities, attachments, productUpload, payments, certificates];
+export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests];

@@ -166,8 +166,9 @@ describe('public site', () => {
     const { page, context, errors } = await openPage(browser, server.url);
     const foreign: string[] = [];
     page.on('request', (r) => {
+      // Network requests only: the browser's own PDF viewer loads chrome:// and chrome-extension:// resources.
       const url = r.url();
-      if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+      if (/^(https?|wss?):/.test(url) && !url.startsWith(server.url)) foreign.push(url);
     });
     const paths = ['/home', '/user-manual', '/hs-code', '/accredited-cb', '/our-customers', '/media-center', newsPath, '/about-center', '/contact-us', '/privacy', '/faq', `/verify/${DEMO_VERIFICATION_CODES.mark}`, '/public/about-center'];
     for (const lang of ['ar', 'en'] as const) {
@@ -228,6 +229,7 @@ describe('public site', () => {
     await testId(page, 'chat-input').fill('How do I pay an invoice?');
     await testId(page, 'chat-send').click();
     await expect.poll(() => testId(page, 'chat-answer').count()).toBe(2);
+    expect(await testId(page, 'chat-user').innerText()).toContain('How do I pay an invoice?');
     expect(await testId(page, 'chat-answer').last().innerText()).toContain('government payment portal');
 
     await testId(page, 'chat-input').fill('x'.repeat(90));

@@ -112,7 +112,8 @@ describe('portal shell', () => {
     await screenshot(page, 'shell-404');
     await screen.getByRole('link', { name: 'Go to the home page' }).click();
     await page.waitForURL('**/home');
-    expect(await testId(page, 'error-screen').count()).toBe(0);
+    await waitForIdle(page);
+    await testId(page, 'error-screen').waitFor({ state: 'detached' });
     await context.close();
   });
 
@@ -187,6 +188,7 @@ describe('portal shell', () => {
     await page.reload();
     expect(await (await asked).json()).toBe(true);
     await waitForIdle(page);
+    await page.waitForLoadState('networkidle');
     expect(await dialog.count()).toBe(0);
     await context.close();
 
@@ -198,6 +200,7 @@ describe('portal shell', () => {
     await signIn(staff.page, 'audit', { offerCircular: true });
     await staff.page.reload();
     await waitForIdle(staff.page);
+    await staff.page.waitForLoadState('networkidle');
     expect(circularCalls).toEqual([]);
     expect(await testId(staff.page, 'circular-letter-dialog').count()).toBe(0);
     await staff.context.close();
@@ -235,8 +238,12 @@ describe('portal shell', () => {
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('A new version is available');
     await page.unroute('**/api/health');
+    // The reloaded page checks the version again after its first navigation, and finds nothing new.
+    const checked = page.waitForResponse('**/api/health');
     await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Update' }).click()]);
+    expect((await (await checked).json()).version).toBe('1');
     await waitForIdle(page);
+    await page.waitForLoadState('networkidle');
     expect(await dialog.count()).toBe(0);
     await context.close();
   });

@@ -45,7 +45,8 @@ const activities = proxyActivities<RequestActivities>({
 
 type AcceptedStep = Extract<SendStep, { ok: true }>;
 
-const deadlineKey = (d: Deadline): string => `${d.event}\u0000${d.after}`;
+/** The same key the step diff uses (workflows/step.ts): a deadline is its state, event and name. */
+const deadlineKey = (d: Deadline): string => `${d.stateId ?? ''}\u0000${d.event}\u0000${d.after}`;
 
 /** A refusal as the failure the caller receives: its type is the AppErrorCode, validation issues are its detail. */
 function refusalFailure(refusal: Refusal | { code: 'ConcurrencyConflict' | 'EntityNotFound' }): ApplicationFailure {
@@ -99,7 +100,9 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
       return run;
     };
 
+    // As the store computes a timer row's due time (store.ts dueAtOf), so the workflow timer and the row agree.
     const dueAt = (d: Deadline, from: number): PendingDeadline => {
+      if (d.computedDueAt) return { ...d, dueAt: Date.parse(d.computedDueAt) };
       const ms = durations[d.after];
       if (ms === undefined) throw ApplicationFailure.nonRetryable(`no duration configured for deadline '${d.after}'`, 'BadRequest');
       return { ...d, dueAt: from + ms };
@@ -182,13 +185,14 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
     const fireDeadline = async (d: PendingDeadline): Promise<void> => {
       const current = requireState();
       if (!current.deadlines.some((p) => deadlineKey(p) === deadlineKey(d))) return; // cancelled while queued
+      const { dueAt: _dueAt, ...deadline } = d;
       const event: WorkflowEvent = { type: d.event };
       const step = decide(event, SYSTEM_ACTOR);
       if (step.ok) {
-        await persist(step, event, SYSTEM_ACTOR, d);
+        await persist(step, event, SYSTEM_ACTOR, deadline);
         return;
       }
-      await activities.recordDeadlineRefused({ requestId, deadline: { event: d.event, after: d.after }, now: Date.now() });
+      await activities.recordDeadlineRefused({ requestId, deadline, now: Date.now() });
       state = { ...current, deadlines: current.deadlines.filter((p) => deadlineKey(p) !== deadlineKey(d)) };
       log.info('deadline refused', { kind, id: requestId, event: d.event, refusal: step.refusal.code });
     };

@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import { createEngine } from '../../../workflows';
 import { EmbeddedEngine } from '../../../workflows/embedded/embedded-engine';
 import { TimerRunner } from '../../../workflows/embedded/timer-runner';
+import { billAmountFor } from '../payments/bill-amount';
+import { feeScheduleOf } from '../payments/fees';
 import routes from './routes';
 
 /**
@@ -11,7 +13,7 @@ import routes from './routes';
  */
 export default fp(
   async (app) => {
-    const engine = await createEngine(app.config, app.db);
+    const engine = await createEngine(app.config, app.db, { billAmount: billAmountFor(feeScheduleOf(app.config)) });
     app.decorate('engine', engine);
     const runner =
       engine instanceof EmbeddedEngine

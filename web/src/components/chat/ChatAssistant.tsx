@@ -61,6 +61,7 @@ export function ChatAssistant() {
   const [input, setInput] = useState('');
   const [busy, setBusy] = useState(false);
   const loadedFor = useRef<string | null>(null);
+  const askedRef = useRef(false);
   const logRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
@@ -71,12 +72,14 @@ export function ChatAssistant() {
   useEffect(() => {
     if (!open || loadedFor.current === i18n.language) return;
     loadedFor.current = i18n.language;
+    askedRef.current = false;
     setMessages([{ from: 'assistant', text: t('chat.greeting') }]);
     setSuggestions([]);
     chatCall<{ greeting: string; suggestions: Suggestion[] }>('GET', '/api/public/chat/welcome')
       .then((w) => {
-        setMessages([{ from: 'assistant', text: w.greeting }]);
-        setSuggestions(w.suggestions);
+        // The visitor may have asked already: replace only the greeting, and keep suggestions of a later answer.
+        setMessages((m) => [{ from: 'assistant', text: w.greeting }, ...m.slice(1)]);
+        if (!askedRef.current) setSuggestions(w.suggestions);
       })
       .catch((e: unknown) => console.error('chat assistant: loading failed', e));
   }, [open, i18n.language, t]);
@@ -91,6 +94,7 @@ export function ChatAssistant() {
   const ask = async (text: string) => {
     const message = text.trim().slice(0, CHAT_MAX_CHARS);
     if (!message || busy) return;
+    askedRef.current = true;
     setMessages((m) => [...m, { from: 'user', text: message }]);
     setInput('');
     setBusy(true);

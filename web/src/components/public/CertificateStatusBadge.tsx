@@ -14,7 +14,7 @@ const PALETTE: Record<PublicStatus, string> = {
 export function CertificateStatusBadge({ status, size = 'md' }: { status: PublicStatus; size?: 'sm' | 'md' | 'lg' }) {
   const { t } = useTranslation('public');
   return (
-    <Badge colorPalette={PALETTE[status]} variant="solid" size={size} data-testid="certificate-status" data-status={status}>
+    <Badge colorPalette={PALETTE[status]} variant="subtle" size={size} data-testid="certificate-status" data-status={status}>
       {t(`status.${status}`)}
     </Badge>
   );

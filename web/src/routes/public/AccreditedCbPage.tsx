@@ -28,7 +28,7 @@ export function AccreditedCbPage() {
   const [category, setCategory] = useState('');
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const [pageSize, setPageSize] = useState(10);
   useEffect(() => {
     const timer = setTimeout(() => setDebouncedName(name.trim()), 300);
     return () => clearTimeout(timer);

@@ -33,7 +33,7 @@ export function HsCodePage() {
   const [level, setLevel] = useState('');
   const [halalOnly, setHalalOnly] = useState(false);
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const [pageSize, setPageSize] = useState(10);
   const query = useDebounced(q.trim(), 300);
   useEffect(() => setPage(1), [query, level, halalOnly]);
 

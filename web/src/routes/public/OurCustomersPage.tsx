@@ -11,7 +11,7 @@ export function OurCustomersPage() {
   const { t } = useTranslation('public');
   const l = useLocalized();
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const [pageSize, setPageSize] = useState(10);
   const { data, loading } = useApiQuery<Paged<Customer>>('/api/public/customers', { query: { pageNumber: page, pageSize } });
   const columns: Column<Customer>[] = [
     { key: 'name', header: t('customers.name'), render: (c) => l(c.nameAr, c.nameEn) },

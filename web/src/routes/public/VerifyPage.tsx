@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Card, DataList, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
 import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
@@ -32,6 +32,20 @@ function PartyText({ party }: { party: Party }) {
   );
 }
 
+/** One row of the details: the label (dt) beside its value (dd), stacked on small screens. */
+function Detail({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <>
+      <Box as="dt" color="fg.muted" fontWeight="medium" pt={{ base: '2', md: '0' }}>
+        {label}
+      </Box>
+      <Box as="dd" data-testid={testId}>
+        {children}
+      </Box>
+    </>
+  );
+}
+
 function CertificateDetails({ c }: { c: VerifiedCertificate }) {
   const { t, i18n } = useTranslation('public');
   const l = useLocalized();
@@ -59,70 +73,49 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
 
       <Card.Root>
         <Card.Body>
-          <DataList.Root orientation={{ base: 'vertical', md: 'horizontal' }} gap="4" size="lg">
-            <DataList.Item>
-              <DataList.ItemLabel>{t('verify.kind')}</DataList.ItemLabel>
-              <DataList.ItemValue>{t(`kind.${c.kind}`, { defaultValue: c.kind })}</DataList.ItemValue>
-            </DataList.Item>
+          <Grid as="dl" templateColumns={{ base: '1fr', md: '14rem 1fr' }} columnGap="6" rowGap={{ base: '1', md: '4' }}>
+            <Detail label={t('verify.kind')}>{t(`kind.${c.kind}`, { defaultValue: c.kind })}</Detail>
             {c.legacyNumber && (
-              <DataList.Item>
-                <DataList.ItemLabel>{t('verify.legacyNumber')}</DataList.ItemLabel>
-                <DataList.ItemValue fontFamily="mono" dir="ltr">
+              <Detail label={t('verify.legacyNumber')}>
+                <Text as="span" fontFamily="mono" dir="ltr">
                   {c.legacyNumber}
-                </DataList.ItemValue>
-              </DataList.Item>
+                </Text>
+              </Detail>
             )}
-            <DataList.Item>
-              <DataList.ItemLabel>{t('verify.holder')}</DataList.ItemLabel>
-              <DataList.ItemValue data-testid="verify-holder">
-                <PartyText party={c.holder} />
-              </DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('verify.issuer')}</DataList.ItemLabel>
-              <DataList.ItemValue>{c.issuer ? <PartyText party={c.issuer} /> : t('verify.issuerCenter')}</DataList.ItemValue>
-            </DataList.Item>
+            <Detail label={t('verify.holder')} testId="verify-holder">
+              <PartyText party={c.holder} />
+            </Detail>
+            <Detail label={t('verify.issuer')}>{c.issuer ? <PartyText party={c.issuer} /> : t('verify.issuerCenter')}</Detail>
             {scope && (
-              <DataList.Item>
-                <DataList.ItemLabel>{t('verify.scope')}</DataList.ItemLabel>
-                <DataList.ItemValue lang={c.kind === 'halalMark' ? undefined : 'en'}>{scope}</DataList.ItemValue>
-              </DataList.Item>
+              <Detail label={t('verify.scope')}>
+                <Text as="span" lang={c.kind === 'halalMark' ? undefined : 'en'}>
+                  {scope}
+                </Text>
+              </Detail>
             )}
             {c.categories.length > 0 && (
-              <DataList.Item>
-                <DataList.ItemLabel>{t('verify.categories')}</DataList.ItemLabel>
-                <DataList.ItemValue>
-                  <Wrap gap="1">
-                    {c.categories.map((k) => (
-                      <Badge key={k} variant="subtle">
-                        {t(`cbCategory.${k}`, { defaultValue: k })}
-                      </Badge>
-                    ))}
-                  </Wrap>
-                </DataList.ItemValue>
-              </DataList.Item>
+              <Detail label={t('verify.categories')}>
+                <Wrap gap="1">
+                  {c.categories.map((k) => (
+                    <Badge key={k} variant="subtle">
+                      {t(`cbCategory.${k}`, { defaultValue: k })}
+                    </Badge>
+                  ))}
+                </Wrap>
+              </Detail>
             )}
-            <DataList.Item>
-              <DataList.ItemLabel>{t('verify.issuedAt')}</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <DualDateText date={c.issuedAt} testId="verify-issued" />
-              </DataList.ItemValue>
-            </DataList.Item>
+            <Detail label={t('verify.issuedAt')}>
+              <DualDateText date={c.issuedAt} testId="verify-issued" />
+            </Detail>
             {c.validFrom.gregorian !== c.issuedAt.gregorian && (
-              <DataList.Item>
-                <DataList.ItemLabel>{t('verify.validFrom')}</DataList.ItemLabel>
-                <DataList.ItemValue>
-                  <DualDateText date={c.validFrom} testId="verify-valid-from" />
-                </DataList.ItemValue>
-              </DataList.Item>
+              <Detail label={t('verify.validFrom')}>
+                <DualDateText date={c.validFrom} testId="verify-valid-from" />
+              </Detail>
             )}
-            <DataList.Item>
-              <DataList.ItemLabel>{t('verify.expiresAt')}</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <DualDateText date={c.expiresAt} testId="verify-expires" />
-              </DataList.ItemValue>
-            </DataList.Item>
-          </DataList.Root>
+            <Detail label={t('verify.expiresAt')}>
+              <DualDateText date={c.expiresAt} testId="verify-expires" />
+            </Detail>
+          </Grid>
         </Card.Body>
       </Card.Root>
 

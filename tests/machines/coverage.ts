@@ -1,0 +1,124 @@
+import { createTestModel } from '@xstate/graph';
+import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition } from 'xstate';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import {
+  allowedActions,
+  canSend,
+  catalogues,
+  deadlinesOf,
+  EFFECT_NAMES,
+  getMachine,
+  queueOf,
+  stateNodesOf,
+  statusLabel,
+  statusOf,
+  validateEvent,
+  EVENT_TYPES,
+  type EventType,
+  type MachineEvent,
+  type MachineKind,
+} from '../../machines';
+import { eventsFor, inputFor } from './samples';
+
+export interface Coverage {
+  kind: MachineKind;
+  states: string[];
+  coveredStates: Set<string>;
+  transitions: string[];
+  coveredTransitions: Set<string>;
+  paths: number;
+  steps: number;
+}
+
+/** Every transition definition of a machine with a readable id (`<state id> <EVENT>#<index>`). */
+export function transitionIds(machine: AnyStateMachine): Map<AnyTransitionDefinition, string> {
+  const ids = new Map<AnyTransitionDefinition, string>();
+  const nodes = [machine.root, ...stateNodesOf(machine)] as unknown as { id: string; transitions: Map<string, AnyTransitionDefinition[]> }[];
+  for (const node of nodes)
+    for (const [type, defs] of node.transitions) defs.forEach((d, i) => ids.set(d, `${node.id} ${type}#${i}`));
+  return ids;
+}
+
+/**
+ * Walks a machine with @xstate/graph: the traversal is keyed by state value, the context facts guards read, and
+ * the transition that led there (source state + event + branch), so every transition ends some shortest path.
+ * Each path is replayed through the public API (initialTransition/transition, allowedActions, validateEvent,
+ * statusOf, queueOf, deadlinesOf) as the system under test, and the states and transitions it takes are counted.
+ */
+export async function walkMachine(kind: MachineKind): Promise<Coverage> {
+  const machine = getMachine(kind);
+  const ids = transitionIds(machine);
+  const coverage: Coverage = {
+    kind,
+    states: stateNodesOf(machine).map((n) => (n as unknown as { id: string }).id),
+    coveredStates: new Set(),
+    transitions: [...ids.values()],
+    coveredTransitions: new Set(),
+    paths: 0,
+    steps: 0,
+  };
+  const codes = new Set(catalogues.statuses[kind].filter((e) => e.aliasOf === undefined).map((e) => e.code));
+  const events = eventsFor(kind, machine);
+  const serializeState = (state: AnyMachineSnapshot, event: MachineEvent | undefined, prev: AnyMachineSnapshot | undefined) => {
+    const c = state.context as Record<string, unknown>;
+    const via = event && prev ? machine.getTransitionData(prev, event).map((t) => ids.get(t)).join('|') : 'init';
+    return JSON.stringify([
+      state.value,
+      state.status,
+      c.assigneeUserId !== null,
+      c.returnedByAudit ?? null,
+      c.round ?? null,
+      ((c.openNonConformities as unknown[] | undefined)?.length ?? 0) > 0,
+      ((c.returnedSections as unknown[] | undefined)?.length ?? 0) > 0,
+      via,
+    ]);
+  };
+
+  for (const discountPercent of [0, 100]) {
+    const input = inputFor(kind, discountPercent);
+    const model = createTestModel(machine, { events, serializeState: serializeState as never });
+    const paths = model.getShortestPaths({ input, events: events as never, serializeState: serializeState as never });
+    for (const path of paths) {
+      coverage.paths++;
+      let current = initialTransition(machine, input)[0] as AnyMachineSnapshot;
+      const checkState = (snapshot: AnyMachineSnapshot) => {
+        const status = statusOf(snapshot);
+        if (!codes.has(status)) throw new Error(`${kind}: status ${status} is not in the catalogue`);
+        if (!statusLabel(kind, status, 'ar') || !statusLabel(kind, status, 'en')) throw new Error(`${kind}: no label for ${status}`);
+        if (!queueOf(snapshot)) throw new Error(`${kind}: ${JSON.stringify(snapshot.value)} has no queue tag`);
+        for (const d of deadlinesOf(snapshot, new Date('2026-01-15T00:00:00Z')))
+          if (!allowedActions(kind, snapshot, SYSTEM_ACTOR).some((a) => a.type === d.event))
+            throw new Error(`${kind}: deadline ${d.event} of ${d.stateId} is not accepted from the system`);
+        for (const n of snapshot._nodes) coverage.coveredStates.add(n.id);
+      };
+      checkState(current);
+      const execute = (step: { event: MachineEvent; state: AnyMachineSnapshot }) => {
+        const { event } = step;
+        coverage.steps++;
+        const issues = validateEvent(kind, event);
+        if (issues.length) throw new Error(`${kind}: sample ${event.type} is invalid: ${JSON.stringify(issues)}`);
+        if (!allowedActions(kind, current, event.actor).some((a) => a.type === event.type))
+          throw new Error(`${kind}: ${event.type} missing from allowedActions in ${JSON.stringify(current.value)}`);
+        if (!canSend(kind, current, event)) throw new Error(`${kind}: canSend refused ${event.type}`);
+        for (const t of machine.getTransitionData(current, event)) coverage.coveredTransitions.add(ids.get(t) ?? '?');
+        const [next, actions] = transition(machine, current, event);
+        if (next === current) throw new Error(`${kind}: accepted ${event.type} left the snapshot unchanged`);
+        for (const a of actions)
+          if (a.type.startsWith('effect.') && !(EFFECT_NAMES as readonly string[]).includes(a.type))
+            throw new Error(`${kind}: unknown effect ${a.type}`);
+        current = next as AnyMachineSnapshot;
+      };
+      await path.test({
+        events: Object.fromEntries(EVENT_TYPES.map((t: EventType) => [t, execute])) as never,
+        states: {
+          '*': (expected: AnyMachineSnapshot) => {
+            if (JSON.stringify(current.value) !== JSON.stringify(expected.value))
+              throw new Error(`${kind}: replay reached ${JSON.stringify(current.value)}, model ${JSON.stringify(expected.value)}`);
+            checkState(current);
+          },
+        },
+      });
+    }
+  }
+  return coverage;
+}

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { bills, requestHistory, requests } from '../../db/schema';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import { createTestApp, type Client, type TestApp } from '../helpers/app';
+
+/** The workflow calls through the HTTP stack: sessions, policies, visibility, errors in the caller's language. */
+let t: TestApp;
+let applicant: Client;
+let subUser: Client;
+let external: Client;
+let registration: Client;
+let committee: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [applicant, subUser, external, registration, committee] = await Promise.all(
+    ['internal.main', 'internal.sub', 'external', 'registration', 'committee'].map((u) => t.login(u)),
+  );
+});
+afterAll(() => t?.close());
+
+const FACILITY = 'inf-almarai-foods';
+const startDraft = async (data: Record<string, unknown> = { trademarks: [{ nameAr: 'نادك', nameEn: 'Nadec' }] }) => {
+  const res = await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string; number: string; version: number; status: { code: number; label: string } };
+};
+const send = (c: Client, id: string, type: string, expectedVersion: number, payload?: Record<string, unknown>, lang = 'en') =>
+  c.post(`/api/requests/${id}/events?lang=${lang}`, { type, expectedVersion, ...(payload ? { payload } : {}) });
+
+/** Submits and confirms the application fee, as the payment callback would: the request waits in registration. */
+async function inRegistration() {
+  const r = await startDraft();
+  expect((await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true })).statusCode).toBe(200);
+  await t.app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR);
+  return r;
+}
+
+describe('POST /api/requests', () => {
+  it('starts a draft for a facility of the caller, with status label, version and data', async () => {
+    const res = await applicant.post('/api/requests?lang=en', { kind: 'internalCertificate', facilityId: FACILITY, data: { trademarks: [] } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      kind: 'internalCertificate',
+      status: { code: 0, label: 'Draft' },
+      version: 1,
+      facilityId: FACILITY,
+      queue: 'applicant',
+      assigneeUserId: null,
+      creatorName: 'Khalid Al-Harbi',
+      data: { trademarks: [] },
+    });
+    const ar = await applicant.get(`/api/requests/${res.json().id}?lang=ar`);
+    expect(ar.json().status.label).toBe('مسودة');
+  });
+
+  it('refuses a facility the caller is not a member of, kinds nobody starts, and anonymous callers', async () => {
+    expect((await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: 'exf-anatolia-meat' })).statusCode).toBe(403);
+    expect((await applicant.post('/api/requests', { kind: 'bill', facilityId: FACILITY })).statusCode).toBe(400);
+    expect((await applicant.post('/api/requests', { kind: 'noSuchKind', facilityId: FACILITY })).statusCode).toBe(400);
+    expect((await t.anonymous.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY })).statusCode).toBe(401);
+  });
+});
+
+describe('reading a request', () => {
+  it('members of the facility and staff see it; anyone else gets 404', async () => {
+    const r = await startDraft();
+    expect((await applicant.get(`/api/requests/${r.id}`)).statusCode).toBe(200);
+    expect((await subUser.get(`/api/requests/${r.id}`)).statusCode).toBe(200);
+    expect((await registration.get(`/api/requests/${r.id}`)).statusCode).toBe(200);
+    expect((await external.get(`/api/requests/${r.id}`)).statusCode).toBe(404);
+    expect((await external.get(`/api/requests/${r.id}/history`)).statusCode).toBe(404);
+    expect((await external.get(`/api/requests/${r.id}/actions`)).statusCode).toBe(404);
+    expect((await applicant.get('/api/requests/not-a-uuid')).statusCode).toBe(404);
+    expect((await applicant.get('/api/requests/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('actions are what the machine allows this user now, with labels', async () => {
+    const r = await startDraft();
+    const mine = (await applicant.get(`/api/requests/${r.id}/actions?lang=en`)).json();
+    expect(mine.version).toBe(1);
+    expect(mine.actions.map((a: { type: string }) => a.type)).toEqual(expect.arrayContaining(['EDIT', 'SUBMIT', 'DELETE']));
+    expect(mine.actions.find((a: { type: string }) => a.type === 'SUBMIT').label).toBe('Submit');
+    const staff = (await registration.get(`/api/requests/${r.id}/actions`)).json();
+    expect(staff.actions.map((a: { type: string }) => a.type)).not.toContain('SUBMIT');
+  });
+});
+
+describe('POST /api/requests/:id/events', () => {
+  it('applies an accepted event and creates the application bill in the same step', async () => {
+    const r = await startDraft();
+    const res = await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ version: 2, status: { code: 2, label: 'Pending Payment of Application Fee' }, queue: 'payment' });
+    const [bill] = await t.database.db.select().from(bills).where(eq(bills.requestId, r.id));
+    expect(bill).toMatchObject({ status: 1, feeKind: 'application', facilityPublicId: FACILITY });
+    expect(Number(bill.total)).toBeCloseTo(Number(bill.amount) * 1.15, 2);
+  });
+
+  it('a stale expectedVersion is 409 with the concurrency message, in the caller language', async () => {
+    const r = await startDraft();
+    await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true });
+    const en = await send(applicant, r.id, 'CANCEL', 1, {}, 'en');
+    expect(en.statusCode).toBe(409);
+    expect(en.json().error).toMatchObject({ code: 'ConcurrencyConflict', message: 'The data has been changed by another user. Please reload and try again.' });
+    const ar = await send(applicant, r.id, 'CANCEL', 1, {}, 'ar');
+    expect(ar.json().error.code).toBe('ConcurrencyConflict');
+    expect(ar.json().error.message).toMatch(/[\u0600-\u06FF]/);
+  });
+
+  it('refusals: not this user 403, not this state 409, bad payload 400 with the field; nothing changes', async () => {
+    const r = await startDraft();
+    const before = await t.database.db.select().from(requests).where(eq(requests.id, r.id));
+    const e403 = await send(registration, r.id, 'SUBMIT', 1, { agreementAccepted: true });
+    expect([e403.statusCode, e403.json().error.code]).toEqual([403, 'NotAuthorized']);
+    const e409 = await send(registration, r.id, 'ACCEPT', 1);
+    expect([e409.statusCode, e409.json().error.code]).toEqual([409, 'TransitionNotAllowed']);
+    const e400 = await send(applicant, r.id, 'SUBMIT', 1, {});
+    expect(e400.statusCode).toBe(400);
+    expect(e400.json().error.validationErrors[0].members).toEqual(['agreementAccepted']);
+    expect(await t.database.db.select().from(requests).where(eq(requests.id, r.id))).toEqual(before);
+    expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(1);
+  });
+
+  it('a malformed body is 400 before anything runs', async () => {
+    const r = await startDraft();
+    expect((await applicant.post(`/api/requests/${r.id}/events`, { type: 'SUBMIT' })).statusCode).toBe(400);
+    expect((await applicant.post(`/api/requests/${r.id}/events`, { type: 'submit now', expectedVersion: 1 })).statusCode).toBe(400);
+  });
+
+  it('writes need the CSRF token', async () => {
+    const r = await startDraft();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/requests/${r.id}/events`,
+      headers: { cookie: applicant.cookie },
+      payload: { type: 'SUBMIT', expectedVersion: 1, payload: { agreementAccepted: true } },
+    });
+    expect(res.statusCode).toBe(403);
+    expect((await applicant.get(`/api/requests/${r.id}`)).json().version).toBe(1);
+  });
+});
+
+describe('history', () => {
+  it('lists accepted events in order with names, statuses and labels', async () => {
+    const r = await inRegistration();
+    const items = (await applicant.get(`/api/requests/${r.id}/history?lang=en`)).json().items;
+    expect(items.map((i: { event: string }) => i.event)).toEqual(['START', 'SUBMIT', 'PAYMENT_CONFIRMED']);
+    expect(items[1]).toMatchObject({
+      seq: 2,
+      actor: { name: 'Khalid Al-Harbi', system: false },
+      from: { code: 0, label: 'Draft' },
+      to: { code: 2 },
+    });
+    expect(items[2].actor).toMatchObject({ system: true, userId: 'system' });
+    expect(items[2].actor.name).not.toBe('system');
+  });
+
+  it('verify: staff only; finds a tampered row', async () => {
+    const r = await inRegistration();
+    expect((await applicant.get(`/api/requests/${r.id}/history/verify`)).statusCode).toBe(403);
+    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: true, rows: 3 });
+    await t.database.db
+      .update(requestHistory)
+      .set({ payload: { agreementAccepted: false } })
+      .where(and(eq(requestHistory.requestId, r.id), eq(requestHistory.seq, 2)));
+    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: false, rows: 3, firstBrokenSeq: 2, reason: 'hash' });
+    expect((await registration.get('/api/requests/00000000-0000-4000-8000-000000000000/history/verify')).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/queues/:queue', () => {
+  let a: { id: string; number: string };
+  let b: { id: string; number: string };
+  beforeAll(async () => {
+    a = await inRegistration();
+    b = await inRegistration();
+    const assigned = await send(registration, b.id, 'ASSIGN_TO_ME', 3);
+    expect(assigned.statusCode).toBe(200);
+    expect(assigned.json().status.code).toBe(4);
+  });
+  const ids = (res: { json(): { items: { id: string }[] } }) => res.json().items.map((i) => i.id);
+
+  it('waiting, mine and finished tabs for a registration employee', async () => {
+    const waiting = await registration.get('/api/queues/registration?tab=waiting&pageSize=100');
+    expect(waiting.statusCode).toBe(200);
+    expect(ids(waiting)).toContain(a.id);
+    expect(ids(waiting)).not.toContain(b.id);
+    expect(ids(await registration.get('/api/queues/registration?tab=mine&pageSize=100'))).toEqual([b.id]);
+    const accepted = await send(registration, b.id, 'ACCEPT', 4);
+    expect(accepted.json().queue).toBe('audit');
+    expect(ids(await registration.get('/api/queues/registration?tab=mine&pageSize=100'))).toEqual([]);
+    expect(ids(await registration.get('/api/queues/registration?tab=finished&pageSize=100'))).toContain(b.id);
+  });
+
+  it('filters by request number, creator name, brand name and any; pages with a total', async () => {
+    const byNumber = await registration.get(`/api/queues/registration?requestNumber=${a.number}`);
+    expect(ids(byNumber)).toEqual([a.id]);
+    expect(ids(await registration.get(`/api/queues/registration?any=${a.number}`))).toEqual([a.id]);
+    expect(ids(await registration.get('/api/queues/registration?creatorName=khalid&pageSize=100'))).toContain(a.id);
+    expect(ids(await registration.get('/api/queues/registration?creatorName=nobody-by-this-name'))).toEqual([]);
+    expect(ids(await registration.get(`/api/queues/registration?brandName=${encodeURIComponent('نادك')}&pageSize=100`))).toContain(a.id);
+    const page = (await registration.get('/api/queues/registration?pageSize=1&pageNumber=1')).json();
+    expect(page.items).toHaveLength(1);
+    expect(page.totalCount).toBeGreaterThanOrEqual(1);
+    expect(page.items[0].status.label).toBeTruthy();
+  });
+
+  it('applicants see only their facilities; bad paging and unknown queues are 400', async () => {
+    expect(ids(await external.get('/api/queues/all?tab=waiting&pageSize=100'))).not.toContain(a.id);
+    expect(ids(await applicant.get('/api/queues/all?tab=mine&pageSize=100'))).toContain(a.id);
+    expect((await registration.get('/api/queues/registration?pageSize=1000')).statusCode).toBe(400);
+    expect((await registration.get('/api/queues/registration?tab=everything')).statusCode).toBe(400);
+    expect((await registration.get('/api/queues/nowhere')).statusCode).toBe(400);
+    expect((await t.anonymous.get('/api/queues/registration')).statusCode).toBe(401);
+  });
+
+  it('the committee does not see registration requests as theirs', async () => {
+    expect(ids(await committee.get('/api/queues/committee?tab=mine&pageSize=100'))).toEqual([]);
+  });
+});
