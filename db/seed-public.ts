@@ -82,7 +82,11 @@ export async function seedHsCodes(db: Db): Promise<void> {
 }
 
 async function seedContent(db: Db, now: Date): Promise<void> {
+  // News and FAQ are seeded on the first run only: an administrator who deletes them all must not see them return.
+  const [{ pages }] = await db.select({ pages: count() }).from(contentPages);
+  const firstRun = pages === 0;
   for (const p of PAGE_SEEDS) await db.insert(contentPages).values(p).onConflictDoNothing({ target: contentPages.key });
+  if (!firstRun) return;
   const [{ news }] = await db.select({ news: count() }).from(newsItems);
   if (news === 0) {
     for (const { daysAgo, motif, colors, ...n } of NEWS_SEEDS) {

@@ -13,6 +13,8 @@ export const ZConfig = z.object({
   /** Public base URL, used in QR codes and links sent by SMS. */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** The built web app to serve (vite build output); unset means web/dist. E2E runs point it at their own build. */
+  WEB_DIST: z.string().min(1).optional(),
   /** PostgreSQL URL; unset means embedded PGlite in DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -16,7 +16,7 @@ async function main() {
   }
   const app = await buildApp({
     config,
-    extra: [(app) => registerWeb(app)],
+    extra: [(app) => registerWeb(app, { root: config.WEB_DIST })],
   });
   await seed(app.db);
   await app.listen({ port: config.PORT, host: config.HOST });

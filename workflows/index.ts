@@ -41,8 +41,11 @@ export interface CreateEngineOptions {
 /** The engine the configuration selects: embedded (default) or Temporal (WORKFLOW_ENGINE=temporal). */
 export async function createEngine(config: Config, db: Db, opts: CreateEngineOptions = {}): Promise<WorkflowEngine> {
   const catalogue = opts.catalogue ?? machinesCatalogue;
+  const deps = storeDeps(config, opts.billAmount);
   if (config.WORKFLOW_ENGINE === 'temporal') {
-    throw new Error('WORKFLOW_ENGINE=temporal: the Temporal adapter is not available in this build');
+    // Loaded only when selected: the embedded default never loads the Temporal client.
+    const { createTemporalEngine } = await import('./temporal/client');
+    return createTemporalEngine(config, db, { catalogue, deps });
   }
-  return new EmbeddedEngine({ db, catalogue, deps: storeDeps(config, opts.billAmount), now: opts.now });
+  return new EmbeddedEngine({ db, catalogue, deps, now: opts.now });
 }

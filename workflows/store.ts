@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, notInArray } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { requestHistory, requests, workflowTimers } from '../db/schema';

@@ -9,9 +9,10 @@ import productUpload from './product-upload/routes';
 import payments from './payments/routes';
 import certificates from './certificates/routes';
 import requests from './requests';
+import internalRequests from './internal-requests/routes';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests];
+export const modules: FastifyPluginAsync[] = [health, auth, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests];

@@ -141,4 +141,24 @@ describe('facilities and delegation', () => {
     expect(sub.errors).toEqual([]);
     await sub.context.close();
   });
+  it('Halal-center staff read any CB with its users; a CB main user sees the IBAN status and the delegation entry', async () => {
+    const staff = await openPage(browser, server.url);
+    await signIn(staff.page, 'registration');
+    await staff.page.goto('/halal-profile/cb/cb-global-halal?lang=en');
+    await waitForIdle(staff.page);
+    expect(await testId(staff.page, 'page-title').innerText()).toBe('Global Halal Conformity Body');
+    await expect.poll(() => testId(staff.page, 'data-table').innerText()).toContain('Aisyah Rahman');
+    expect(staff.errors).toEqual([]);
+    await staff.context.close();
+
+    const cb = await openPage(browser, server.url);
+    await signIn(cb.page, 'cb.main');
+    await cb.page.goto('/facility-profile/cb/cb-global-halal?lang=en');
+    await waitForIdle(cb.page);
+    expect(await testId(cb.page, 'iban-status').innerText()).toBe('Confirmed');
+    expect(await testId(cb.page, 'delegation-menu').count()).toBe(1);
+    await screenshot(cb.page, 'facilities-cb-profile');
+    expect(cb.errors).toEqual([]);
+    await cb.context.close();
+  });
 });

@@ -180,6 +180,7 @@ describe('public site', () => {
         expect(ARABIC.test(title), `${path} ${lang}: ${title}`).toBe(lang === 'ar');
         expect(await testId(page, 'error-screen').count(), path).toBe(0);
         expect(await page.title(), path).toMatch(lang === 'ar' ? ARABIC : /National Halal Center/);
+        if (path === '/home') await screenshot(page, `public-home-${lang}`);
       }
     }
     await open(page, '/about-center?lang=ar');

@@ -131,6 +131,19 @@ describe('delegating an existing user', () => {
     expect(twice.json().error.code).toBe('DelegateAlreadyMember');
   });
 
+  it('needs no mobile or email for a person with an account, and both for a new person', async () => {
+    const body = startBody('inf-almarai-foods', DEMO_IDENTITIES['external'].nationalId, '');
+    const { phone: _phone, email: _email, ...delegate } = body.delegate;
+    const existing = await main.post(INTERNAL, { ...body, delegate });
+    expect(existing.statusCode, existing.body).toBe(200);
+    expect(existing.json().otp.maskedPhone).toBe('+90530***0001');
+    const fresh = { ...delegate, nationalId: newNationalId() };
+    const noEmail = await main.post(INTERNAL, { ...body, delegate: { ...fresh, phone: '0557000040' } });
+    expect(noEmail.json().error.validationErrors[0].members).toEqual(['delegate.email']);
+    const noPhone = await main.post(INTERNAL, { ...body, delegate: { ...fresh, email: 'new.person@example.com' } });
+    expect(noPhone.json().error.code).toBe('PhoneInvalid');
+  });
+
   it('refuses delegating to oneself and invalid ids', async () => {
     const self = await main.post(INTERNAL, startBody('inf-almarai-foods', DEMO_IDENTITIES['internal.main'].nationalId, '0557000003'));
     expect(self.json().error.code).toBe('DelegateIsSelf');

@@ -64,6 +64,8 @@ export const routeTable: RouteEntry[] = [
   // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.
   { path: 'associated-facilities', component: facilityScreens.associatedFacilities, access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
   { path: 'halal-profile', component: placeholder('halalProfile'), access: { staff: 'only' } },
+  { path: 'halal-profile/cb/$id', component: facilityScreens.staffCb, access: { staff: 'only' } },
+  { path: 'halal-profile/facility/$id', component: facilityScreens.staffFacility, access: { staff: 'only' } },
   { path: 'dashboard', component: placeholder('dashboard'), access: { signedIn: true } },
   { path: 'personal-profile/personal-data', component: facilityScreens.personalProfile, access: { signedIn: true } },
 

@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { openDatabase } from '../../db/client';
 import { ConfigError, loadConfig, type Config } from '../../server/config';
+import { billAmountFor } from '../../server/modules/payments/bill-amount';
+import { feeScheduleOf } from '../../server/modules/payments/fees';
 import { storeDeps } from '../index';
 import { createActivities } from './activities';
 
@@ -34,7 +36,8 @@ export async function runWorker(config: Config): Promise<void> {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowsPath: WORKFLOWS_PATH,
-      activities: createActivities({ db: database.db, store: storeDeps(config) }),
+      // The same fee schedule as the server's engine (server/modules/requests), so bills come out identical.
+      activities: createActivities({ db: database.db, store: storeDeps(config, billAmountFor(feeScheduleOf(config))) }),
     });
     await worker.run();
   } finally {

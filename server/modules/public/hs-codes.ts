@@ -192,9 +192,10 @@ export type ProductHsCheck =
 
 /**
  * Product validation for the request forms (spec 02 section 5): the code is numeric, 6 to 12 digits, its first six
- * digits are an HS 2022 sub-heading, and Halal products may be registered under it.
+ * digits are an HS 2022 sub-heading, and Halal products may be registered under it. `rules` may be the configured
+ * string itself (app.config.HALAL_HS_PREFIXES).
  */
-export async function checkProductHsCode(db: Db, rules: HalalHsRules, rawCode: string): Promise<ProductHsCheck> {
+export async function checkProductHsCode(db: Db, rules: HalalHsRules | string | readonly string[], rawCode: string): Promise<ProductHsCheck> {
   const code = normalizeHsCode(rawCode);
   if (!/^\d{6,12}$/.test(code)) return { ok: false, code, reason: 'format' };
   const baseCode = code.slice(0, 6);

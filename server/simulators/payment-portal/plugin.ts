@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
 import type { Config } from '../../config';
@@ -86,9 +87,9 @@ export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): Fas
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    app.post('/payments', { config: { csrf: false }, schema: { body: ZCreate } }, async (request, reply) => {
+    app.withTypeProvider<ZodTypeProvider>().post('/payments', { config: { csrf: false }, schema: { body: ZCreate } }, async (request, reply) => {
       if (request.headers.authorization !== `Bearer ${opts.apiKey}`) return reply.status(401).send({ error: 'unauthorized' });
-      const req = request.body as z.infer<typeof ZCreate>;
+      const req = request.body;
       const payload: PagePayload = {
         id: `PAY-${randomBytes(8).toString('hex').toUpperCase()}`,
         ref: req.merchantReference,

@@ -8,8 +8,10 @@
  *   await screenshot(page, 'my-screen');           // test-results/screenshots/my-screen.png
  *   ... await browser.close(); await server.stop();
  *
- * `npm run test:e2e` builds web/dist once first (E2E_SKIP_BUILD=1 skips it). Wait for calls to finish with
- * waitForIdle(page) (the full-page loader). Pass settings to startServer({ SESSION_TIME_MINUTES: '0.05' }).
+ * `npm run test:e2e` builds the web app once into a temp dir the servers serve (E2E_SKIP_BUILD=1 serves web/dist
+ * as it is). After goto/reload/navigating clicks, waitForIdle(page) waits for guards, redirects and calls to settle.
+ * Pass settings to startServer({ SESSION_TIME_MINUTES: '0.05' }). signIn answers the circular-letter offer for
+ * you unless { offerCircular: true }. On a failure, server.output() has the server's log.
  */
 export { startServer, freePort, type RunningServer } from './server';
 export { launchBrowser, openPage, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -50,7 +51,8 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /**
  * Starts the real server (`tsx server/main.ts`, the same entry as `npm start`) on a free port with a fresh
  * DATA_DIR (embedded PGlite, migrated and seeded on start) and the simulators on. `env` overrides settings
- * (e.g. SESSION_TIME_MINUTES). Uses PostgreSQL only when E2E_DATABASE_URL is set.
+ * (e.g. SESSION_TIME_MINUTES). Uses PostgreSQL only when E2E_DATABASE_URL is set. Serves the web build made by
+ * global-setup.ts (so it must run under tests/e2e/vitest.config.ts).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -65,6 +67,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     LOG_LEVEL: 'warn',
     // Tests sign in far more often than a person; the limit itself is covered by the server tests.
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    // This run's own build (global-setup.ts), safe from a rebuild of web/dist meanwhile.
+    WEB_DIST: inject('webDist'),
     ...env,
   };
   delete childEnv.DATABASE_URL;

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { getMachine, registry, type MachineEvent, type MachineKind } from '../../../machines';
+import { eventsFor, inputFor } from '../../machines/samples';
+import { systemEventSignal } from '../../../workflows/temporal/shared';
+import type { RequestWorkflowInput } from '../../../workflows/temporal/shared';
 import { createTestDatabase } from '../../helpers/db';
 import { REQUEST_WORKFLOW_TYPE, sendEventUpdate, startedUpdate, workflowIdOf } from '../../../workflows/temporal/shared';
 import type { Actor } from '../../../machines/actor';
@@ -24,7 +29,7 @@ type Index = Record<string, { workflows: keyof typeof WORKFLOWS; workflowId: str
 
 async function lifecycle(
   workflows: keyof typeof WORKFLOWS,
-  input: (requestId: string) => ReturnType<typeof fixtureInput>,
+  input: (requestId: string) => RequestWorkflowInput,
   story: (ctx: { standIn: TemporalStandIn; workflowId: string; send: (type: string, actor: Actor, expectedVersion?: number, payload?: Record<string, unknown>) => Promise<UpdateResult> }) => Promise<void>,
 ) {
   const database = await createTestDatabase({ seed: false });
@@ -39,6 +44,50 @@ async function lifecycle(
   await standIn.dispose();
   await database.close();
   return { workflowId, runs };
+}
+
+/**
+ * The shortest way through a production machine to a state, with events the machines' model tests use (valid
+ * payloads, actors that satisfy each guard): a real lifecycle, not one written by hand for the test.
+ */
+function pathTo(kind: MachineKind, goal: (s: AnyMachineSnapshot) => boolean): MachineEvent[] {
+  const machine = getMachine(kind, registry[kind].current);
+  const next = eventsFor(kind, machine);
+  const seen = new Set<string>();
+  let frontier = [{ snapshot: initialTransition(machine, inputFor(kind))[0] as AnyMachineSnapshot, path: [] as MachineEvent[] }];
+  while (frontier.length) {
+    const following: typeof frontier = [];
+    for (const { snapshot, path } of frontier) {
+      if (goal(snapshot)) return path;
+      const key = JSON.stringify(snapshot.value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const event of next(snapshot)) following.push({ snapshot: transition(machine, snapshot, event)[0], path: [...path, event] });
+    }
+    frontier = following;
+  }
+  throw new Error(`no path through ${kind}`);
+}
+
+function productionInput(kind: MachineKind, requestId: string, starter: Actor): RequestWorkflowInput {
+  const { requestId: _sample, ...input } = inputFor(kind);
+  return {
+    requestId,
+    kind,
+    durations: testDeps().durations,
+    start: { input: input as RequestWorkflowInput['start'] extends infer S ? (S extends { input: infer I } ? I : never) : never, actor: starter, creatorName: 'Khalid Al-Harbi' },
+  };
+}
+
+/** Sends a path's events, each with its own actor and the version it expects. */
+async function walk(send: (type: string, actor: Actor, expectedVersion?: number, payload?: Record<string, unknown>) => Promise<UpdateResult>, path: MachineEvent[], from = 1) {
+  let version = from;
+  for (const event of path) {
+    const { type, actor, ...payload } = event as MachineEvent & { actor: Actor };
+    settled(await send(type, actor, version, payload));
+    version++;
+  }
+  return version;
 }
 
 async function main() {
@@ -110,6 +159,43 @@ async function main() {
       settled(await send('APPROVE', reviewer, 2));
     });
     write('fixture-machine-v2.json', 'fixtureV2', workflowId, story, runs[0]);
+  }
+
+  {
+    const kind = 'internalCertificate' as const;
+    const path = pathTo(kind, (s) => s.value === 'completed');
+    const story =
+      `A production internal certificate request, start to certificate (${path.map((e) => e.type).join(', ')}); along the ` +
+      'way a stale event and an event from the wrong user are refused (no events), and the first payment ' +
+      'confirmation arrives as a systemEvent signal (as a payment callback that nobody waits for would).';
+    const starter = (path[0] as MachineEvent & { actor: Actor }).actor;
+    const { workflowId, runs } = await lifecycle('production', (id) => productionInput(kind, id, starter), async ({ standIn, workflowId, send }) => {
+      const [submit, confirm, ...rest] = path;
+      let version = await walk(send, [submit]);
+      if ((await send('SUBMIT', starter, 1)).outcome !== 'rejected') throw new Error('expected a stale SUBMIT to be refused');
+      if (confirm.type !== 'PAYMENT_CONFIRMED') throw new Error(`expected the application fee next, got ${confirm.type}`);
+      await standIn.signal(workflowId, systemEventSignal.name, { event: { type: 'PAYMENT_CONFIRMED' } });
+      version++;
+      const [assign, ...tail] = rest;
+      const stranger: Actor = { userId: 'stranger', roles: [], permissions: [], facilityIds: [] };
+      if ((await send(assign.type, stranger, version)).outcome !== 'rejected') throw new Error('expected the stranger to be refused');
+      await walk(send, [assign, ...tail], version);
+    });
+    write('internal-certificate-issued.json', 'production', workflowId, story, runs[0]);
+  }
+  {
+    const kind = 'internalCertificate' as const;
+    const path = pathTo(kind, (s) => s.matches('applicationFee'));
+    const story =
+      'A production internal certificate request submitted; its application fee is never paid: the payment window ' +
+      'fires PAYMENT_EXPIRED (the request stops), later the retention deadline deletes it.';
+    const starter = (path[0] as MachineEvent & { actor: Actor }).actor;
+    const { workflowId, runs } = await lifecycle('production', (id) => productionInput(kind, id, starter), async ({ standIn, send }) => {
+      await walk(send, path);
+      await standIn.advance(72 * HOUR + 60_000);
+      await standIn.advance(31 * 24 * HOUR);
+    });
+    write('internal-certificate-payment-expired.json', 'production', workflowId, story, runs[0]);
   }
 
   writeFileSync(`${HISTORIES_DIR}/index.json`, `${JSON.stringify(index, null, 2)}\n`);

@@ -13,7 +13,7 @@ import { formatUnifiedNumber, isCrNumber } from '../../../../server/modules/faci
 import { ZInternalExtras } from '../../../../server/modules/facilities/schemas';
 import type { Attachment, CrData, CrValidation, Facility } from './facilities-api';
 import { AttachmentInput, CountriesInput } from './form-parts';
-import { CrStatusBadge } from './labels';
+import { CrStatusBadge, listSeparator } from './labels';
 
 const STEPS = ['registration', 'data', 'attachments', 'summary'] as const;
 const CR_REFUSAL = { Suspended: 'CrSuspended', Deleted: 'CrDeleted', Expired: 'CrExpired' } as const;
@@ -185,11 +185,11 @@ export function AddInternalFacilityPage() {
                         </DataList.Item>
                         <DataList.Item>
                           <DataList.ItemLabel>{t('fields.address')}</DataList.ItemLabel>
-                          <DataList.ItemValue>{[cr.address.city, cr.address.district, cr.address.streetName, cr.address.buildingNumber].filter(Boolean).join('، ')}</DataList.ItemValue>
+                          <DataList.ItemValue>{[cr.address.city, cr.address.district, cr.address.streetName, cr.address.buildingNumber].filter(Boolean).join(listSeparator(i18n.language))}</DataList.ItemValue>
                         </DataList.Item>
                         <DataList.Item>
                           <DataList.ItemLabel>{t('fields.parties')}</DataList.ItemLabel>
-                          <DataList.ItemValue>{cr.parties.length ? cr.parties.map((p) => `${p.name} (${p.relation})`).join('، ') : t('addInternal.noParty')}</DataList.ItemValue>
+                          <DataList.ItemValue>{cr.parties.length ? cr.parties.map((p) => `${p.name} (${p.relation})`).join(listSeparator(i18n.language)) : t('addInternal.noParty')}</DataList.ItemValue>
                         </DataList.Item>
                       </DataList.Root>
                     </Card.Body>
@@ -276,7 +276,7 @@ export function AddInternalFacilityPage() {
                       {Object.entries(files)
                         .filter(([, a]) => a)
                         .map(([c]) => t(`attachmentCategory.${c}`))
-                        .join('، ') || '—'}
+                        .join(listSeparator(i18n.language)) || '—'}
                     </DataList.ItemValue>
                   </DataList.Item>
                 </DataList.Root>

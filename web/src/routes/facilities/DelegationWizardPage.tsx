@@ -10,7 +10,7 @@ import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { isNationalOrResidentId, normalizePhone } from '../../../../server/modules/facilities/formats';
 import type { Catalogue, DelegateLookup, Delegation, Facility } from './facilities-api';
-import { nameIn, permissionKey } from './labels';
+import { nameIn, permissionKey, listSeparator } from './labels';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {
@@ -402,7 +402,7 @@ function DelegationWizard({ kind }: { kind: Kind }) {
                     </DataList.Item>
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
-                      <DataList.ItemValue>{chosen.map((p) => t(permissionKey(p))).join('، ')}</DataList.ItemValue>
+                      <DataList.ItemValue>{chosen.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language))}</DataList.ItemValue>
                     </DataList.Item>
                   </DataList.Root>
                   {!delegation ? (

@@ -11,7 +11,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { selectFacility } from '../../session/selected-facility';
 import type { CurrentUserInFacility, Facility, Member } from './facilities-api';
-import { CrStatusBadge, nameIn, permissionKey, RoleLabel } from './labels';
+import { CrStatusBadge, nameIn, permissionKey, RoleLabel, listSeparator } from './labels';
 import { formatIban } from '../../../../server/modules/facilities/formats';
 
 type Kind = 'cb' | 'internal' | 'external';
@@ -89,7 +89,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
       [t('fields.activity'), String((i18n.language === 'ar' ? d.activityName : d.activityNameEn) ?? '')],
       [t('fields.crIssueDate'), String(d.crIssueDate ?? '')],
       [t('fields.crExpiryDate'), String(d.crExpiryDate ?? '')],
-      [t('fields.address'), [address.district, address.streetName, address.buildingNumber, address.zipCode, address.additionalNumber].filter(Boolean).join('، ')],
+      [t('fields.address'), [address.district, address.streetName, address.buildingNumber, address.zipCode, address.additionalNumber].filter(Boolean).join(listSeparator(i18n.language))],
       [t('fields.fullTimeEmployeeCount'), String(d.fullTimeEmployeeCount ?? '')],
       [t('fields.totalAnnualRevenue'), String(d.totalAnnualRevenue ?? '—')],
     );
@@ -97,7 +97,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
   if (kind === 'external') {
     rows.push(
       [t('fields.address'), String(d.address ?? '')],
-      [t('fields.operations'), ((d.operations as string[] | undefined) ?? []).join('، ')],
+      [t('fields.operations'), ((d.operations as string[] | undefined) ?? []).join(listSeparator(i18n.language))],
       [t('fields.productionLinesCount'), String(d.productionLinesCount ?? '')],
       [t('fields.criticalPointsCount'), String(d.criticalPointsCount ?? '')],
       [t('fields.permanentEmployeeCount'), String(d.permanentEmployeeCount ?? '')],
@@ -112,7 +112,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
       [t('fields.notificationNumber'), <span dir="ltr">{f.notificationNumber ?? '—'}</span>],
       [t('fields.certificateIssueDate'), f.certificateIssueDate],
       [t('fields.certificateExpiryDate'), f.certificateExpiryDate],
-      [t('fields.categories'), ((d.categories as string[] | undefined) ?? []).map((c) => t(`public:cbCategory.${c}`, { defaultValue: c })).join('، ')],
+      [t('fields.categories'), ((d.categories as string[] | undefined) ?? []).map((c) => t(`public:cbCategory.${c}`, { defaultValue: c })).join(listSeparator(i18n.language))],
     );
   }
 
@@ -318,7 +318,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
                       <DataList.ItemValue>
-                        {shownUser.role === 0 ? t('profile.allPermissions') : shownUser.permissions.map((p) => t(permissionKey(p))).join('، ') || t('profile.allPermissions')}
+                        {shownUser.role === 0 ? t('profile.allPermissions') : shownUser.permissions.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language)) || t('profile.allPermissions')}
                       </DataList.ItemValue>
                     </DataList.Item>
                   </DataList.Root>

@@ -14,5 +14,7 @@ export const facilityScreens = {
   addInternal: lazyRouteComponent(() => import('./AddInternalFacilityPage'), 'AddInternalFacilityPage'),
   addExternal: lazyRouteComponent(() => import('./AddExternalFacilityPage'), 'AddExternalFacilityPage'),
   addConformityBody: lazyRouteComponent(() => import('./AddConformityBodyPage'), 'AddConformityBodyPage'),
+  staffCb: lazyRouteComponent(() => import('./StaffFacilityPage'), 'StaffCbPage'),
+  staffFacility: lazyRouteComponent(() => import('./StaffFacilityPage'), 'StaffFacilityPage'),
   delegateInvitation: lazyRouteComponent(() => import('./DelegateInvitationPage'), 'DelegateInvitationPage'),
 };

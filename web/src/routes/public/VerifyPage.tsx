@@ -26,7 +26,7 @@ function PartyText({ party }: { party: Party }) {
     <Stack gap="0">
       <Text fontWeight="semibold">{l(party.nameAr, party.nameEn)}</Text>
       <Text fontSize="sm" color="fg.muted">
-        {[party.city, l(party.countryNameAr, party.countryNameEn)].filter(Boolean).join('، ')}
+        {[party.city, l(party.countryNameAr, party.countryNameEn)].filter(Boolean).join(l('، ', ', '))}
       </Text>
     </Stack>
   );

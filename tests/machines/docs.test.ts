@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readCommitted, renderAll } from '../../scripts/docs-machines';
+import { DEFINITIONS } from '../../machines';
+
+describe('generated machine docs', () => {
+  it('docs/machines matches the machines (run `npm run docs:machines` after changing a machine)', () => {
+    const expected = renderAll();
+    const committed = readCommitted();
+    expect([...committed.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [name, content] of expected) expect(committed.get(name), `docs/machines/${name} is stale`).toBe(content);
+  });
+
+  it('each machine page carries its readings of the spec, its table and its diagram', () => {
+    const files = renderAll();
+    for (const d of DEFINITIONS) {
+      const page = files.get(`${d.kind}.md`) ?? '';
+      expect(page).toContain('## Readings of the spec');
+      for (const reading of d.readings) expect(page).toContain(reading);
+      expect(page).toContain('```mermaid');
+      expect(page).toContain('| Code | State |');
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { Badge, Card, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/hooks';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import type { Facility, Member } from './facilities-api';
+import { CrStatusBadge, nameIn, RoleLabel } from './labels';
+
+interface StaffView extends Facility {
+  users: Member[];
+  certificate: { id: string; number: string; kind: string; status: number; expiresAt: string; usable: boolean } | null;
+}
+
+export const StaffCbPage = () => <StaffFacility kind="cb" />;
+export const StaffFacilityPage = () => <StaffFacility kind="facility" />;
+
+/**
+ * halal-profile/cb/{id} and halal-profile/facility/{id}: Halal-center staff read any CB or facility
+ * (/api/HalalCenter/ConformityBody/get, /api/HalalCenter/Facility/get) with its users and qualifying certificate.
+ */
+function StaffFacility({ kind }: { kind: 'cb' | 'facility' }) {
+  const { t, i18n } = useTranslation('facilities');
+  const { id } = useParams({ strict: false }) as { id?: string };
+  const view = useApiQuery<StaffView>(`/api/HalalCenter/${kind === 'cb' ? 'ConformityBody' : 'Facility'}/get/${encodeURIComponent(id ?? '')}`);
+  const f = view.data;
+  if (!f) return <PageContainer>{null}</PageContainer>;
+  const columns: Column<Member>[] = [
+    { key: 'name', header: t('fields.userName'), render: (u) => u.name },
+    { key: 'role', header: t('fields.role'), render: (u) => <RoleLabel role={u.role} isYou={false} /> },
+    { key: 'email', header: t('fields.email'), render: (u) => <span dir="ltr">{u.email}</span> },
+    { key: 'delegatedBy', header: t('fields.delegatedBy'), render: (u) => u.delegatedBy ?? t('profile.applicant') },
+  ];
+  return (
+    <PageContainer>
+      <PageHeader
+        title={nameIn(f, i18n.language)}
+        description={
+          <Flex gap="2" mt="2" wrap="wrap">
+            <Badge variant="outline">{t(`facilityType.${f.facilityType}`)}</Badge>
+            <CrStatusBadge status={f.crStatus} />
+          </Flex>
+        }
+      />
+      <Stack gap="6">
+        <Card.Root>
+          <Card.Body>
+            <DataList.Root orientation="horizontal" data-testid="facility-data">
+              <DataList.Item>
+                <DataList.ItemLabel>{t('fields.registrationNumber')}</DataList.ItemLabel>
+                <DataList.ItemValue dir="ltr">{f.registrationNumber}</DataList.ItemValue>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.ItemLabel>{t('fields.country')}</DataList.ItemLabel>
+                <DataList.ItemValue>{f.countryCode}</DataList.ItemValue>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.ItemLabel>{t('fields.city')}</DataList.ItemLabel>
+                <DataList.ItemValue>{f.city}</DataList.ItemValue>
+              </DataList.Item>
+              {f.acceptanceNumber && (
+                <DataList.Item>
+                  <DataList.ItemLabel>{t('fields.acceptanceNumber')}</DataList.ItemLabel>
+                  <DataList.ItemValue dir="ltr">{f.acceptanceNumber}</DataList.ItemValue>
+                </DataList.Item>
+              )}
+              {f.certificateExpiryDate && (
+                <DataList.Item>
+                  <DataList.ItemLabel>{t('fields.certificateExpiryDate')}</DataList.ItemLabel>
+                  <DataList.ItemValue>{f.certificateExpiryDate}</DataList.ItemValue>
+                </DataList.Item>
+              )}
+              {kind === 'cb' && (
+                <DataList.Item>
+                  <DataList.ItemLabel>{t('fields.iban')}</DataList.ItemLabel>
+                  <DataList.ItemValue>{t(`ibanStatus.${f.ibanStatus}`)}</DataList.ItemValue>
+                </DataList.Item>
+              )}
+            </DataList.Root>
+          </Card.Body>
+        </Card.Root>
+        {f.certificate && (
+          <Card.Root>
+            <Card.Body>
+              <Heading as="h2" size="md" mb="2">
+                {t('profile.designationCertificate')}
+              </Heading>
+              <Flex gap="3" align="center">
+                <Text dir="ltr">{f.certificate.number}</Text>
+                <Badge colorPalette={f.certificate.usable ? 'green' : 'red'}>{t(f.certificate.usable ? 'profile.certificateUsable' : 'profile.certificateBlocked')}</Badge>
+                <Text color="fg.muted">{t('profile.expiresOn', { date: f.certificate.expiresAt.slice(0, 10) })}</Text>
+              </Flex>
+            </Card.Body>
+          </Card.Root>
+        )}
+        <DataTable caption={t('profile.tabs.users')} columns={columns} rows={f.users} rowKey={(u) => u.userId} />
+      </Stack>
+    </PageContainer>
+  );
+}

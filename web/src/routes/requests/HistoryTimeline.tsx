@@ -1,0 +1,40 @@
+import { Badge, Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import type { HistoryItem } from './requests-api';
+
+/** The history timeline of a request: who, when, from which status to which, and the note or reason given. */
+export function HistoryTimeline({ items }: { items: readonly HistoryItem[] }) {
+  const { t, i18n } = useTranslation(['requests', 'machines']);
+  const when = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <Box as="section" aria-labelledby="history-title">
+      <Heading as="h2" size="lg" id="history-title" mb="4">
+        {t('requests:history.title')}
+      </Heading>
+      <Stack as="ol" gap="0" data-testid="history" borderInlineStartWidth="2px" borderColor="brand.muted" ps="5">
+        {[...items].reverse().map((h) => {
+          const text = h.note ?? (typeof h.payload.reason === 'string' ? h.payload.reason : typeof h.payload.note === 'string' ? h.payload.note : null);
+          return (
+            <Box as="li" key={h.seq} listStyleType="none" py="3" position="relative" data-testid="history-item" data-event={h.event}>
+              <Box position="absolute" insetStart="-27px" top="5" w="3" h="3" borderRadius="full" bg="brand.solid" />
+              <Flex gap="2" wrap="wrap" align="center">
+                <Text fontWeight="semibold">{t(`machines:events.${h.event}`, { defaultValue: h.event === 'START' ? t('requests:history.started') : h.event })}</Text>
+                {h.from && <Badge variant="outline">{h.from.label}</Badge>}
+                {h.from && <Text aria-hidden>{i18n.dir() === 'rtl' ? '←' : '→'}</Text>}
+                <Badge colorPalette="brand">{h.to.label}</Badge>
+              </Flex>
+              <Text fontSize="sm" color="fg.muted">
+                {t('requests:history.by', { name: h.actor.name, at: when.format(new Date(h.at)) })}
+              </Text>
+              {text && (
+                <Text mt="1" data-testid="history-note">
+                  {text}
+                </Text>
+              )}
+            </Box>
+          );
+        })}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,122 @@
+import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { ChangeState, changeOf, listChanges } from './data-changes';
+
+/**
+ * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
+ * fields and list items are marked: Modified and Added highlighted, Deleted struck through (spec 01 section 3).
+ */
+export function RequestDataView({ data, baseline }: { data: Record<string, unknown>; baseline: Record<string, unknown> | null }) {
+  const { t } = useTranslation('requests');
+  const sections = [...new Set([...Object.keys(data), ...Object.keys(baseline ?? {})])];
+  if (sections.length === 0) return <Text color="fg.muted">{t('data.empty')}</Text>;
+  return (
+    <Stack gap="6" data-testid="request-data">
+      {sections.map((s) => (
+        <Box key={s} as="section" borderWidth="1px" borderRadius="md" p="4" data-section={s}>
+          <Heading as="h3" size="md" mb="3">
+            {t(`sections.${s}`, { defaultValue: s })}
+          </Heading>
+          <Value value={data[s]} before={baseline ? (baseline[s] ?? undefined) : undefined} compare={!!baseline} />
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
+const STYLE: Record<ChangeState, { bg?: string; textDecoration?: string; label?: string }> = {
+  [ChangeState.Unchanged]: {},
+  [ChangeState.Modified]: { bg: 'yellow.subtle', label: 'modified' },
+  [ChangeState.Added]: { bg: 'green.subtle', label: 'added' },
+  [ChangeState.Deleted]: { bg: 'red.subtle', textDecoration: 'line-through', label: 'deleted' },
+};
+
+function Marked({ state, children }: { state: ChangeState; children: React.ReactNode }) {
+  const { t } = useTranslation('requests');
+  const s = STYLE[state];
+  if (!s.label) return <>{children}</>;
+  return (
+    <Box bg={s.bg} textDecoration={s.textDecoration} borderRadius="sm" px="1" data-change={s.label} title={t(`changes.${s.label}`)}>
+      {children}
+    </Box>
+  );
+}
+
+function scalar(v: unknown, t: (k: string) => string): string {
+  if (v === true) return t('data.yes');
+  if (v === false) return t('data.no');
+  if (v === null || v === undefined || v === '') return '—';
+  return String(v);
+}
+
+function Value({ value, before, compare }: { value: unknown; before: unknown; compare: boolean }) {
+  const { t } = useTranslation('requests');
+  if (Array.isArray(value) || Array.isArray(before)) {
+    const items = listChanges(compare ? ((before as unknown[] | undefined) ?? []) : undefined, (value as unknown[] | undefined) ?? []);
+    if (items.length === 0) return <Text color="fg.muted">—</Text>;
+    const objects = items.every((i) => i.value && typeof i.value === 'object' && !Array.isArray(i.value));
+    if (!objects) {
+      return (
+        <Stack gap="1" as="ul" ps="4">
+          {items.map((i, n) => (
+            <Box as="li" key={n}>
+              <Marked state={i.state}>{scalar(i.value, t)}</Marked>
+            </Box>
+          ))}
+        </Stack>
+      );
+    }
+    const columns = [...new Set(items.flatMap((i) => Object.keys(i.value as object)))];
+    return (
+      <Box overflowX="auto">
+        <Table.Root size="sm" variant="outline">
+          <Table.Header>
+            <Table.Row>
+              {columns.map((c) => (
+                <Table.ColumnHeader key={c}>{t(`fields.${c}`, { defaultValue: c })}</Table.ColumnHeader>
+              ))}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {items.map((i, n) => {
+              const s = STYLE[i.state];
+              return (
+                <Table.Row key={n} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
+                  {columns.map((c) => (
+                    <Table.Cell key={c}>{formatCell((i.value as Record<string, unknown>)[c], t)}</Table.Cell>
+                  ))}
+                </Table.Row>
+              );
+            })}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+    );
+  }
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const base = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+    const keys = [...new Set([...Object.keys(obj), ...(compare ? Object.keys(base) : [])])];
+    return (
+      <SimpleGrid columns={{ base: 1, md: 2 }} gap="3">
+        {keys.map((k) => (
+          <Box key={k}>
+            <Text fontSize="sm" color="fg.muted">
+              {t(`fields.${k}`, { defaultValue: k })}
+            </Text>
+            <Marked state={compare ? changeOf(base[k], obj[k]) : ChangeState.Unchanged}>
+              {obj[k] !== null && typeof obj[k] === 'object' ? <Value value={obj[k]} before={base[k]} compare={compare} /> : <Text>{scalar(obj[k] ?? base[k], t)}</Text>}
+            </Marked>
+          </Box>
+        ))}
+      </SimpleGrid>
+    );
+  }
+  return <Marked state={compare ? changeOf(before, value) : ChangeState.Unchanged}>{scalar(value, t)}</Marked>;
+}
+
+function formatCell(v: unknown, t: (k: string) => string): string {
+  if (Array.isArray(v)) return v.map((x) => scalar(x, t)).join('، ');
+  if (v && typeof v === 'object') return JSON.stringify(v);
+  return scalar(v, t);
+}
