@@ -51,6 +51,8 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     }
   });
 
+  // Cookies first: the language hook below reads the `lang` cookie.
+  await app.register(cookie);
   await initI18n();
   app.decorateRequest('lang', 'ar');
   app.decorateRequest('t', null as never);
@@ -59,7 +61,6 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     request.t = tFor(request.lang);
   });
 
-  await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

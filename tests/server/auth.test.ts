@@ -95,3 +95,10 @@ describe('errors', () => {
     expect(res.json().paths['/api/app/halal-user/get-user-info']).toBeDefined();
   });
 });
+
+describe('language', () => {
+  it('follows the lang cookie over Accept-Language', async () => {
+    const res = await t.anonymous.get('/api/no-such-thing', { headers: { cookie: 'lang=en', 'accept-language': 'ar' } });
+    expect(res.json().error.message).toBe('The resource was not found.');
+  });
+});
