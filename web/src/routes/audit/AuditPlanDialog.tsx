@@ -14,10 +14,12 @@ import { checkStep, emptyDay, formToPlan, planToForm, PLAN_STEPS, type PlanForm 
  * included), attendees, summary. A plan being revised asks for the reason of the change. SAVE_PLAN keeps it,
  * SUBMIT_PLAN sends it to the applicant.
  */
-export function AuditPlanDialog({ request, action, send, onClose }: EventFormProps) {
+export function AuditPlanDialog({ request, history, action, send, onClose }: EventFormProps) {
   const { t } = useTranslation('requests');
   const previous = (request.context.auditPlan ?? null) as TAuditPlan | null;
-  const revising = previous !== null && action.type === 'SUBMIT_PLAN' && request.status.code !== 6 && request.status.code !== 18;
+  // A plan the applicant returned is revised: the change needs its reason (spec: "plan changes with reason").
+  const lastPlanEvent = [...history].reverse().find((h) => h.event === 'SUBMIT_PLAN' || h.event === 'RETURN_PLAN');
+  const revising = previous !== null && action.type === 'SUBMIT_PLAN' && lastPlanEvent?.event === 'RETURN_PLAN';
   const [form, setForm] = useState<PlanForm>(() => planToForm(previous));
   const [step, setStep] = useState(0);
   const [errors, setErrors] = useState<Record<string, string>>({});
