@@ -3,7 +3,7 @@ import type { Db } from './client';
 import { facilities, users } from './schema';
 import { hashPassword } from '../server/auth/password';
 import { DEMO_IDENTITIES } from '../server/simulators/demo-identities';
-import { makeSaudiIban } from '../server/modules/facilities/formats';
+import { makeSaudiIban } from '../machines/forms/facilities/formats';
 import { DEMO_PASSWORD } from './seed';
 
 const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -3,7 +3,7 @@ import { may } from './guards';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { CB_CODES, CB_ISSUED_ALIASES } from './cb-request';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { reviewQueueStates } from './fragments/review-queue';
 
 const policies = P.cbAccreditation;
@@ -14,8 +14,7 @@ const machine = requestSetup.createMachine({
   id: 'cbAddCategories',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
-  on: staffNoteHandler(P.portals.halalCenter),
-  states: {
+  states: withStaffNotes({
     draft: draftState({ code: CB_CODES.draft, applicant, submit: [{ target: '#auditReview' }] }),
     ...reviewQueueStates({
       id: 'auditReview',
@@ -45,7 +44,7 @@ const machine = requestSetup.createMachine({
       meta: { status: CB_CODES.issued, description: 'Categories added to the certificate.' },
     },
     deleted: deletedState,
-  },
+  }, P.portals.halalCenter),
 });
 
 export const cbAddCategoriesV1: MachineDefinition = {

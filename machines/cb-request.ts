@@ -2,7 +2,7 @@ import type { EffectParams } from './effects';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { auditCycle, type AuditCycleCodes } from './fragments/audit-cycle';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { registrationStates } from './fragments/review-queue';
 import type { MachineKind } from './types';
 import type { StatusAlias } from './definition';
@@ -63,8 +63,7 @@ export function cbRequestMachine(o: {
     id: o.kind,
     context: ({ input }) => requestContext(input),
     initial: 'draft',
-    on: staffNoteHandler(P.portals.halalCenter),
-    states: {
+    states: withStaffNotes({
       draft: draftState({ code: CB_CODES.draft, applicant, submit: [{ target: '#registration' }] }),
       ...registrationStates({
         codes: { waiting: CB_CODES.newRequest, underReview: CB_CODES.newRequest, returned: CB_CODES.draft },
@@ -88,7 +87,7 @@ export function cbRequestMachine(o: {
         meta: { status: CB_CODES.issued, description: 'Certificate issued.' },
       },
       deleted: deletedState,
-    },
+    }, P.portals.halalCenter),
   });
 }
 

@@ -2,7 +2,7 @@ import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { SET_B } from './set-b';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { reviewQueueStates } from './fragments/review-queue';
 
@@ -14,8 +14,7 @@ const machine = requestSetup.createMachine({
   id: 'externalAddProducts',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
-  on: staffNoteHandler(P.portals.halalCenter),
-  states: {
+  states: withStaffNotes({
     draft: draftState({ code: SET_B.draft, applicant, submit: [{ target: '#productsReview' }] }),
     ...reviewQueueStates({
       id: 'productsReview',
@@ -46,7 +45,7 @@ const machine = requestSetup.createMachine({
       meta: { status: SET_B.productsUpdated, description: 'Certificate products updated.' },
     },
     deleted: deletedState,
-  },
+  }, P.portals.halalCenter),
 });
 
 export const externalAddProductsV1: MachineDefinition = {

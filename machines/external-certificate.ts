@@ -2,7 +2,7 @@ import type { MachineDefinition } from './definition';
 import { may } from './guards';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup, type RequestStateConfig, type RequestTransitions } from './request-setup';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates, reviewQueueStates } from './fragments/review-queue';
 
@@ -54,8 +54,7 @@ const machine = requestSetup.createMachine({
   id: 'externalCertificate',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
-  on: staffNoteHandler(P.portals.halalCenter),
-  states: {
+  states: withStaffNotes({
     draft: draftState({ code: SET_A.draft, applicant, submit: [{ target: '#registration' }] }),
     ...registrationStates({
       codes: { waiting: SET_A.newRequest, underReview: SET_A.underRegistrationReview, returned: SET_A.returned },
@@ -137,7 +136,7 @@ const machine = requestSetup.createMachine({
       },
     },
     deleted: deletedState,
-  },
+  }, P.portals.halalCenter),
 });
 
 export const externalCertificateV1: MachineDefinition = {

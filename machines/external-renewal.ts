@@ -3,7 +3,7 @@ import { may } from './guards';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { SET_B } from './set-b';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates } from './fragments/review-queue';
 
@@ -14,8 +14,7 @@ const machine = requestSetup.createMachine({
   id: 'externalRenewal',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
-  on: staffNoteHandler(P.portals.halalCenter),
-  states: {
+  states: withStaffNotes({
     draft: draftState({ code: SET_B.draft, applicant, submit: [{ target: '#registration' }] }),
     ...registrationStates({
       codes: { waiting: SET_B.newRequest, underReview: SET_B.newRequest, returned: SET_B.draft },
@@ -57,7 +56,7 @@ const machine = requestSetup.createMachine({
       meta: { status: SET_B.issued, description: 'Certificate renewed.' },
     },
     deleted: deletedState,
-  },
+  }, P.portals.halalCenter),
 });
 
 export const externalRenewalV1: MachineDefinition = {

@@ -1,7 +1,7 @@
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { auditCycle, type AuditCycleCodes, type AuditCycleOptions } from './fragments/audit-cycle';
-import { deletedState, draftState, staffNoteHandler, type Branch } from './fragments/common';
+import { deletedState, draftState, withStaffNotes, type Branch } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates } from './fragments/review-queue';
 import type { EffectParams } from './effects';
@@ -90,8 +90,7 @@ export function internalRequestMachine(o: {
     id: o.kind,
     context: ({ input }) => requestContext(input),
     initial: 'draft',
-    on: staffNoteHandler(P.portals.halalCenter),
-    states: {
+    states: withStaffNotes({
       draft: draftState({
         code: c.draft,
         applicant,
@@ -129,7 +128,7 @@ export function internalRequestMachine(o: {
         meta: { status: c.completed, description: 'Completed: the certificate is issued.' },
       },
       deleted: deletedState,
-    },
+    }, P.portals.halalCenter),
   });
 }
 

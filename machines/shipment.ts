@@ -4,7 +4,7 @@ import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { SET_B } from './set-b';
 import type { RequestContext } from './types';
-import { deletedState, draftState, staffNoteHandler } from './fragments/common';
+import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 
 const applicant = { request: P.shipment.default, submit: P.shipment.submit };
@@ -20,8 +20,7 @@ const machine = requestSetup.createMachine({
   id: 'shipment',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
-  on: staffNoteHandler(P.portals.halalCenter),
-  states: {
+  states: withStaffNotes({
     draft: draftState({
       code: SET_B.draft,
       applicant,
@@ -45,7 +44,7 @@ const machine = requestSetup.createMachine({
       meta: { status: SET_B.completed, description: 'Completed: the shipment certificate is issued.' },
     },
     deleted: deletedState,
-  },
+  }, P.portals.halalCenter),
 });
 
 export const shipmentV1: MachineDefinition = {

@@ -2,7 +2,7 @@ import type { EffectParams, FeeKind, PaymentService } from './effects';
 import type { MayParams } from './guards';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
-import { branches, deletedState, draftState, staffNoteHandler, type ApplicantPolicies, type Branch, type ServicePolicies } from './fragments/common';
+import { branches, deletedState, draftState, withStaffNotes, type ApplicantPolicies, type Branch, type ServicePolicies } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates } from './fragments/review-queue';
 import type { MachineKind } from './types';
@@ -33,8 +33,7 @@ export function simpleRequestMachine(o: {
     id: o.kind,
     context: ({ input }) => requestContext(input),
     initial: 'draft',
-    on: staffNoteHandler(P.portals.halalCenter),
-    states: {
+    states: withStaffNotes({
       draft: draftState({
         code: c.newRequest,
         applicant: o.applicant,
@@ -78,7 +77,7 @@ export function simpleRequestMachine(o: {
         meta: { status: c.completed, description: 'Completed.' },
       },
       deleted: deletedState,
-    },
+    }, P.portals.halalCenter),
   });
 }
 

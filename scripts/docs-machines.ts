@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
+import { Permissions } from '../machines/permissions';
 import {
   DEADLINES,
   DEFINITIONS,
@@ -94,11 +95,15 @@ function parentWith(node: Node, t: Transition): Node | undefined {
   return undefined;
 }
 
-/** Transitions of a resting state: its own and its ancestors' except the root's (listed once for the machine). */
+/** The staff note every open state accepts (machines/fragments/common.ts withStaffNotes): listed once per machine. */
+const isStaffNote = (t: Transition) =>
+  t.eventType === 'ADD_NOTE' && !t.target?.length && guardParamsOf(t as never)?.permission === Permissions.portals.halalCenter;
+
+/** Transitions of a resting state: its own and its ancestors', without the staff note. */
 function transitionsOf(node: Node): Transition[] {
   const out: Transition[] = [];
-  for (let n: Node | undefined = node; n?.parent; n = n.parent) for (const list of n.transitions.values()) out.push(...list);
-  return out;
+  for (let n: Node | undefined = node; n; n = n.parent) for (const list of n.transitions.values()) out.push(...list);
+  return out.filter((t) => !isStaffNote(t));
 }
 
 const isResting = (n: Node) => n.type === 'atomic' || n.type === 'final';
@@ -182,7 +187,7 @@ export function renderMachineDoc(d: MachineDefinition): string {
   const machine = d.machine;
   const nodes = stateNodesOf(machine) as unknown as Node[];
   const root = machine.root as unknown as Node;
-  const rootEvents = [...root.transitions.values()].flat();
+  const staffNotes = nodes.some((n) => [...n.transitions.values()].flat().some(isStaffNote));
   const transitionCount = [root, ...nodes].reduce((n, node) => n + [...node.transitions.values()].flat().length, 0);
   const versions = Object.keys(definitions[d.kind].versions).join(', ');
   servicePrefix = commonServicePrefix([root, ...nodes]);
@@ -203,11 +208,9 @@ export function renderMachineDoc(d: MachineDefinition): string {
     ...(servicePrefix ? [`Permission names below omit their common prefix \`${servicePrefix}\`.`, ''] : []),
     ...statusTable(d, nodes),
     '',
-    ...(rootEvents.length
+    ...(staffNotes
       ? [
-          'Every state that is not final also accepts: ' +
-            rootEvents.map((t) => `**${t.eventType}** [${describeGuard(guardParamsOf(t as never))}]`).join(', ') +
-            '.',
+          `Every state that is not final also accepts **ADD_NOTE** → (stays) [${Permissions.portals.halalCenter}]: a staff note, recorded in the history.`,
           '',
         ]
       : []),

@@ -91,8 +91,20 @@ export const deletedState: RequestStateConfig = {
 
 /**
  * ADD_NOTE by any Halal-center employee while the request is open: recorded in the history (the count in the
- * context makes the accepted event visible in the snapshot), nothing else.
+ * context makes the accepted event visible in the snapshot), nothing else. It is added to every resting state that
+ * is not final rather than to the root, because xstate still runs root transitions on a finished snapshot.
  */
-export function staffNoteHandler(staffPermission: string): RequestTransitions {
-  return { ADD_NOTE: { guard: may({ permission: staffPermission }), actions: 'countNote' } };
+export function withStaffNotes<T extends Record<string, RequestStateConfig>>(states: T, staffPermission: string): T {
+  const note = { guard: may({ permission: staffPermission }), actions: 'countNote' as const };
+  const visit = (config: RequestStateConfig): RequestStateConfig => {
+    if (config.states) {
+      const children = Object.fromEntries(Object.entries(config.states).map(([k, v]) => [k, visit(v as RequestStateConfig)]));
+      return { ...config, states: children };
+    }
+    if (config.type === 'final') return config;
+    const on = { ...(config.on ?? {}) } as Record<string, unknown>;
+    on.ADD_NOTE = on.ADD_NOTE ? [...[on.ADD_NOTE].flat(), note] : note;
+    return { ...config, on: on as RequestStateConfig['on'] };
+  };
+  return Object.fromEntries(Object.entries(states).map(([k, v]) => [k, visit(v)])) as T;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { crRegistrySimulator } from './cr-registry';
 import { recaptchaSimulator } from './recaptcha';
 import { smsSimulator } from './sms';
+import { paymentPortalSimulatorFor, PAYMENT_PORTAL_SIMULATOR_PATH } from './payment-portal/plugin';
 
 /**
  * Local stand-ins for the external services, mounted under /simulators/* when config.SIMULATORS is true. They speak
@@ -12,4 +13,5 @@ export async function registerSimulators(app: FastifyInstance): Promise<void> {
   await app.register(crRegistrySimulator(app.config.CR_REGISTRY_API_KEY), { prefix: '/simulators/cr' });
   await app.register(recaptchaSimulator(app.config.RECAPTCHA_SECRET), { prefix: '/simulators/recaptcha' });
   await app.register(smsSimulator(app.config.SMS_PROVIDER_API_KEY), { prefix: '/simulators/sms' });
+  await app.register(paymentPortalSimulatorFor(app.config), { prefix: PAYMENT_PORTAL_SIMULATOR_PATH });
 }

@@ -1,23 +1,29 @@
-import type { Actor } from '../../machines/actor';
+import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import type { MachineCatalogue } from '../../workflows/catalogue';
 import type { RequestView, WorkflowEngine, WorkflowEvent } from '../../workflows/engine';
-import { fixtureCatalogue } from '../workflows/fixtures/payment-machine';
-import { FACILITY, applicant, reviewer } from '../workflows/fixtures/actors';
+import { machinesCatalogue } from '../../workflows/machines-catalogue';
+import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
 
-/** The request each bench client works on and the event it sends over and over (a review note: status unchanged). */
+/**
+ * What each bench client does: a production internal-certificate request waiting in the registration queue, which a
+ * registration employee takes (ASSIGN_TO_ME: status 1 -> 4, assignee set) and gives back (CANCEL_ASSIGNMENT: 4 -> 1),
+ * over and over. Real transitions of the real machine: guards, assign actions, status, queue and assignee changes.
+ */
 export const benchScenario: {
   kind: string;
   catalogue: MachineCatalogue;
   actor: Actor;
-  loopEvent: WorkflowEvent;
+  /** Sent in turn, starting with the first. */
+  loop: WorkflowEvent[];
   prepare(engine: WorkflowEngine): Promise<RequestView>;
 } = {
-  kind: 'fixturePayment',
-  catalogue: fixtureCatalogue(),
-  actor: reviewer,
-  loopEvent: { type: 'ADD_NOTE', note: 'Checked the HACCP plan' },
+  kind: 'internalCertificate',
+  catalogue: machinesCatalogue,
+  actor: registration,
+  loop: [{ type: 'ASSIGN_TO_ME' }, { type: 'CANCEL_ASSIGNMENT', note: 'Back to the queue' }],
   async prepare(engine) {
-    const r = await engine.start('fixturePayment', { ownerUserId: applicant.userId, facilityId: FACILITY }, applicant);
-    return engine.send(r.id, { type: 'SUBMIT' }, applicant, r.version);
+    const r = await engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: { trademarks: [{ nameEn: 'Bench' }] } }, applicant);
+    await engine.send(r.id, { type: 'SUBMIT', agreementAccepted: true }, applicant, r.version);
+    return engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR, r.version + 1);
   },
 };

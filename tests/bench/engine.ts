@@ -93,7 +93,7 @@ function rawFor(database: Database): RawTransition {
         const [row] = await tx`select version, history_seq, history_hash, snapshot from requests where id = ${id} for update`;
         await tx`update requests set version = ${row.version + 1}, history_seq = ${row.history_seq + 1}, history_hash = ${'h' + row.version}, snapshot = ${JSON.stringify(row.snapshot)}, updated_at = now() where id = ${id}`;
         await tx`insert into request_history (request_id, seq, actor_user_id, actor, event, payload, note, from_status, to_status, at, prev_hash, hash)
-                 values (${id}, ${row.history_seq + 1}, 'bench', ${JSON.stringify(note)}, 'ADD_NOTE', ${JSON.stringify(note)}, 'bench', 4, 4, now(), ${row.history_hash}, ${'h' + row.version})`;
+                 values (${id}, ${row.history_seq + 1}, 'bench', ${JSON.stringify(note)}, 'BENCH', ${JSON.stringify(note)}, 'bench', 1, 1, now(), ${row.history_hash}, ${'h' + row.version})`;
       });
     };
   }
@@ -114,7 +114,7 @@ function rawFor(database: Database): RawTransition {
       ]);
       await tx.query(
         `insert into request_history (request_id, seq, actor_user_id, actor, event, payload, note, from_status, to_status, at, prev_hash, hash)
-         values ($1, $2, 'bench', $3, 'ADD_NOTE', $3, 'bench', 4, 4, now(), $4, $5)`,
+         values ($1, $2, 'bench', $3, 'BENCH', $3, 'bench', 1, 1, now(), $4, $5)`,
         [id, row.history_seq + 1, JSON.stringify(note), row.history_hash, 'h' + row.version],
       );
     });
@@ -146,23 +146,26 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
   const { database, drop } = await openBenchDatabase(kind);
   const results: Result[] = [];
   try {
-    const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, catalogue: benchScenario.catalogue, deps: storeDeps(testConfig()) });
+    const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, catalogue: benchScenario.catalogue, deps: storeDeps(testConfig(), () => 1000) });
     const raw = rawFor(database);
     for (const clients of CLIENTS) {
       const rawIds: string[] = [];
       const ids: string[] = [];
       const versions: number[] = [];
+      let firstVersion = 0;
       for (let c = 0; c < clients; c++) {
         rawIds.push((await benchScenario.prepare(engine)).id);
         const view = await benchScenario.prepare(engine);
         ids.push(view.id);
         versions.push(view.version);
+        firstVersion = view.version;
       }
       const measured = await compare(
         clients,
         (c) => raw(rawIds[c]),
         async (c) => {
-          const view = await engine.send(ids[c], benchScenario.loopEvent, benchScenario.actor, versions[c]);
+          const event = benchScenario.loop[(versions[c] - firstVersion) % benchScenario.loop.length];
+          const view = await engine.send(ids[c], event, benchScenario.actor, versions[c]);
           versions[c] = view.version;
         },
       );
@@ -182,7 +185,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
 }
 
 async function main() {
-  console.log(`engine benchmark: machine '${benchScenario.kind}', event ${benchScenario.loopEvent.type}, ${SECONDS}s per run`);
+  console.log(`engine benchmark: machine '${benchScenario.kind}', events ${benchScenario.loop.map((e) => e.type).join(' / ')}, ${SECONDS}s per run`);
   const kinds: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
   if (!process.env.DATABASE_URL) console.log('PostgreSQL skipped: DATABASE_URL not set');
   const all: Result[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { withLuhnDigit } from '../../server/modules/facilities/formats';
+import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { certificates, delegations, facilities, facilityMembers, users } from '../../db/schema';
-import { withLuhnDigit } from '../../server/modules/facilities/formats';
+import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { DEMO_IDENTITIES } from '../../server/simulators/demo-identities';
 import { nextDelegationStatus } from '../../server/modules/facilities/delegation-machine';
 import type { Client } from '../helpers/app';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { certificates, facilities } from '../../db/schema';
-import { makeSaudiIban } from '../../server/modules/facilities/formats';
+import { makeSaudiIban } from '../../machines/forms/facilities/formats';
 import type { Client } from '../helpers/app';
 import { createFacilitiesTestApp, PDF, PNG, type FacilitiesTestApp } from './facilities-harness';
 

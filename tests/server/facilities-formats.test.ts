@@ -14,7 +14,7 @@ import {
   normalizePhone,
   normalizeUnifiedNumber,
   withLuhnDigit,
-} from '../../server/modules/facilities/formats';
+} from '../../machines/forms/facilities/formats';
 
 /** Property-based tests of the number formats of spec 02 sections 3 and 5 (and spec 02 shipment's unified number). */
 const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
 import { delegations, otpChallenges, smsMessages } from '../../db/schema';
 import { checkResend, checkSms, checkVerify, type ChallengeState, type OtpLimits } from '../../server/modules/facilities/otp-rules';
-import { withLuhnDigit } from '../../server/modules/facilities/formats';
+import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import type { Client } from '../helpers/app';
 import { createFacilitiesTestApp, type FacilitiesTestApp } from './facilities-harness';
 

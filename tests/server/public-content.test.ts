@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { newsImagePng } from '../../db/data/news-images';
 import { publicPageMeta } from '../../server/modules/public/page-meta';
+import { seedPublic } from '../../db/seed-public';
+import { certificates, contentPages, faqItems, hsCodes, newsItems } from '../../db/schema';
 
 let t: TestApp;
 let admin: Client;
@@ -182,5 +184,23 @@ describe('FAQ', () => {
     const tooLong = await admin.post('/api/public/faq', { ...faqInput, questionEn: 'x'.repeat(301) });
     expect(tooLong.statusCode).toBe(400);
     expect((await applicant.post('/api/public/faq', faqInput)).statusCode).toBe(403);
+  });
+});
+
+describe('the public seed', () => {
+  it('runs again without duplicating anything or undoing an administrator\'s edits and deletions', async () => {
+    const db = t.app.db;
+    const counts = async () => ({
+      pages: await db.$count(contentPages),
+      faq: await db.$count(faqItems),
+      hs: await db.$count(hsCodes),
+      certificates: await db.$count(certificates),
+    });
+    const before = await counts();
+    expect(before.hs).toBe(96 + 1228 + 5612);
+    await db.delete(newsItems);
+    await seedPublic(db);
+    expect(await counts()).toEqual(before);
+    expect(await db.$count(newsItems)).toBe(0);
   });
 });

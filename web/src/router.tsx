@@ -17,6 +17,7 @@ import { currentLanguage, isLanguage, setLanguage } from './i18n';
 import { publicRoutes } from './routes/public';
 import { LoginPage } from './routes/login/LoginPage';
 import { facilityScreens } from './routes/facilities';
+import { requestScreens } from './routes/requests';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore } from './session/session-store';
 
@@ -63,7 +64,7 @@ export const routeTable: RouteEntry[] = [
 
   // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.
   { path: 'associated-facilities', component: facilityScreens.associatedFacilities, access: { anyOf: facilityPolicies, staff: 'elsewhere' } },
-  { path: 'halal-profile', component: placeholder('halalProfile'), access: { staff: 'only' } },
+  { path: 'halal-profile', component: requestScreens.staffHome, access: { staff: 'only' } },
   { path: 'halal-profile/cb/$id', component: facilityScreens.staffCb, access: { staff: 'only' } },
   { path: 'halal-profile/facility/$id', component: facilityScreens.staffFacility, access: { staff: 'only' } },
   { path: 'dashboard', component: placeholder('dashboard'), access: { signedIn: true } },
@@ -108,10 +109,13 @@ export const routeTable: RouteEntry[] = [
   // Requests.
   {
     path: 'halal-request',
-    component: placeholder('halalRequests'),
+    component: requestScreens.halalRequests,
     access: { anyOf: [P.cbAccreditation.request, P.externalRequest.request, P.internalRequest.request, P.portals.halalCenter] },
   },
-  { path: 'internal-halal-request', component: placeholder('internalHalalRequests'), access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
+  { path: 'internal-halal-request', component: requestScreens.internalRequests, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
+  { path: 'internal-halal-request/$requestId', component: requestScreens.internalWizard, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
+  { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true } },
+  { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
   { path: 'add-products-ef-request/$cbPublicId/$facilityPublicId', component: placeholder('addProductsExternal'), access: externalRequest },
   { path: 'add-product-infa-request/$facilityPublicId', component: placeholder('addProductsInternal'), access: internalRequest },
   { path: 'add-cb-categories-request/$cbPublicId/$certificateId', component: placeholder('addCbCategories'), access: cbRequest },
@@ -123,7 +127,7 @@ export const routeTable: RouteEntry[] = [
   { path: 'ex-halal-mark-request/$cbPublicId', component: placeholder('externalMarkRequest'), access: externalRequest },
   { path: 'internal-halal-mark-request/$facilityPublicId', component: placeholder('internalMarkRequest'), access: internalRequest },
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
-  { path: 'corrective-action-internal', component: placeholder('correctiveActionInternal'), access: { anyOf: facilityPolicies } },
+  { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];
 
 /** Paths that only redirect. */

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { facilities, facilityMembers } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { AppError, AppErrorCode } from '../../errors';
-import { UserInFacilityRole, type FacilityType } from './schemas';
+import { UserInFacilityRole, type FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 export type FacilityRow = typeof facilities.$inferSelect;

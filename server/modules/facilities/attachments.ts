@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../../db/client';
 import { facilityAttachments } from '../../../db/schema';
 import { AppError } from '../../errors';
 import type { FacilitiesDeps } from './deps';
-import type { FacilityType } from './schemas';
+import type { FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 /** Attachment categories of facilities and CBs (spec 02 section 3), plus the owner's authorisation letter. */

@@ -10,8 +10,8 @@ import { assertCbEditable, assertCbServicesAllowed } from './certificate-rules';
 import { violatedUniqueIndex } from './db-errors';
 import { todayInRiyadh, type FacilitiesDeps } from './deps';
 import { newPublicId } from './cr-service';
-import { isAcceptanceNumber, isNotificationNumber, normalizeAcceptanceNumber, normalizeIban, normalizeNotificationNumber } from './formats';
-import { UserInFacilityRole, type TCreateConformityBody, type TUpdateCbForRenewal, type TUpdateConformityBody } from './schemas';
+import { isAcceptanceNumber, isNotificationNumber, normalizeAcceptanceNumber, normalizeIban, normalizeNotificationNumber } from '../../../machines/forms/facilities/formats';
+import { UserInFacilityRole, type TCreateConformityBody, type TUpdateCbForRenewal, type TUpdateConformityBody } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 /** The main category of a sub-category code (ISO/TS 22003-1: `CII` belongs to `C`). */

@@ -9,9 +9,9 @@ import { assertCbServicesAllowed, isExpiredOrSuspended, latestCertificate } from
 import { depsOf } from './deps';
 import { ibanStatusOf } from './dto';
 import { listMembers, listUserFacilities, memberDetail } from './facility-service';
-import { maskPhone } from './formats';
+import { maskPhone } from '../../../machines/forms/facilities/formats';
 import { actorOf, facilityDto, Policy } from './policies';
-import { UserInFacilityRole, ZCreateConformityBody, ZFacilityDto, ZMemberDto, ZPagedFacilities, ZPaging, ZUpdateCbForRenewal, ZUpdateConformityBody } from './schemas';
+import { UserInFacilityRole, ZCreateConformityBody, ZFacilityDto, ZMemberDto, ZPagedFacilities, ZPaging, ZUpdateCbForRenewal, ZUpdateConformityBody } from '../../../machines/forms/facilities/schemas';
 
 const tags = ['ConformityBody'];
 const CB = ['ConformityBody'] as const;

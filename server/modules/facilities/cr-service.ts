@@ -9,8 +9,8 @@ import type { FacilityRow } from './access';
 import { ATTACHMENT_RULES, claimAttachments, type AttachmentCategory } from './attachments';
 import { violatedUniqueIndex } from './db-errors';
 import type { FacilitiesDeps } from './deps';
-import { isCrNumber } from './formats';
-import { UserInFacilityRole, type TCrDataDto, type TCreateInternal } from './schemas';
+import { isCrNumber } from '../../../machines/forms/facilities/formats';
+import { UserInFacilityRole, type TCrDataDto, type TCreateInternal } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 export const newPublicId = (prefix: 'inf' | 'exf' | 'cb'): string => `${prefix}-${randomBytes(6).toString('hex')}`;

@@ -6,7 +6,7 @@ import { assertDelegationAllowed } from './certificate-rules';
 import { lookupDelegate, submitDelegationStep } from './delegation-service';
 import { depsOf } from './deps';
 import { actorOf, Policy, publicBaseUrl } from './policies';
-import { UserInFacilityRole, ZDelegateLookup, ZDelegationDto, ZDelegationStep, ZUserLookup, type FacilityType } from './schemas';
+import { UserInFacilityRole, ZDelegateLookup, ZDelegationDto, ZDelegationStep, ZUserLookup, type FacilityType } from '../../../machines/forms/facilities/schemas';
 
 const ZIdParam = z.object({ id: z.string().min(1) });
 const ok = { 200: z.literal(true) };

@@ -11,9 +11,9 @@ import { assertDelegationAllowed } from './certificate-rules';
 import { violatedUniqueIndex } from './db-errors';
 import { nextDelegationStatus, type DelegationEvent, type DelegationStatus } from './delegation-machine';
 import type { FacilitiesDeps } from './deps';
-import { isNationalOrResidentId, maskPhone, normalizePhone } from './formats';
+import { isNationalOrResidentId, maskPhone, normalizePhone } from '../../../machines/forms/facilities/formats';
 import { latestChallenge, otpStateOf, resendOtp, sendSms, startOtp, verifyOtp, type OtpMessage } from './otp-service';
-import { UserInFacilityRole, type FacilityType, type TDelegate, type TDelegationDto, type TDelegationStep } from './schemas';
+import { UserInFacilityRole, type FacilityType, type TDelegate, type TDelegationDto, type TDelegationStep } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 type DelegationRow = typeof delegations.$inferSelect;

@@ -1,7 +1,7 @@
 import type { AttachmentRow } from './attachments';
 import type { FacilityRow } from './access';
 import { isAcceptanceCertificateExpired } from './certificate-rules';
-import { FacilityOrigin, type FacilityType, type TFacilityDto } from './schemas';
+import { FacilityOrigin, type FacilityType, type TFacilityDto } from '../../../machines/forms/facilities/schemas';
 
 export const ibanStatusOf = (f: Pick<FacilityRow, 'iban' | 'ibanConfirmed'>): TFacilityDto['ibanStatus'] =>
   !f.iban ? 'NotProvided' : f.ibanConfirmed ? 'Confirmed' : 'Pending';

@@ -4,7 +4,7 @@ import { requireMember } from './access';
 import { depsOf } from './deps';
 import { listUserFacilities } from './facility-service';
 import { actorOf, facilityDto, Policy } from './policies';
-import { ZFacilityDto, ZPagedFacilities, ZPaging } from './schemas';
+import { ZFacilityDto, ZPagedFacilities, ZPaging } from '../../../machines/forms/facilities/schemas';
 
 const tags = ['ExternalFacility'];
 const ZIdParam = z.object({ id: z.string().min(1) });

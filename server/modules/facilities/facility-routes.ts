@@ -23,7 +23,7 @@ import {
   ZPaging,
   ZUpdateExternal,
   type FacilityType,
-} from './schemas';
+} from '../../../machines/forms/facilities/schemas';
 
 const tags = ['Facility'];
 const ZPublicIdQuery = z.object({ publicId: z.string().min(1, 'required') });

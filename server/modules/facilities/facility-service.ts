@@ -8,7 +8,7 @@ import { ATTACHMENT_RULES, attachmentsOf, claimAttachments } from './attachments
 import { violatedUniqueIndex } from './db-errors';
 import type { FacilitiesDeps } from './deps';
 import { newPublicId } from './cr-service';
-import { SearchBy, UserInFacilityRole, type FacilityType, type TCreateExternal, type TPaging, type TUpdateExternal } from './schemas';
+import { SearchBy, UserInFacilityRole, type FacilityType, type TCreateExternal, type TPaging, type TUpdateExternal } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 /** `%` and `_` typed by a person are searched for literally. */

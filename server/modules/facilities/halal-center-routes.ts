@@ -5,7 +5,7 @@ import { latestCertificate, isExpiredOrSuspended } from './certificate-rules';
 import { depsOf } from './deps';
 import { listMembers } from './facility-service';
 import { facilityDto, Policy } from './policies';
-import { ZFacilityDto, ZMemberDto } from './schemas';
+import { ZFacilityDto, ZMemberDto } from '../../../machines/forms/facilities/schemas';
 
 const tags = ['HalalCenter'];
 const ZIdParam = z.object({ id: z.string().min(1) });

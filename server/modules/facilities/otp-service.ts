@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../../db/client';
 import { otpChallenges, smsMessages } from '../../../db/schema';
 import { AppError } from '../../errors';
 import type { FacilitiesDeps } from './deps';
-import { maskPhone } from './formats';
+import { maskPhone } from '../../../machines/forms/facilities/formats';
 import { DAY_MS, checkResend, checkSms, checkVerify, limitsOf, resendAvailableAt, type ChallengeState } from './otp-rules';
 import './errors';
 

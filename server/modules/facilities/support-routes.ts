@@ -11,7 +11,7 @@ import { DELEGABLE_PERMISSIONS } from './delegation-service';
 import { depsOf } from './deps';
 import { acceptInvitation, invitationInfo } from './invitation-service';
 import { actorOf, Policy } from './policies';
-import { ZAttachmentDto } from './schemas';
+import { ZAttachmentDto } from '../../../machines/forms/facilities/schemas';
 
 /**
  * Calls of ours that the spec's list does not name but its screens need: uploading and downloading the attachments

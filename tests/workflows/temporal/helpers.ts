@@ -7,6 +7,8 @@ import type { Db } from '../../../db/client';
 import type { Actor } from '../../../machines/actor';
 import { testConfig } from '../../../server/config';
 import { storeDeps } from '../../../workflows';
+import { billAmountFor } from '../../../server/modules/payments/bill-amount';
+import { feeScheduleOf } from '../../../server/modules/payments/fees';
 import type { StoreDeps } from '../../../workflows/store';
 import { createActivities } from '../../../workflows/temporal/activities';
 import { WorkflowGone, type RequestWorkflowGateway } from '../../../workflows/temporal/client';
@@ -36,8 +38,11 @@ export const WORKFLOWS = {
 
 export const HISTORIES_DIR = here('./histories');
 
-/** Store dependencies with the test configuration's durations (72 h payment window, 30 days draft retention). */
-export const testDeps = (): StoreDeps => storeDeps(testConfig());
+/**
+ * Store dependencies as the server and the worker build them, with the test configuration: 72 h payment window,
+ * 30 days draft retention, the payments module's fee schedule.
+ */
+export const testDeps = (): StoreDeps => storeDeps(testConfig(), billAmountFor(feeScheduleOf(testConfig())));
 
 export function activitiesFor(db: Db, deps: StoreDeps = testDeps()) {
   return createActivities({ db, store: deps });

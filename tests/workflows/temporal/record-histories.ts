@@ -5,12 +5,13 @@ import { getMachine, registry, type MachineEvent, type MachineKind } from '../..
 import { eventsFor, inputFor } from '../../machines/samples';
 import { systemEventSignal } from '../../../workflows/temporal/shared';
 import type { RequestWorkflowInput } from '../../../workflows/temporal/shared';
-import { createTestDatabase } from '../../helpers/db';
+import type { StartInput } from '../../../workflows/engine';
+import { openDatabase } from '../../../db/client';
 import { REQUEST_WORKFLOW_TYPE, sendEventUpdate, startedUpdate, workflowIdOf } from '../../../workflows/temporal/shared';
 import type { Actor } from '../../../machines/actor';
 import { applicant, reviewer } from '../fixtures/actors';
 import type { TemporalStandIn, UpdateResult } from './harness';
-import { HISTORIES_DIR, WORKFLOWS, createStandIn, fixtureInput, settled } from './helpers';
+import { HISTORIES_DIR, WORKFLOWS, createStandIn, fixtureInput, settled, testDeps } from './helpers';
 
 /*
  * Writes the committed histories (histories/*.json) by running real lifecycles through the stand-in: the workflow
@@ -32,7 +33,8 @@ async function lifecycle(
   input: (requestId: string) => RequestWorkflowInput,
   story: (ctx: { standIn: TemporalStandIn; workflowId: string; send: (type: string, actor: Actor, expectedVersion?: number, payload?: Record<string, unknown>) => Promise<UpdateResult> }) => Promise<void>,
 ) {
-  const database = await createTestDatabase({ seed: false });
+  // A throwaway in-memory PGlite: the histories record workflow commands, not this database's rows.
+  const database = await openDatabase({});
   const standIn = await createStandIn(database.db, { workflowsPath: WORKFLOWS[workflows], startTime: START });
   const requestId = randomUUID();
   const workflowId = workflowIdOf(requestId);
@@ -70,13 +72,9 @@ function pathTo(kind: MachineKind, goal: (s: AnyMachineSnapshot) => boolean): Ma
 }
 
 function productionInput(kind: MachineKind, requestId: string, starter: Actor): RequestWorkflowInput {
-  const { requestId: _sample, ...input } = inputFor(kind);
-  return {
-    requestId,
-    kind,
-    durations: testDeps().durations,
-    start: { input: input as RequestWorkflowInput['start'] extends infer S ? (S extends { input: infer I } ? I : never) : never, actor: starter, creatorName: 'Khalid Al-Harbi' },
-  };
+  const { ownerUserId, facilityId, discountPercent, data } = inputFor(kind);
+  const input: StartInput = { ownerUserId, facilityId, discountPercent, data };
+  return { requestId, kind, durations: testDeps().durations, start: { input, actor: starter, creatorName: 'Khalid Al-Harbi' } };
 }
 
 /** Sends a path's events, each with its own actor and the version it expects. */

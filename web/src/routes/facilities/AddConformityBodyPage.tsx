@@ -9,8 +9,8 @@ import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
-import { isAcceptanceNumber, isNotificationNumber, normalizeIban } from '../../../../server/modules/facilities/formats';
-import { ZConformityBodyFields } from '../../../../server/modules/facilities/schemas';
+import { isAcceptanceNumber, isNotificationNumber, normalizeIban } from '../../../../machines/forms/facilities/formats';
+import { ZConformityBodyFields } from '../../../../machines/forms/facilities/schemas';
 import type { Attachment, Catalogue, Facility } from './facilities-api';
 import { AttachmentInput, CountrySelect } from './form-parts';
 

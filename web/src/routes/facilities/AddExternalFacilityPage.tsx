@@ -8,7 +8,7 @@ import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
-import { ZExternalFacilityFields } from '../../../../server/modules/facilities/schemas';
+import { ZExternalFacilityFields } from '../../../../machines/forms/facilities/schemas';
 import type { Attachment, Facility } from './facilities-api';
 import { AttachmentInput, CountriesInput, CountrySelect } from './form-parts';
 

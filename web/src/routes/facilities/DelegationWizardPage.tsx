@@ -8,7 +8,7 @@ import { useApiQuery } from '../../api/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
-import { isNationalOrResidentId, normalizePhone } from '../../../../server/modules/facilities/formats';
+import { isNationalOrResidentId, normalizePhone } from '../../../../machines/forms/facilities/formats';
 import type { Catalogue, DelegateLookup, Delegation, Facility } from './facilities-api';
 import { nameIn, permissionKey, listSeparator } from './labels';
 

@@ -12,7 +12,7 @@ import { notify } from '../../components/toaster';
 import { selectFacility } from '../../session/selected-facility';
 import type { CurrentUserInFacility, Facility, Member } from './facilities-api';
 import { CrStatusBadge, nameIn, permissionKey, RoleLabel, listSeparator } from './labels';
-import { formatIban } from '../../../../server/modules/facilities/formats';
+import { formatIban } from '../../../../machines/forms/facilities/formats';
 
 type Kind = 'cb' | 'internal' | 'external';
 

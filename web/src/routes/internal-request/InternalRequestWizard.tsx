@@ -1,0 +1,242 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Box, Button, Flex, Heading, Stack, Steps, Text } from '@chakra-ui/react';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
+import { formToSections, sectionOfStep, sectionsToForm } from '../../../../server/modules/internal-requests/form-sections';
+import { api } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { useApiQuery } from '../../api/hooks';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { notify } from '../../components/toaster';
+import { RequestDataView } from '../requests/RequestDataView';
+import { sendEvent, type ActionsView, type RequestDetail } from '../requests/requests-api';
+import type { Errors } from './StepFields';
+import { WizardStep } from './WizardStep';
+
+const STEPS = [...INTERNAL_REQUEST_STEPS, 'summary'] as const;
+type Step = (typeof STEPS)[number];
+
+/** Server validation messages (`validationErrors[].members` are the field paths) as field errors of the wizard. */
+function serverErrors(e: unknown): Errors {
+  if (!(e instanceof ApiError)) return {};
+  const out: Errors = {};
+  for (const v of e.validationErrors) for (const m of v.members) out[m] ??= v.message;
+  return out;
+}
+
+/**
+ * The internal facility Halal certificate request wizard (issue 5): a step per part of the form, saved as a draft at
+ * any step (the draft shows the days left before its automatic deletion; deleting asks first), a summary, and
+ * submission. A returned request opens with only the returned sections editable.
+ */
+export function InternalRequestWizard() {
+  const { requestId } = useParams({ strict: false }) as { requestId: string };
+  const search = useSearch({ strict: false }) as { step?: string };
+  const navigate = useNavigate();
+  const { t } = useTranslation(['requests', 'shell', 'validation']);
+  const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
+  const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${request.data.version}` : null);
+  const deletion = useApiQuery<{ daysLeft: number | null }>(request.data ? `/api/internal-requests/${requestId}/deletion?v=${request.data.version}` : null);
+  const [form, setForm] = useState<Record<string, unknown> | null>(null);
+  const [stepIndex, setStepIndex] = useState(() => Math.max(0, STEPS.indexOf((search.step ?? 'factory') as Step)));
+  const [errors, setErrors] = useState<Errors>({});
+  const [dirty, setDirty] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [serverMessages, setServerMessages] = useState<string[]>([]);
+
+  const r = request.data;
+  useEffect(() => {
+    if (r && form === null) setForm(sectionsToForm(r.data));
+  }, [r, form]);
+
+  const allowed = new Set((actions.data?.actions ?? []).map((a) => a.type));
+  const canEdit = allowed.has('EDIT');
+  const returned = r?.context.returnedSections ?? [];
+  const editableStep = (s: InternalRequestStep) =>
+    canEdit && (returned.length === 0 || returned.includes(sectionOfStep(s)) || (s === 'products' && returned.includes('productUpload')) || s === 'agreement');
+  const step = STEPS[stepIndex]!;
+  const editableSteps = useMemo(() => INTERNAL_REQUEST_STEPS.filter((s) => s !== 'agreement' && editableStep(s)), [canEdit, returned.join()]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (!r || !form) return <PageContainer>{null}</PageContainer>;
+
+  const save = async (): Promise<RequestDetail | null> => {
+    if (!canEdit || editableSteps.length === 0) return r;
+    const part = Object.fromEntries(editableSteps.filter((s) => form[s] !== undefined).map((s) => [s, form[s]]));
+    if (Object.keys(part).length === 0) return r;
+    try {
+      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: r.version, form: part }, { handleErrors: [400] });
+      setDirty(false);
+      await request.reload();
+      return saved;
+    } catch (e) {
+      const fields = serverErrors(e);
+      setErrors(fields);
+      if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message));
+      return null;
+    }
+  };
+
+  const goTo = async (index: number) => {
+    if (index > stepIndex && step !== 'summary' && editableStep(step)) {
+      const issues = internalRequestForm.validateStep(step, form);
+      if (issues.length) {
+        setErrors(Object.fromEntries(issues.map((i) => [i.path, i.message])));
+        return;
+      }
+      if (dirty && step !== 'agreement' && !(await save())) return;
+    }
+    setErrors({});
+    setServerMessages([]);
+    setStepIndex(index);
+  };
+
+  const submit = async () => {
+    const agreement = form.agreement as { accepted?: boolean } | undefined;
+    const check = internalRequestForm.validateSubmit(form);
+    if (!check.success) {
+      const errs = Object.fromEntries(check.issues.map((i) => [i.path, i.message]));
+      setErrors(errs);
+      const first = STEPS.findIndex((s) => check.issues.some((i) => i.path === s || i.path.startsWith(`${s}.`)));
+      if (first >= 0) setStepIndex(first);
+      return;
+    }
+    if (dirty && !(await save())) return;
+    const latest = await api.get<RequestDetail>(`/api/requests/${r.id}`);
+    try {
+      await api.post(`/api/internal-requests/${r.id}/submit`, { expectedVersion: latest.version, agreementAccepted: agreement?.accepted === true }, { handleErrors: [400] });
+    } catch (e) {
+      setErrors(serverErrors(e));
+      if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message).concat(e.validationErrors.length ? [] : [e.serverMessage]));
+      return;
+    }
+    notify.success(t('requests:wizard.submitted'));
+    await navigate({ to: '/requests/$requestId', params: { requestId: r.id } });
+  };
+
+  const remove = async () => {
+    await sendEvent(r.id, 'DELETE', r.version, { confirmed: true });
+    notify.success(t('requests:wizard.deleted'));
+    await navigate({ to: '/internal-halal-request' });
+  };
+
+  const canSubmit = allowed.has('SUBMIT') || allowed.has('RESUBMIT');
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('requests:wizard.title', { number: r.number })}
+        breadcrumbs={[{ label: t('requests:list.title'), to: '/internal-halal-request' }, { label: r.number }]}
+        description={
+          <Flex gap="3" mt="2" align="center" wrap="wrap">
+            <Badge colorPalette="brand" data-testid="request-status">{r.status.label}</Badge>
+            {deletion.data?.daysLeft !== null && deletion.data?.daysLeft !== undefined && (
+              <Badge colorPalette="orange" data-testid="days-left">
+                {t('requests:wizard.daysLeft', { count: deletion.data.daysLeft })}
+              </Badge>
+            )}
+            {returned.length > 0 && (
+              <Text color="orange.fg" data-testid="returned-sections">
+                {t('requests:page.returnedSections', { sections: returned.map((s) => t(`requests:sections.${s}`)).join('، ') })}
+              </Text>
+            )}
+          </Flex>
+        }
+        actions={
+          <>
+            {canEdit && (
+              <Button variant="outline" onClick={() => void save().then((ok) => ok && notify.success(t('requests:wizard.saved')))} data-testid="save-draft">
+                {t('requests:wizard.saveDraft')}
+              </Button>
+            )}
+            {allowed.has('DELETE') && (
+              <Button variant="outline" colorPalette="red" onClick={() => setConfirmDelete(true)} data-testid="delete-draft">
+                {t('requests:wizard.deleteDraft')}
+              </Button>
+            )}
+            <Button variant="ghost" onClick={() => void navigate({ to: '/requests/$requestId', params: { requestId: r.id } })} data-testid="open-request">
+              {t('requests:wizard.openRequest')}
+            </Button>
+          </>
+        }
+      />
+      <Steps.Root step={stepIndex} count={STEPS.length} size="sm" mb="6" orientation="horizontal" overflowX="auto">
+        <Steps.List>
+          {STEPS.map((s, i) => (
+            <Steps.Item key={s} index={i}>
+              <Steps.Trigger onClick={() => void goTo(i)} data-testid={`step-${s}`}>
+                <Steps.Indicator />
+                <Steps.Title>{t(`requests:steps.${s}`)}</Steps.Title>
+              </Steps.Trigger>
+              <Steps.Separator />
+            </Steps.Item>
+          ))}
+        </Steps.List>
+      </Steps.Root>
+      <Box borderWidth="1px" borderRadius="lg" p={{ base: '4', md: '6' }} data-testid={`wizard-step-${step}`}>
+        <Heading as="h2" size="lg" mb="4">
+          {t(`requests:steps.${step}`)}
+          {step !== 'summary' && !editableStep(step) && (
+            <Badge ms="3" variant="outline">
+              {t('requests:wizard.readOnly')}
+            </Badge>
+          )}
+        </Heading>
+        {serverMessages.length > 0 && (
+          <Stack mb="4" gap="1" data-testid="server-errors">
+            {serverMessages.map((m, i) => (
+              <Text key={i} color="fg.error">
+                {m}
+              </Text>
+            ))}
+          </Stack>
+        )}
+        {step === 'summary' ? (
+          <Stack gap="4">
+            {Object.keys(errors).length > 0 && <Text color="fg.error">{t('requests:wizard.fixErrors')}</Text>}
+            <RequestDataView data={formToSections(form)} baseline={null} />
+          </Stack>
+        ) : (
+          <WizardStep
+            step={step}
+            form={form}
+            setStep={(v) => {
+              setForm((f) => ({ ...f, [step]: v }));
+              setDirty(true);
+            }}
+            errors={errors}
+            readOnly={!editableStep(step)}
+            facilityPublicId={r.facilityId}
+            requestId={r.id}
+          />
+        )}
+      </Box>
+      <Flex justify="space-between" mt="6" gap="3">
+        <Button variant="outline" disabled={stepIndex === 0} onClick={() => void goTo(stepIndex - 1)} data-testid="wizard-back">
+          {t('requests:wizard.back')}
+        </Button>
+        {step === 'summary' ? (
+          canSubmit && (
+            <Button colorPalette="brand" onClick={() => void submit()} data-testid="wizard-submit">
+              {allowed.has('RESUBMIT') ? t('requests:wizard.resubmit') : t('requests:wizard.submit')}
+            </Button>
+          )
+        ) : (
+          <Button colorPalette="brand" onClick={() => void goTo(stepIndex + 1)} data-testid="wizard-next">
+            {t('requests:wizard.next')}
+          </Button>
+        )}
+      </Flex>
+      <ConfirmDialog
+        open={confirmDelete}
+        testId="delete-dialog"
+        tone="danger"
+        title={t('requests:wizard.deleteDraft')}
+        message={t('requests:wizard.deleteConfirm')}
+        confirmLabel={t('requests:wizard.deleteDraft')}
+        onConfirm={remove}
+        onCancel={() => setConfirmDelete(false)}
+      />
+    </PageContainer>
+  );
+}

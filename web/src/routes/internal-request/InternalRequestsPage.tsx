@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { Button, Stack } from '@chakra-ui/react';
+import { useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { useSelectedFacility, useSession, useCan } from '../../session';
+import { Permissions as P } from '../../../../machines/permissions';
+import { RequestsTable } from '../requests/RequestsTable';
+import type { QueuePage, RequestDetail } from '../requests/requests-api';
+
+/**
+ * internal-halal-request: the internal facility's Halal certificate requests (staff: all of them), and a new
+ * request for the selected (or the user's first) internal facility, which opens the wizard.
+ */
+export function InternalRequestsPage() {
+  const { t } = useTranslation(['requests', 'shell']);
+  const navigate = useNavigate();
+  const session = useSession();
+  const selected = useSelectedFacility();
+  const mayRequest = useCan(P.internalRequest.request);
+  const [page, setPage] = useState(1);
+  const pageSize = 10;
+  const list = useApiQuery<QueuePage>('/api/queues/all', {
+    query: { tab: session?.isStaff ? 'waiting' : 'mine', kind: 'internalCertificate', pageNumber: page, pageSize },
+  });
+  const facility = selected?.facilityType === 'InternalFacility' ? selected.publicId : session?.facilityIds.find((f) => f.startsWith('inf-'));
+  const start = async () => {
+    if (!facility) return;
+    const r = await api.post<RequestDetail>('/api/requests', { kind: 'internalCertificate', facilityId: facility, data: {} });
+    await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
+  };
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('requests:list.title')}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:list.title') }]}
+        actions={
+          mayRequest && !session?.isStaff && facility ? (
+            <Button colorPalette="brand" onClick={() => void start()} data-testid="new-request">
+              {t('requests:list.new')}
+            </Button>
+          ) : null
+        }
+      />
+      <Stack>
+        <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+      </Stack>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,65 @@
+import { useId, useState } from 'react';
+import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { ApiError, messagesOf } from '../../api/errors';
+
+/**
+ * The product upload form: download the .xlsx template, upload it filled in; the products come back and join the
+ * list, or every row error is listed with its row number (the server validates each row, spec 02 section 5).
+ */
+export function ProductUpload({ onProducts }: { onProducts: (products: Record<string, unknown>[]) => void }) {
+  const { t } = useTranslation('requests');
+  const id = useId();
+  const [errors, setErrors] = useState<string[]>([]);
+  const [pending, setPending] = useState(false);
+  const [count, setCount] = useState<number | null>(null);
+  const upload = async (file: File) => {
+    setPending(true);
+    setErrors([]);
+    setCount(null);
+    const body = new FormData();
+    body.append('file', file);
+    try {
+      const r = await api.post<{ count: number; products: Record<string, unknown>[] }>('/api/product-upload', body, { handleErrors: [400, 413] });
+      setCount(r.count);
+      onProducts(r.products);
+    } catch (e) {
+      if (e instanceof ApiError) setErrors(messagesOf(e, t));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Box borderWidth="1px" borderStyle="dashed" borderRadius="md" p="4" data-testid="product-upload">
+      <Text fontWeight="semibold" mb="2">
+        {t('wizard.productUpload.title')}
+      </Text>
+      <Flex gap="3" align="center" wrap="wrap">
+        <Button asChild size="sm" variant="outline">
+          <a href="/api/product-upload/template" download data-testid="product-template">
+            {t('wizard.productUpload.template')}
+          </a>
+        </Button>
+        <Text as="label" htmlFor={id}>
+          {t('wizard.productUpload.upload')}
+        </Text>
+        <input id={id} type="file" accept=".xlsx" disabled={pending} data-testid="product-upload-file" onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) void upload(f);
+          e.target.value = '';
+        }} />
+      </Flex>
+      {count !== null && <Text mt="2" color="fg.success">{t('wizard.productUpload.added', { count })}</Text>}
+      {errors.length > 0 && (
+        <Stack mt="2" gap="1" data-testid="product-upload-errors">
+          {errors.map((m, i) => (
+            <Text key={i} color="fg.error" fontSize="sm">
+              {m}
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,245 @@
+import { Box, Button, Checkbox, Flex, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { CATEGORY_TREE, INTERNAL_REQUEST_ATTACHMENTS, MAIN_CATEGORIES, OPERATIONS, PRODUCT_CATEGORY_CODES, UNITS, type InternalRequestStep, type MainCategory } from '../../../../machines/forms';
+import { FormField } from '../../components/form/FormField';
+import { AttachmentUpload } from './AttachmentUpload';
+import { ProductUpload } from './ProductUpload';
+import { CheckList, ListEditor, ObjectFields, type Errors, type FieldSpec } from './StepFields';
+
+type Row = Record<string, unknown>;
+
+const FACTORY: FieldSpec[] = [
+  { name: 'nameAr', required: true, dir: 'rtl' },
+  { name: 'nameEn', required: true, dir: 'ltr' },
+  { name: 'commercialRegistrationNumber', required: true },
+  { name: 'unifiedNumber' },
+  { name: 'activityName' },
+  { name: 'totalAnnualRevenue', kind: 'number', required: true },
+  { name: 'fullTimeEmployees', kind: 'number', required: true },
+];
+const ADDRESS: FieldSpec[] = [
+  { name: 'city', required: true },
+  { name: 'district', required: true },
+  { name: 'street', required: true },
+  { name: 'zipCode', required: true },
+  { name: 'buildingNumber', required: true },
+  { name: 'additionalNumber', required: true },
+];
+const BRANCH: FieldSpec[] = [{ name: 'city', required: true }, { name: 'district' }, { name: 'address', required: true }];
+const TRADEMARK: FieldSpec[] = [
+  { name: 'nameAr', required: true, dir: 'rtl' },
+  { name: 'nameEn', required: true, dir: 'ltr' },
+];
+const PRODUCTION: FieldSpec[] = [
+  { name: 'productionLines', kind: 'number', required: true },
+  { name: 'haccpCriticalPoints', kind: 'number', required: true },
+  { name: 'permanentHalalEmployees', kind: 'number', required: true },
+  { name: 'shifts', kind: 'number', required: true },
+  { name: 'productionArea', kind: 'number', required: true },
+];
+
+/** The inputs of one wizard step over its part of the form. */
+export function WizardStep(p: {
+  step: InternalRequestStep;
+  form: Record<string, unknown>;
+  setStep: (value: unknown) => void;
+  errors: Errors;
+  readOnly: boolean;
+  facilityPublicId: string;
+  requestId: string;
+}) {
+  const { t } = useTranslation(['requests', 'forms', 'validation']);
+  const { step, form, setStep, errors, readOnly } = p;
+  const value = form[step];
+  const stepError = errors[step];
+  const product: FieldSpec[] = [
+    { name: 'nameAr', required: true, dir: 'rtl' },
+    { name: 'nameEn', required: true, dir: 'ltr' },
+    { name: 'brandAr', required: true, dir: 'rtl' },
+    { name: 'brandEn', required: true, dir: 'ltr' },
+    { name: 'saudiHsCode', required: true },
+    { name: 'globalHsCode', required: true },
+    { name: 'productNumber', required: true },
+    { name: 'category', kind: 'select', required: true, options: PRODUCT_CATEGORY_CODES.map((c) => ({ value: c, label: t(`forms:category.${c}`) })) },
+    { name: 'netWeight', kind: 'number', required: true },
+    { name: 'grossWeight', kind: 'number', required: true },
+    { name: 'unit', kind: 'select', required: true, options: UNITS.map((u) => ({ value: String(u.code), label: t(`forms:unit.${u.code}`) })) },
+    { name: 'technicalSpecifications', kind: 'lines' },
+  ];
+
+  const body = (() => {
+    switch (step) {
+      case 'factory':
+        return <ObjectFields path="factory" fields={FACTORY} value={value as Row} onChange={setStep} errors={errors} readOnly={readOnly} />;
+      case 'address':
+        return (
+          <Stack gap="4">
+            <Text>
+              {t('requests:fields.countryCode')}: {t('requests:wizard.saudiArabia')}
+            </Text>
+            <ObjectFields path="address" fields={ADDRESS} value={value as Row} onChange={(v) => setStep({ ...v, countryCode: 'SA' })} errors={errors} readOnly={readOnly} />
+          </Stack>
+        );
+      case 'branches': {
+        const v = (value ?? { hasBranches: false, items: [] }) as { hasBranches?: boolean; items?: Row[] };
+        return (
+          <Stack gap="4">
+            <Checkbox.Root checked={!!v.hasBranches} disabled={readOnly} onCheckedChange={(e) => setStep({ ...v, hasBranches: !!e.checked, items: v.items ?? [] })} data-testid="has-branches">
+              <Checkbox.HiddenInput name="branches.hasBranches" />
+              <Checkbox.Control />
+              <Checkbox.Label>{t('requests:wizard.hasBranches')}</Checkbox.Label>
+            </Checkbox.Root>
+            {v.hasBranches && (
+              <ListEditor path="branches.items" fields={BRANCH} value={v.items} onChange={(items) => setStep({ ...v, items })} errors={errors} readOnly={readOnly} addLabel={t('requests:wizard.addBranch')} columns={3} />
+            )}
+          </Stack>
+        );
+      }
+      case 'trademarks':
+        return <ListEditor path="trademarks" fields={TRADEMARK} value={value as Row[]} onChange={setStep} errors={errors} readOnly={readOnly} addLabel={t('requests:wizard.addTrademark')} />;
+      case 'products':
+        return (
+          <Stack gap="4">
+            {!readOnly && <ProductUpload onProducts={(list) => setStep([...((value as Row[] | undefined) ?? []), ...list])} />}
+            <ListEditor path="products" fields={product} value={value as Row[]} onChange={setStep} errors={errors} readOnly={readOnly} addLabel={t('requests:wizard.addProduct')} columns={3} />
+          </Stack>
+        );
+      case 'hsCodes': {
+        const list = ((value as string[] | undefined) ?? []).map((code) => ({ code }));
+        return (
+          <ListEditor
+            path="hsCodes"
+            fields={[{ name: 'code', required: true }]}
+            value={list}
+            onChange={(rows) => setStep(rows.map((r) => (r.code === undefined ? '' : String(r.code))))}
+            errors={Object.fromEntries(Object.entries(errors).map(([k, m]) => [/^hsCodes\.\d+$/.test(k) ? `${k}.code` : k, m]))}
+            readOnly={readOnly}
+            addLabel={t('requests:wizard.addHsCode')}
+            columns={1}
+          />
+        );
+      }
+      case 'categories': {
+        const list = (value as { category: MainCategory; subCategories: string[] }[] | undefined) ?? [];
+        return (
+          <Stack gap="3">
+            {MAIN_CATEGORIES.map((c) => {
+              const chosen = list.find((x) => x.category === c);
+              const subs: readonly string[] = CATEGORY_TREE[c];
+              return (
+                <Box key={c} borderWidth="1px" borderRadius="md" p="3">
+                  <Checkbox.Root
+                    checked={!!chosen}
+                    disabled={readOnly}
+                    onCheckedChange={(e) => setStep(e.checked ? [...list, { category: c, subCategories: [] }] : list.filter((x) => x.category !== c))}
+                    data-testid={`category-${c}`}
+                  >
+                    <Checkbox.HiddenInput name="categories" value={c} />
+                    <Checkbox.Control />
+                    <Checkbox.Label>{t(`forms:category.${c}`)}</Checkbox.Label>
+                  </Checkbox.Root>
+                  {chosen && subs.length > 0 && (
+                    <Box ps="6" mt="2">
+                      <Text fontSize="sm" color="fg.muted" mb="1">
+                        {t('requests:wizard.subCategoriesHelp')}
+                      </Text>
+                      <CheckList
+                        name={`sub-${c}`}
+                        readOnly={readOnly}
+                        options={subs.map((s) => ({ value: s, label: t(`forms:category.${s}`) }))}
+                        value={chosen.subCategories}
+                        onChange={(v) => setStep(list.map((x) => (x.category === c ? { ...x, subCategories: v } : x)))}
+                      />
+                    </Box>
+                  )}
+                </Box>
+              );
+            })}
+          </Stack>
+        );
+      }
+      case 'operations':
+        return (
+          <CheckList
+            name="operation"
+            readOnly={readOnly}
+            options={OPERATIONS.map((o) => ({ value: o, label: t(`forms:operation.${o}`) }))}
+            value={(value as string[] | undefined) ?? []}
+            onChange={setStep}
+          />
+        );
+      case 'production':
+        return <ObjectFields path="production" fields={PRODUCTION} value={value as Row} onChange={setStep} errors={errors} readOnly={readOnly} columns={3} />;
+      case 'validity':
+        return (
+          <ObjectFields
+            path="validity"
+            fields={[{ name: 'years', kind: 'select', required: true, options: [1, 2, 3].map((y) => ({ value: String(y), label: t('requests:wizard.years', { count: y }) })) }]}
+            value={value as Row}
+            onChange={setStep}
+            errors={errors}
+            readOnly={readOnly}
+          />
+        );
+      case 'attachments': {
+        const list = (value as { id: string; category: string; name?: string }[] | undefined) ?? [];
+        return (
+          <Stack gap="4">
+            <Text color="fg.muted">{t('requests:wizard.attachmentsHelp', { required: INTERNAL_REQUEST_ATTACHMENTS.required.map((c) => t(`forms:attachmentCategory.${c}`)).join('، ') })}</Text>
+            {INTERNAL_REQUEST_ATTACHMENTS.allowed.map((c) => (
+              <Box key={c} borderWidth="1px" borderRadius="md" p="3">
+                {!readOnly && (
+                  <AttachmentUpload
+                    facilityPublicId={p.facilityPublicId}
+                    requestId={p.requestId}
+                    category={c}
+                    label={`${t(`forms:attachmentCategory.${c}`)}${(INTERNAL_REQUEST_ATTACHMENTS.required as readonly string[]).includes(c) ? ' *' : ''}`}
+                    onUploaded={(a) => setStep([...list, { id: a.id, category: c }])}
+                    testId={`attachment-${c}`}
+                  />
+                )}
+                {list
+                  .filter((a) => a.category === c)
+                  .map((a) => (
+                    <Flex key={a.id} gap="2" align="center" mt="1">
+                      <a href={`/api/attachments/${a.id}/download`}>{readOnly ? t(`forms:attachmentCategory.${c}`) : t('requests:wizard.attached')}</a>
+                      {!readOnly && (
+                        <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setStep(list.filter((x) => x.id !== a.id))}>
+                          {t('requests:wizard.remove')}
+                        </Button>
+                      )}
+                    </Flex>
+                  ))}
+              </Box>
+            ))}
+          </Stack>
+        );
+      }
+      case 'agreement': {
+        const accepted = (value as { accepted?: boolean } | undefined)?.accepted === true;
+        return (
+          <Stack gap="3">
+            <Text>{t('requests:wizard.agreementText')}</Text>
+            <FormField label={t('requests:wizard.agreementLabel')} required error={errors['agreement'] || errors['agreement.accepted'] ? { key: errors['agreement.accepted'] ?? errors['agreement']! } : null}>
+              <Checkbox.Root checked={accepted} onCheckedChange={(e) => setStep({ accepted: !!e.checked })} data-testid="agreement">
+                <Checkbox.HiddenInput name="agreement.accepted" />
+                <Checkbox.Control />
+                <Checkbox.Label>{t('requests:wizard.agreementLabel')}</Checkbox.Label>
+              </Checkbox.Root>
+            </FormField>
+          </Stack>
+        );
+      }
+    }
+  })();
+  return (
+    <Stack gap="4">
+      {stepError && step !== 'agreement' && (
+        <Text color="fg.error" data-testid="field-error">
+          {t(`validation:${stepError}`)}
+        </Text>
+      )}
+      {body}
+    </Stack>
+  );
+}

@@ -1,0 +1,86 @@
+import { Badge, Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+
+export interface BillView {
+  id: string;
+  number: string;
+  paymentReference: string | null;
+  issued: boolean;
+  date: string;
+  dueAt: string | null;
+  paidAt: string | null;
+  service: { code: number; name: string };
+  feeKind: { code: string; name: string };
+  amount: string;
+  vat: string;
+  total: string;
+  status: { code: number; label: string };
+}
+
+/** Bill status 1 is open (awaiting payment); 2 paid, 3 expired, 4 cancelled. */
+const OPEN = 1;
+
+/**
+ * The request's bills: SAR amounts with VAT shown separately and the totals without and with VAT; an open bill is
+ * paid at the government payment portal (its page, then back here with ?payment=...).
+ */
+export function BillsPanel({ requestId, version }: { requestId: string; version: number }) {
+  const { t, i18n } = useTranslation(['requests', 'payments']);
+  const bills = useApiQuery<{ items: BillView[] }>(`/api/bills?requestId=${requestId}&pageSize=20&v=${version}`);
+  const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const sar = (s: string) => `${money.format(Number(s))} ${t('payments:bill.currency')}`;
+  const items = bills.data?.items ?? [];
+  if (items.length === 0) return null;
+  const pay = async (bill: BillView) => {
+    const r = await api.post<{ redirectUrl: string }>(`/api/bills/${bill.id}/pay`, { returnPath: `/requests/${requestId}` });
+    window.location.assign(r.redirectUrl);
+  };
+  return (
+    <Box as="section" aria-labelledby="bills-title">
+      <Heading as="h2" size="lg" id="bills-title" mb="3">
+        {t('requests:payment.bills')}
+      </Heading>
+      <Stack gap="3">
+        {items.map((b) => {
+          const vatRate = Math.round((Number(b.vat) / Math.max(Number(b.amount), 0.01)) * 100);
+          return (
+            <Box key={b.id} borderWidth="1px" borderRadius="md" p="4" data-testid="bill" data-status={b.status.code}>
+              <Flex justify="space-between" align="center" wrap="wrap" gap="2" mb="3">
+                <Text fontWeight="semibold">
+                  {b.feeKind.name} — {b.number}
+                </Text>
+                <Badge colorPalette={b.status.code === OPEN ? 'orange' : b.status.code === 2 ? 'green' : 'gray'} data-testid="bill-status">
+                  {b.status.label}
+                </Badge>
+              </Flex>
+              <SimpleGrid columns={{ base: 1, md: 3 }} gap="3">
+                <Box>
+                  <Text fontSize="sm" color="fg.muted">{t('payments:bill.amount')}</Text>
+                  <Text data-testid="bill-amount">{sar(b.amount)}</Text>
+                </Box>
+                <Box>
+                  <Text fontSize="sm" color="fg.muted">{t('payments:bill.vat', { rate: vatRate })}</Text>
+                  <Text data-testid="bill-vat">{sar(b.vat)}</Text>
+                </Box>
+                <Box>
+                  <Text fontSize="sm" color="fg.muted">{t('payments:bill.total')}</Text>
+                  <Text fontWeight="bold" data-testid="bill-total">{sar(b.total)}</Text>
+                </Box>
+              </SimpleGrid>
+              {b.status.code === OPEN && (
+                <Flex mt="3" gap="3" align="center" wrap="wrap">
+                  <Button colorPalette="brand" onClick={() => void pay(b)} data-testid="pay-bill">
+                    {t('requests:payment.pay')}
+                  </Button>
+                  {b.dueAt && <Text fontSize="sm" color="fg.muted">{t('requests:payment.payBefore', { date: new Date(b.dueAt).toLocaleDateString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB') })}</Text>}
+                </Flex>
+              )}
+            </Box>
+          );
+        })}
+      </Stack>
+    </Box>
+  );
+}

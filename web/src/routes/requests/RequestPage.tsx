@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import { Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { notify } from '../../components/toaster';
+import { useSession } from '../../session';
+import { BillsPanel } from '../payments/BillsPanel';
+import { ActionBar } from './ActionBar';
+import { baselineAtLastReturn } from './data-changes';
+import { EventDialog } from './EventDialog';
+import { HistoryTimeline } from './HistoryTimeline';
+import { RequestDataView } from './RequestDataView';
+import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
+
+/**
+ * The request page everyone who may see the request gets: its status and data (changes since the last return
+ * highlighted), bills, certificate, the history timeline, and the action bar built from the allowed actions.
+ */
+export function RequestPage() {
+  const { requestId } = useParams({ strict: false }) as { requestId: string };
+  const search = useSearch({ strict: false }) as { payment?: string };
+  const { t } = useTranslation(['requests', 'shell']);
+  const session = useSession();
+  const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
+  const version = request.data?.version ?? 0;
+  const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${version}` : null);
+  const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${requestId}/history?v=${version}` : null);
+  const [open, setOpen] = useState<AllowedActionView | null>(null);
+  const [certificate, setCertificate] = useState<{ id: string; number: string } | null>(null);
+
+  useEffect(() => {
+    if (search.payment === 'paid') notify.success(t('requests:payment.paid'));
+    else if (search.payment) notify.warning(t('requests:payment.notPaid'));
+  }, [search.payment, t]);
+
+  const finished = request.data?.finished ?? false;
+  const kind = request.data?.kind;
+  useEffect(() => {
+    if (!finished || !kind?.startsWith('internal')) return;
+    api
+      .get<{ id: string; number: string }>(`/api/internal-requests/${requestId}/certificate`, { handleErrors: false })
+      .then(setCertificate)
+      .catch(() => setCertificate(null));
+  }, [finished, kind, requestId]);
+
+  const r = request.data;
+  if (!r) return <PageContainer>{null}</PageContainer>;
+  const items = history.data?.items ?? [];
+  const returned = items.some((h) => h.event === 'RETURN') && items.at(-1)?.event !== 'RETURN';
+  // Reviewers see what the applicant changed since the request was returned to them (spec 01 section 3).
+  const baseline = returned && session?.isStaff ? baselineAtLastReturn(items) : null;
+  const home = session?.isStaff ? '/halal-profile' : '/internal-halal-request';
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('requests:page.title', { number: r.number })}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: home }, { label: r.number }]}
+        description={
+          <Flex gap="3" mt="2" align="center" wrap="wrap">
+            <Badge size="lg" colorPalette="brand" data-testid="request-status" data-code={r.status.code}>
+              {r.status.label}
+            </Badge>
+            <Text color="fg.muted">{t('requests:page.creator', { name: r.creatorName })}</Text>
+          </Flex>
+        }
+      />
+      <Stack gap="8">
+        <Box position="sticky" top="0" zIndex="docked" bg="bg" py="2">
+          <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
+        </Box>
+        {certificate && (
+          <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
+            <Text>{t('requests:certificate.issued', { number: certificate.number })}</Text>
+            <Button asChild size="sm" colorPalette="green">
+              <Link to="/certificates/$certificateId" params={{ certificateId: certificate.id }}>
+                {t('requests:certificate.open')}
+              </Link>
+            </Button>
+          </Flex>
+        )}
+        <BillsPanel requestId={r.id} version={r.version} />
+        <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
+          <Box>
+            {(r.context.returnedSections?.length ?? 0) > 0 && (
+              <Text mb="3" color="orange.fg" data-testid="returned-sections">
+                {t('requests:page.returnedSections', { sections: r.context.returnedSections!.map((s) => t(`requests:sections.${s}`)).join('، ') })}
+              </Text>
+            )}
+            {baseline && (
+              <Text mb="3" fontSize="sm" color="fg.muted" data-testid="changes-legend">
+                {t('requests:changes.legend')}
+              </Text>
+            )}
+            <RequestDataView data={r.data} baseline={baseline} />
+          </Box>
+          <HistoryTimeline items={items} />
+        </Grid>
+      </Stack>
+      {open && (
+        <EventDialog
+          request={r}
+          history={items}
+          action={open}
+          onClose={() => setOpen(null)}
+          onDone={() => {
+            setOpen(null);
+            notify.success(t('requests:page.done', { action: open.label }));
+            void request.reload();
+          }}
+        />
+      )}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Badge, Button, Flex, Link as ChakraLink } from '@chakra-ui/react';
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { DataTable, type Column } from '../../components/DataTable';
+import { notify } from '../../components/toaster';
+import { EventDialog } from './EventDialog';
+import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
+
+/** Events a list row offers directly (the queue's assignment); everything else is on the request page. */
+const ROW_EVENTS = new Set(['ASSIGN_TO_ME', 'ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']);
+
+/** A page of requests with a link to each, and (for staff queues) the row's assignment actions. */
+export function RequestsTable(p: {
+  rows: RequestSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+  loading: boolean;
+  onPageChange: (page: number) => void;
+  rowActions?: boolean;
+  onChanged?: () => void;
+}) {
+  const { t, i18n } = useTranslation('requests');
+  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
+  const columns: Column<RequestSummary>[] = [
+    {
+      key: 'number',
+      header: t('list.number'),
+      render: (r) => (
+        <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
+          <Link to="/requests/$requestId" params={{ requestId: r.id }} data-testid="request-link">
+            {r.number}
+          </Link>
+        </ChakraLink>
+      ),
+    },
+    { key: 'kind', header: t('list.kind'), render: (r) => t(`machines:kinds.${r.kind}`, { defaultValue: r.kind }) },
+    { key: 'status', header: t('list.status'), render: (r) => <Badge data-testid="row-status">{r.status.label}</Badge> },
+    { key: 'creator', header: t('list.creator'), render: (r) => r.creatorName },
+    { key: 'updated', header: t('list.updated'), render: (r) => date.format(new Date(r.updatedAt)) },
+  ];
+  if (p.rowActions) columns.push({ key: 'actions', header: t('list.actions'), render: (r) => <RowActions row={r} onChanged={p.onChanged} /> });
+  return (
+    <DataTable
+      columns={columns}
+      rows={p.rows}
+      rowKey={(r) => r.id}
+      loading={p.loading}
+      emptyText={t('list.empty')}
+      paging={{ page: p.page, pageSize: p.pageSize, total: p.total, onPageChange: p.onPageChange }}
+    />
+  );
+}
+
+function RowActions({ row, onChanged }: { row: RequestSummary; onChanged?: () => void }) {
+  const { t } = useTranslation('requests');
+  const [actions, setActions] = useState<AllowedActionView[] | null>(null);
+  const [open, setOpen] = useState<{ action: AllowedActionView; request: RequestDetail; history: HistoryItem[] } | null>(null);
+  const load = async () => setActions((await api.get<ActionsView>(`/api/requests/${row.id}/actions`)).actions.filter((a) => ROW_EVENTS.has(a.type)));
+  const start = async (action: AllowedActionView) => {
+    const [request, history] = await Promise.all([
+      api.get<RequestDetail>(`/api/requests/${row.id}`),
+      api.get<{ items: HistoryItem[] }>(`/api/requests/${row.id}/history`),
+    ]);
+    setOpen({ action, request, history: history.items });
+  };
+  return (
+    <Flex gap="1" wrap="wrap">
+      {actions === null ? (
+        <Button size="xs" variant="outline" onClick={() => void load()} data-testid="row-assignment">
+          {t('list.assignment')}
+        </Button>
+      ) : actions.length === 0 ? (
+        <span>—</span>
+      ) : (
+        actions.map((a) => (
+          <Button key={a.type} size="xs" colorPalette="brand" variant="subtle" onClick={() => void start(a)} data-testid={`row-action-${a.type}`}>
+            {a.label}
+          </Button>
+        ))
+      )}
+      {open && (
+        <EventDialog
+          request={open.request}
+          history={open.history}
+          action={open.action}
+          onClose={() => setOpen(null)}
+          onDone={() => {
+            notify.success(t('page.done', { action: open.action.label }));
+            setOpen(null);
+            setActions(null);
+            onChanged?.();
+          }}
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,12 @@
+import { lazyRouteComponent } from '@tanstack/react-router';
+
+/** The request screens of issue 5, loaded on demand (router.tsx names them in its route table). */
+export const requestScreens = {
+  requestPage: lazyRouteComponent(() => import('./RequestPage'), 'RequestPage'),
+  halalRequests: lazyRouteComponent(() => import('./HalalRequestsPage'), 'HalalRequestsPage'),
+  internalRequests: lazyRouteComponent(() => import('../internal-request/InternalRequestsPage'), 'InternalRequestsPage'),
+  internalWizard: lazyRouteComponent(() => import('../internal-request/InternalRequestWizard'), 'InternalRequestWizard'),
+  staffHome: lazyRouteComponent(() => import('../staff/StaffHomePage'), 'StaffHomePage'),
+  correctiveActions: lazyRouteComponent(() => import('../corrective-actions/CorrectiveActionsPage'), 'CorrectiveActionsPage'),
+  certificate: lazyRouteComponent(() => import('../certificates/CertificatePage'), 'CertificatePage'),
+};
