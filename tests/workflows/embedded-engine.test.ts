@@ -214,6 +214,43 @@ describe('events', () => {
   });
 });
 
+describe('timer failures', () => {
+  it('a timer whose transition fails is reported, stays due, and does not hold back the timers after it', async () => {
+    const boom = setup({ actions: { 'effect.launchRocket': () => {} } }).createMachine({
+      initial: 'a',
+      states: {
+        a: {
+          meta: { status: 1, deadline: { after: 'paymentWindow', event: 'BOOM' } },
+          on: { BOOM: { target: 'b', actions: { type: 'effect.launchRocket' } } },
+        },
+        b: { meta: { status: 2 } },
+      },
+    });
+    const both: MachineCatalogue = {
+      ...catalogue,
+      hasKind: () => true,
+      currentVersion: (k) => (k === 'boom' ? 1 : catalogue.current),
+      getMachine: (k, v) => (k === 'boom' ? boom : catalogue.getMachine(k, v)),
+      allowedActions: (k, snap, actor, v) => (k === 'boom' ? [{ type: 'BOOM', requiresReason: false }] : catalogue.allowedActions(k, snap, actor, v)),
+      validateEvent: (k, e) => (k === 'boom' ? [] : catalogue.validateEvent(k, e)),
+    };
+    const e2 = new EmbeddedEngine({ db: database.db, catalogue: both, deps: storeDeps(testConfig()) });
+    const bad = await e2.start('boom', { ownerUserId: applicant.userId, facilityId: FACILITY }, applicant);
+    const good = await toPayment();
+    // The failing timer is due first.
+    await database.db.update(workflowTimers).set({ dueAt: new Date(Date.now() - 60_000) }).where(eq(workflowTimers.requestId, bad.id));
+    const errors: string[] = [];
+    const [goodTimer] = await database.db.select().from(workflowTimers).where(eq(workflowTimers.requestId, good.id));
+    const fired = await e2.fireDueTimers(new Date(goodTimer.dueAt.getTime() + 1), 1000, (err) => errors.push(String(err)));
+    expect(errors).toEqual([expect.stringMatching(/No handler for effect.launchRocket/)]);
+    expect(fired).toBeGreaterThanOrEqual(1);
+    expect((await e2.get(good.id))!.status).toBe(3);
+    const [badTimer] = await database.db.select().from(workflowTimers).where(eq(workflowTimers.requestId, bad.id));
+    expect(badTimer.firedAt).toBeNull();
+    expect((await e2.get(bad.id))!.version).toBe(1);
+  });
+});
+
 describe('queues and search', () => {
   let ids: Record<string, string>;
   const staffViewer: Actor = reviewer;

@@ -144,28 +144,36 @@ export class EmbeddedEngine implements WorkflowEngine {
    * retried on the next sweep, so the runner never holds a timer while waiting for a user's transaction), the event
    * goes through the same send path as a user's with SYSTEM_ACTOR, and the timer is marked fired in that same
    * transaction: a timer fires exactly once, also when the process dies half-way.
-   * Returns the number of timers fired (accepted or refused by the machine).
+   * Returns the number of timers fired (accepted or refused by the machine). A timer whose transaction fails is
+   * reported to `onError` and left due for the next sweep.
    */
-  async fireDueTimers(now: Date = this.now(), limit = 1000): Promise<number> {
-    const busy: string[] = [];
+  async fireDueTimers(now: Date = this.now(), limit = 1000, onError: (err: unknown, timerId: string) => void = () => {}): Promise<number> {
+    const skip: string[] = [];
     let fired = 0;
     while (fired < limit) {
-      const outcome = await this.db.transaction(async (tx) => {
-        const timer = await claimDueTimer(tx, now, busy);
-        if (!timer) return 'none' as const;
-        const row = await tryLockRequest(tx, timer.requestId);
-        if (!row) {
-          busy.push(timer.id);
-          return 'busy' as const;
-        }
-        const result = row.deletedAt
-          ? ({ ok: false } as const)
-          : await this.apply(tx, row, { type: timer.event }, SYSTEM_ACTOR);
-        await markTimerFired(tx, timer.id, result.ok ? 'accepted' : 'refused', this.now());
-        return 'fired' as const;
-      });
+      let claimed: string | undefined;
+      let outcome: 'none' | 'busy' | 'fired';
+      try {
+        outcome = await this.db.transaction(async (tx) => {
+          const timer = await claimDueTimer(tx, now, skip);
+          if (!timer) return 'none' as const;
+          claimed = timer.id;
+          const row = await tryLockRequest(tx, timer.requestId);
+          if (!row) return 'busy' as const;
+          const result = row.deletedAt ? ({ ok: false } as const) : await this.apply(tx, row, { type: timer.event }, SYSTEM_ACTOR);
+          await markTimerFired(tx, timer.id, result.ok ? 'accepted' : 'refused', this.now());
+          return 'fired' as const;
+        });
+      } catch (err) {
+        // A timer whose event fails (a bug in an effect, a lost connection) is retried next sweep; it must not
+        // hold back the timers behind it.
+        if (!claimed) throw err;
+        onError(err, claimed);
+        outcome = 'busy';
+      }
       if (outcome === 'none') break;
-      if (outcome === 'fired') fired++;
+      if (outcome === 'busy') skip.push(claimed!);
+      else fired++;
     }
     return fired;
   }

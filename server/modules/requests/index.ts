@@ -17,7 +17,11 @@ export default fp(
     app.decorate('engine', engine);
     const runner =
       engine instanceof EmbeddedEngine
-        ? new TimerRunner(() => engine.fireDueTimers(), app.config.TIMER_POLL_MS, (err) => app.log.error({ err }, 'timer sweep failed'))
+        ? new TimerRunner(
+            () => engine.fireDueTimers(undefined, undefined, (err, timerId) => app.log.error({ err, timerId }, 'deadline timer failed; retried next sweep')),
+            app.config.TIMER_POLL_MS,
+            (err) => app.log.error({ err }, 'timer sweep failed'),
+          )
         : undefined;
     app.addHook('onReady', async () => runner?.start());
     app.addHook('onClose', async () => {

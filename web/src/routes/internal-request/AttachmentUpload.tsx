@@ -49,8 +49,8 @@ export function AttachmentUpload(p: {
   return (
     <Box>
       <Flex gap="3" align="center" wrap="wrap">
-        <Text as="label" htmlFor={id} fontWeight="medium">
-          {p.label}
+        <Text asChild fontWeight="medium">
+          <label htmlFor={id}>{p.label}</label>
         </Text>
         <input
           id={id}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Flex, Heading, Stack, Steps, Text } from '@chakra-ui/react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +57,7 @@ export function InternalRequestWizard() {
   const editableStep = (s: InternalRequestStep) =>
     canEdit && (returned.length === 0 || returned.includes(sectionOfStep(s)) || (s === 'products' && returned.includes('productUpload')) || s === 'agreement');
   const step = STEPS[stepIndex]!;
-  const editableSteps = useMemo(() => INTERNAL_REQUEST_STEPS.filter((s) => s !== 'agreement' && editableStep(s)), [canEdit, returned.join()]); // eslint-disable-line react-hooks/exhaustive-deps
+  const editableSteps = INTERNAL_REQUEST_STEPS.filter((s) => s !== 'agreement' && editableStep(s));
 
   if (!r || !form) return <PageContainer>{null}</PageContainer>;
 

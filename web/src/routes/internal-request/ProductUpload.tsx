@@ -41,8 +41,8 @@ export function ProductUpload({ onProducts }: { onProducts: (products: Record<st
             {t('wizard.productUpload.template')}
           </a>
         </Button>
-        <Text as="label" htmlFor={id}>
-          {t('wizard.productUpload.upload')}
+        <Text asChild>
+          <label htmlFor={id}>{t('wizard.productUpload.upload')}</label>
         </Text>
         <input id={id} type="file" accept=".xlsx" disabled={pending} data-testid="product-upload-file" onChange={(e) => {
           const f = e.target.files?.[0];

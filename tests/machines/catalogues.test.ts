@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { initialTransition } from 'xstate';
+import {
+  allowedActions,
+  catalogues,
+  deadlinesOf,
+  DEFINITIONS,
+  eventSchemas,
+  eventTypesOf,
+  getMachine,
+  guardParamsOf,
+  halalMarkCodeFromReadingB,
+  kindOfRequestType,
+  MACHINE_KINDS,
+  QUEUES,
+  registry,
+  stateNodesOf,
+  statusOf,
+  translate,
+  EVENT_TYPES,
+  type MachineKind,
+  type StateMeta,
+} from '../../machines';
+import enMachines from '../../locales/en/machines.json';
+import arMachines from '../../locales/ar/machines.json';
+import enStatus from '../../locales/en/status.json';
+import arStatus from '../../locales/ar/status.json';
+import { transitionIds } from './coverage';
+import { people } from './drive';
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** Spec 02 section 4, transcribed independently of the machines: catalogue -> codes. */
+const SPEC_CATALOGUES: Record<string, { codes: number[]; kinds: MachineKind[] }> = {
+  'CB accreditation': { codes: range(1000, 1007), kinds: ['cbDesignation', 'cbRenewal', 'cbAddCategories'] },
+  'internal simple set': { codes: range(1001, 1005), kinds: ['internalAddProducts', 'internalHalalMark'] },
+  'internal full set': { codes: [...range(0, 33), 106, 204, 205], kinds: ['internalCertificate', 'internalRenewal'] },
+  'external set A': {
+    codes: [...range(100, 105), 107, 108, 128, 129, 130, 131, 132, 204, 205],
+    kinds: ['externalCertificate'],
+  },
+  'external set B': {
+    codes: [0, 1, 2, 3, 4, 5, 7, 8, 1001, 1002, 1003, 1004, 1005, 1007, 1008],
+    kinds: ['externalRenewal', 'externalAddProducts', 'shipment', 'externalHalalMark'],
+  },
+  bill: { codes: [1, 2, 3, 4], kinds: ['bill'] },
+  certificate: { codes: [1, 2, 3, 4], kinds: ['certificate'] },
+  'Halal logo': { codes: [1, 2, 3, 4], kinds: ['halalMark'] },
+};
+
+const codesOf = (kind: MachineKind) => new Set(catalogues.statuses[kind].map((e) => e.code));
+
+describe('catalogues', () => {
+  for (const [name, spec] of Object.entries(SPEC_CATALOGUES)) {
+    it(`every code of the spec's ${name} catalogue appears in one of its machines`, () => {
+      const used = new Set(spec.kinds.flatMap((k) => [...codesOf(k)]));
+      expect(spec.codes.filter((c) => !used.has(c))).toEqual([]);
+    });
+  }
+
+  it('machines use only codes of their catalogue (plus the deleted tombstone and the CB rejection)', () => {
+    const allowedExtra: Partial<Record<MachineKind, number[]>> = { cbDesignation: [15], cbRenewal: [15] };
+    for (const [, spec] of Object.entries(SPEC_CATALOGUES))
+      for (const kind of spec.kinds) {
+        const extra = [...codesOf(kind)].filter((c) => !spec.codes.includes(c) && c !== -1 && !(allowedExtra[kind] ?? []).includes(c));
+        expect(extra, kind).toEqual([]);
+      }
+  });
+
+  it('every status has an Arabic and an English label, and the two locale files have the same keys', () => {
+    for (const kind of MACHINE_KINDS)
+      for (const entry of catalogues.statuses[kind]) {
+        const ar = translate(entry.labelKey, 'ar');
+        expect(ar, `${entry.labelKey} ar`).toMatch(/[\u0600-\u06FF]/);
+        expect(translate(entry.labelKey, 'en'), `${entry.labelKey} en`).toMatch(/[A-Za-z]/);
+      }
+    const keys = (o: unknown, prefix = ''): string[] =>
+      typeof o === 'object' && o !== null ? Object.entries(o).flatMap(([k, v]) => keys(v, `${prefix}${k}.`)) : [prefix];
+    expect(keys(arStatus).sort()).toEqual(keys(enStatus).sort());
+    expect(keys(arMachines).sort()).toEqual(keys(enMachines).sort());
+  });
+
+  it('kinds, queues, events, request types and kinds and payment services are labelled in both languages', () => {
+    const keys = [
+      ...catalogues.kinds.map((k) => k.labelKey),
+      ...catalogues.queues.map((q) => q.labelKey),
+      ...catalogues.requestTypes.map((t) => t.labelKey),
+      ...catalogues.requestKinds.map((k) => k.labelKey),
+      ...catalogues.paymentServices.map((s) => s.labelKey),
+      ...EVENT_TYPES.map((t) => `machines:events.${t}`),
+    ];
+    for (const key of keys) {
+      expect(translate(key, 'ar'), key).toMatch(/[\u0600-\u06FF]/);
+      expect(translate(key, 'en'), key).toBeTruthy();
+    }
+  });
+
+  it('request type and request kind codes start the right machines', () => {
+    const expected: Record<string, MachineKind> = {
+      0: 'cbDesignation',
+      1: 'internalCertificate',
+      2: 'cbRenewal',
+      600: 'cbRenewal',
+      CbaRenewalRequest: 'cbRenewal',
+      10: 'externalCertificate',
+      100: 'shipment',
+      200: 'shipment',
+      201: 'internalCertificate',
+      202: 'internalRenewal',
+      300: 'cbAddCategories',
+    };
+    for (const [code, kind] of Object.entries(expected)) expect(kindOfRequestType(code), code).toBe(kind);
+    expect(Object.fromEntries(catalogues.requestKinds.map((k) => [k.code, k.kinds]))).toEqual({
+      2: ['externalCertificate', 'externalRenewal', 'externalAddProducts'],
+      3: ['shipment'],
+      4: ['externalHalalMark'],
+    });
+  });
+
+  it('the other reading of the Halal mark codes translates to the codes the machine emits', () => {
+    expect([1, 2, 3, 4].map(halalMarkCodeFromReadingB)).toEqual([1, 3, 2, 4]);
+    expect(() => halalMarkCodeFromReadingB(9)).toThrow();
+  });
+});
+
+describe('machine conventions', () => {
+  for (const d of DEFINITIONS) {
+    it(`${d.kind}: resting states have a status and one queue tag; every transition has a guard`, () => {
+      for (const node of stateNodesOf(d.machine) as unknown as { type: string; meta?: StateMeta; tags: string[]; id: string }[]) {
+        if (node.type !== 'atomic' && node.type !== 'final') continue;
+        expect(typeof node.meta?.status, node.id).toBe('number');
+        expect([...node.tags].filter((t) => (QUEUES as readonly string[]).includes(t)), node.id).toHaveLength(1);
+      }
+      for (const [t, id] of transitionIds(d.machine)) expect(guardParamsOf(t), id).toBeDefined();
+      expect(eventTypesOf(d.kind).every((t) => eventSchemas[d.kind][t] !== undefined)).toBe(true);
+      expect(d.readings.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('the registry keeps versions and refuses unknown ones', () => {
+    for (const kind of MACHINE_KINDS) {
+      expect(registry[kind].current).toBe(1);
+      expect(registry[kind].versions[1]).toBe(getMachine(kind, 1));
+    }
+    expect(() => getMachine('bill', 2)).toThrow(/version 2/);
+  });
+
+  it('a persisted snapshot (JSON) gives the same status and actions as the live one', () => {
+    const machine = getMachine('internalCertificate');
+    const [live] = initialTransition(machine, { requestId: 'r', ownerUserId: 'o', facilityId: 'facility-f' });
+    const persisted = JSON.parse(JSON.stringify(machine.getPersistedSnapshot(live)));
+    expect(allowedActions('internalCertificate', persisted, people.applicant)).toEqual(
+      allowedActions('internalCertificate', live, people.applicant),
+    );
+    expect(statusOf(machine.resolveState(persisted))).toBe(0);
+  });
+
+  it('deadlines: configured durations are named, dates are computed from the context or the calendar', () => {
+    const now = new Date('2026-02-10T12:00:00Z');
+    const draft = initialTransition(getMachine('internalCertificate'), { requestId: 'r', ownerUserId: 'o', facilityId: 'f' })[0];
+    expect(deadlinesOf(draft, now)).toEqual([{ event: 'DRAFT_EXPIRED', after: 'draftRetention', stateId: 'draft' }]);
+    const cert = initialTransition(getMachine('certificate'), {
+      requestId: 'c',
+      ownerUserId: 'o',
+      facilityId: 'f',
+      data: { expiresAt: '2026-06-30T00:00:00Z' },
+    })[0];
+    expect(deadlinesOf(cert, now)).toEqual([
+      { event: 'EXPIRING_SOON', after: 'certificateExpiringSoon', dueAt: '2026-05-01T00:00:00.000Z', stateId: 'certificate.active' },
+    ]);
+    const mark = initialTransition(getMachine('halalMark'), {
+      requestId: 'm',
+      ownerUserId: 'o',
+      facilityId: 'f',
+      data: { validFrom: '2026-01-01', expiresAt: '2027-01-01' },
+    })[0];
+    expect(deadlinesOf(mark, now)[0]).toMatchObject({ event: 'VALIDITY_STARTED', dueAt: '2026-01-01T00:00:00.000Z' });
+  });
+});
