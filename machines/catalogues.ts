@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { PAYMENT_SERVICES } from './effects';
 import { HALAL_MARK_CODES_READING_B } from './halal-mark';
+import { statusLabel } from './labels';
 import { DEFINITIONS, definitions, getDefinition } from './registry';
 import { MACHINE_KINDS, type MachineKind, type Queue, type StateMeta } from './types';
 import { QUEUES } from './types';
@@ -13,6 +14,8 @@ export interface StatusEntry {
   queues: Queue[];
   /** i18next key of the label: `status:<kind>.<code>` in locales/<lang>/status.json. */
   labelKey: string;
+  /** The label in both languages (from the same locale files). */
+  label: { ar: string; en: string };
   /** Set when the code is another spelling of a code the machine emits (imported data only). */
   aliasOf?: number;
 }
@@ -38,6 +41,10 @@ export function stateNodesOf(machine: AnyStateMachine): WalkNode[] {
 }
 
 const labelKey = (kind: MachineKind, code: number) => `status:${kind}.${code}`;
+const labelOf = (kind: MachineKind, code: number) => ({
+  ar: statusLabel(kind, code, 'ar') ?? labelKey(kind, code),
+  en: statusLabel(kind, code, 'en') ?? labelKey(kind, code),
+});
 
 /** The status catalogue of one machine version, derived from its states' meta (plus declared aliases). */
 export function statusCatalogue(kind: MachineKind, version?: number): StatusEntry[] {
@@ -46,12 +53,13 @@ export function statusCatalogue(kind: MachineKind, version?: number): StatusEntr
   for (const node of stateNodesOf(d.machine)) {
     const status = (node.meta as StateMeta | undefined)?.status;
     if (typeof status !== 'number') continue;
-    const entry = byCode.get(status) ?? { code: status, states: [], queues: [], labelKey: labelKey(kind, status) };
+    const entry = byCode.get(status) ?? { code: status, states: [], queues: [], labelKey: labelKey(kind, status), label: labelOf(kind, status) };
     entry.states.push(node.path.join('.'));
     for (const q of QUEUES) if ([...node.tags].includes(q) && !entry.queues.includes(q)) entry.queues.push(q);
     byCode.set(status, entry);
   }
-  for (const a of d.aliases ?? []) byCode.set(a.code, { code: a.code, states: [], queues: [], labelKey: labelKey(kind, a.code), aliasOf: a.aliasOf });
+  for (const a of d.aliases ?? [])
+    byCode.set(a.code, { code: a.code, states: [], queues: [], labelKey: labelKey(kind, a.code), label: labelOf(kind, a.code), aliasOf: a.aliasOf });
   return [...byCode.values()].sort((a, b) => a.code - b.code);
 }
 

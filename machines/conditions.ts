@@ -27,6 +27,11 @@ export const CONDITIONS = {
     description: 'the request has a 100% discount (no bill)',
     test: (c) => req(c).discountPercent >= 100,
   },
+  applicationFeePaid: {
+    reads: 'context',
+    description: 'the application fee was paid before (the request was cancelled back to draft later)',
+    test: (c) => req(c).applicationFeePaid,
+  },
   round2: {
     reads: 'context',
     description: 'the decision committee has returned the request to audit before',

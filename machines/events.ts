@@ -63,7 +63,12 @@ const isoDate = z
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
     error: M.invalidDate,
   });
-const isoDateTime = z.string({ error: requiredOr(M.invalidDate) }).refine((d) => !Number.isNaN(Date.parse(d)), { error: M.invalidDate });
+const isoDateTime = z
+  .string({ error: requiredOr(M.invalidDate) })
+  .refine((d) => !Number.isNaN(Date.parse(d)), { error: M.invalidDate });
+/** An integer from `min` to `max`; every failure gives the one range message. */
+const intRange = (min: number, max: number, key: string) =>
+  z.number({ error: requiredOr(key) }).int({ error: key }).min(min, { error: key }).max(max, { error: key });
 const accepted = (key: string) => z.literal(true, { error: key });
 
 const reason = { reason: text(M.reasonRequired) };
@@ -73,7 +78,7 @@ const optionalNote = { note: optionalText };
 export const ZAuditPlan = z
   .strictObject({
     visitStartDate: isoDate,
-    visitDays: z.number({ error: requiredOr(M.visitDaysRange) }).int({ error: M.visitDaysRange }).min(1, { error: M.visitDaysRange }).max(60, { error: M.visitDaysRange }),
+    visitDays: intRange(1, 60, M.visitDaysRange),
     language: z.enum(['ar', 'en'], { error: requiredOr(M.invalid) }),
     visitGoal: text(M.required),
     visitCoordinator: z.strictObject({ name: text(M.required), phone: optionalText }).optional(),
@@ -86,8 +91,8 @@ export const ZAuditPlan = z
       .array(
         z.strictObject({
           date: isoDate,
-          hour: z.number({ error: requiredOr(M.hourRange) }).int({ error: M.hourRange }).min(1, { error: M.hourRange }).max(12, { error: M.hourRange }),
-          minute: z.number({ error: requiredOr(M.minuteRange) }).int({ error: M.minuteRange }).min(0, { error: M.minuteRange }).max(59, { error: M.minuteRange }),
+          hour: intRange(1, 12, M.hourRange),
+          minute: intRange(0, 59, M.minuteRange),
           period: z.enum(['am', 'pm'], { error: requiredOr(M.invalid) }),
           activity: text(M.required),
           auditorUserIds: z.array(id()).default([]),
@@ -97,7 +102,9 @@ export const ZAuditPlan = z
       .min(1, { error: M.timelineRequired }),
     shifts: z.number({ error: M.invalid }).int({ error: M.invalid }).min(1, { error: M.invalid }).optional(),
     attendees: z
-      .array(z.strictObject({ firstName: text(M.required), lastName: text(M.required), jobRole: text(M.required), phone: optionalText }))
+      .array(
+        z.strictObject({ firstName: text(M.required), lastName: text(M.required), jobRole: text(M.required), phone: optionalText }),
+      )
       .optional(),
     changes: z.array(z.strictObject({ reason: text(M.reasonRequired), description: text(M.required) })).optional(),
     notesForCommittee: optionalText,
@@ -113,7 +120,8 @@ export const ZAuditPlan = z
     });
     const scheduled = new Set(plan.timeline.flatMap((t) => t.auditorUserIds));
     [plan.teamLeaderUserId, ...plan.technicalAuditorUserIds].forEach((auditor) => {
-      if (!scheduled.has(auditor)) ctx.addIssue({ code: 'custom', path: ['timeline'], message: M.allAuditorsIncluded, params: { auditor } });
+      if (!scheduled.has(auditor))
+        ctx.addIssue({ code: 'custom', path: ['timeline'], message: M.allAuditorsIncluded, params: { auditor } });
     });
   });
 export type TAuditPlan = z.infer<typeof ZAuditPlan>;
@@ -122,7 +130,10 @@ export type TAuditPlan = z.infer<typeof ZAuditPlan>;
 export const ZNonConformity = z.strictObject({
   id: id(),
   specification: text(M.required),
-  clauseNumber: z.string({ error: requiredOr(M.clauseNumberFormat) }).trim().regex(/^[0-9./-]{1,5}$/, { error: M.clauseNumberFormat }),
+  clauseNumber: z
+    .string({ error: requiredOr(M.clauseNumberFormat) })
+    .trim()
+    .regex(/^[0-9./-]{1,5}$/, { error: M.clauseNumberFormat }),
   description: text(M.required),
   observedCase: text(M.required),
   supportingDocumentId: z.string({ error: M.invalid }).optional(),
@@ -146,7 +157,9 @@ export const ZReturnPayload = z.strictObject({
   sections: z.array(z.string({ error: M.invalid }), { error: M.invalid }).default([]),
 });
 export const ZEditPayload = z.strictObject({
-  data: z.record(z.string(), z.unknown(), { error: requiredOr(M.invalid) }).refine((d) => Object.keys(d).length > 0, { error: M.dataRequired }),
+  data: z
+    .record(z.string(), z.unknown(), { error: requiredOr(M.invalid) })
+    .refine((d) => Object.keys(d).length > 0, { error: M.dataRequired }),
 });
 
 export const ZAuditResultPayload = z
@@ -180,7 +193,8 @@ export const ZCorrectiveActionDecisionsPayload = z
   .superRefine((p, ctx) => {
     // Spec 02 section 5: a reason is required for corrective action rejection.
     p.decisions.forEach((d, i) => {
-      if (!d.accepted && !d.reason) ctx.addIssue({ code: 'custom', path: ['decisions', i, 'reason'], message: M.reasonRequired });
+      if (!d.accepted && !d.reason)
+        ctx.addIssue({ code: 'custom', path: ['decisions', i, 'reason'], message: M.reasonRequired });
     });
     if (!uniqueBy(p.decisions, (d) => d.nonConformityId))
       ctx.addIssue({ code: 'custom', path: ['decisions'], message: M.duplicateNonConformity });
@@ -210,7 +224,9 @@ export const EVENT_DEFINITIONS: Record<EventType, { schema: z.ZodType; reasonFie
   START_INSPECTION: { schema: z.strictObject(optionalNote) },
   SUBMIT_AUDIT_RESULT: { schema: ZAuditResultPayload },
   SUBMIT_CORRECTIVE_ACTIONS: {
-    schema: z.strictObject({ actions: z.array(ZCorrectiveAction, { error: requiredOr(M.invalid) }).min(1, { error: M.correctiveActionRequired }) }),
+    schema: z.strictObject({
+      actions: z.array(ZCorrectiveAction, { error: requiredOr(M.invalid) }).min(1, { error: M.correctiveActionRequired }),
+    }),
   },
   DECIDE_CORRECTIVE_ACTIONS: { schema: ZCorrectiveActionDecisionsPayload },
   SUBMIT_REPORT: { schema: z.strictObject({ summary: text(M.reportRequired), notesForCommittee: optionalText }) },
@@ -226,7 +242,9 @@ export const EVENT_DEFINITIONS: Record<EventType, { schema: z.ZodType; reasonFie
   ISSUE_CERTIFICATE: { schema: z.strictObject(optionalNote) },
   ADD_PRODUCTS: {
     schema: z.strictObject({
-      products: z.array(z.record(z.string(), z.unknown()), { error: requiredOr(M.invalid) }).min(1, { error: M.productRequired }),
+      products: z
+        .array(z.record(z.string(), z.unknown()), { error: requiredOr(M.invalid) })
+        .min(1, { error: M.productRequired }),
     }),
   },
   ADD_CATEGORIES: {

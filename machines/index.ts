@@ -18,6 +18,7 @@ export { RELATIONS, authorize, type MayParams, type Relation } from './guards';
 export { CONDITIONS, type ConditionName } from './conditions';
 export { SECTIONS, sectionsOf } from './sections';
 export { DELETED_STATUS } from './fragments/common';
+export { GENERAL_READINGS } from './readings';
 export { halalMarkCodeFromReadingB, HALAL_MARK_CODES, HALAL_MARK_CODES_READING_B } from './halal-mark';
 export { statusLabel, eventLabel, translate, type Language } from './labels';
 export * from './types';

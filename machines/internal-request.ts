@@ -94,14 +94,17 @@ export function internalRequestMachine(o: {
       draft: draftState({
         code: c.draft,
         applicant,
-        submit: enterPayment({ free: { target: '#registration' }, paymentTarget: 'applicationFee' }),
+        submit: [
+          { when: 'applicationFeePaid', target: '#registration' },
+          ...enterPayment({ free: { target: '#registration' }, paymentTarget: 'applicationFee' }),
+        ],
       }),
       ...paymentStep({
         pending: { name: 'applicationFee', code: c.applicationFee },
         expired: { name: 'applicationFeeExpired', code: c.applicationFeeExpired, stopped: true },
         service: 6,
         feeKind: 'application',
-        paid: { target: '#registration' },
+        paid: { target: '#registration', actions: 'markApplicationFeePaid' },
         cancelTarget: '#draft',
         cancelActions: 'resetToDraft',
         applicant,
@@ -138,7 +141,7 @@ export const INTERNAL_READINGS = [
   '1 "New Request" is the request waiting unassigned in the registration queue; 4 "Under Registration Department Review" is the same request once a registration employee has it (assign to me / to an employee). Cancelling the assignment puts it back to 1.',
   'Fees: the application fee (2; bill service 6) is paid after submission and before registration review ("payment is required before processing"); it expires to 3. Audit fees (26/27; bill service 8 "technical review and audit") follow the applicant’s acceptance of the plan and expire to 30/31; once paid (or free) the plan is approved (28/29) and audit starts the inspection (9/21). After the committee approves, the applicant chooses the payment option (17: yearly or in full), then pays the certificate fees (16; service 6), then the request waits for the certificate (32/33). The catalogue has no expiry code for the certificate fees, so their expiry uses 3 "Payment Expired".',
   'A 100% discount passes every payment state without a bill: submission goes straight to registration, plan acceptance straight to 28/29, committee approval straight to 32/33 (no payment option to choose).',
-  'Cancelling while a bill is awaiting payment (2, 16, 26/27) returns the request to draft (0) and cancels the bill; the draft keeps its data and starts again from round 1.',
+  'Cancelling while a bill is awaiting payment (2, 16, 26/27) returns the request to draft (0) and cancels the bill; the draft keeps its data and starts again from round 1. "After payment a request cannot be cancelled" is read as: the bill that is paid cannot be cancelled; an application fee already paid is not charged again when the request is resubmitted.',
   'Payment-expired requests (3, 30/31) are "stopped": nothing moves them on, the applicant may delete them, and they are deleted automatically after the draft retention period (DRAFT_RETENTION_DAYS, default 30). A deleted draft or stopped request ends in a tombstone state with code -1 so its history stays verifiable.',
   'Registration may return the whole request (no sections) or chosen sections with a required note; while returned (5) the applicant may edit only those sections, then resubmits to the registration queue (1).',
   'Audit may return the request to registration with a note (from the plan stages); registration then accepts it again, or an audit employee adds a note (ADD_NOTE), which takes it back to audit without any other effect. Any other ADD_NOTE by Halal-center staff is only recorded in the history.',

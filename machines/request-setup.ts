@@ -15,6 +15,7 @@ export function requestContext(input: MachineInput): RequestContext {
     discountPercent: Math.min(100, Math.max(0, input.discountPercent ?? 0)),
     round: 1,
     paymentOption: null,
+    applicationFeePaid: false,
     openNonConformities: [],
     auditPlan: null,
     notesCount: 0,
@@ -59,6 +60,7 @@ export const requestSetup = setup({
       openNonConformities: [] as string[],
       auditPlan: null,
     }),
+    markApplicationFeePaid: assign({ applicationFeePaid: true }),
     countNote: assign({ notesCount: ({ context }) => context.notesCount + 1 }),
     savePlan: assign({ auditPlan: ({ event }) => payload<unknown>(event, 'plan', null) }),
     openNonConformities: assign({

@@ -155,6 +155,8 @@ export interface RequestContext extends BaseContext {
   /** 1, or 2 once the decision committee returned the request to audit (selects the after-return codes). */
   round: 1 | 2;
   paymentOption: 'yearly' | 'full' | null;
+  /** The application fee was paid: a request cancelled back to draft later is not charged it again. */
+  applicationFeePaid: boolean;
   /** Non-conformities awaiting an accepted corrective action. */
   openNonConformities: string[];
   auditPlan: unknown;

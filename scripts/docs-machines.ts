@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { Permissions } from '../machines/permissions';
+import { GENERAL_READINGS } from '../machines/readings';
 import {
   DEADLINES,
+  EFFECT_NAMES,
   DEFINITIONS,
   RELATIONS,
   definitions,
@@ -243,6 +245,22 @@ export function renderIndex(): string {
     '# Lifecycle machines',
     '',
     'Every certification lifecycle is an XState machine in `machines/`; these pages are generated from them.',
+    '',
+    '## Readings shared by every machine',
+    '',
+    ...GENERAL_READINGS.map((r) => `- ${r}`),
+    '',
+    '## Deadlines',
+    '',
+    '| Name | Due | Rule |',
+    '|---|---|---|',
+    ...Object.entries(DEADLINES).map(([name, rule]) => `| \`${name}\` | ${rule.description} | ${rule.kind === 'config' ? `configuration \`${rule.config}\`` : rule.kind} |`),
+    '',
+    '## Effects',
+    '',
+    EFFECT_NAMES.map((e) => `\`${e}\``).join(', ') + ' (params in machines/effects.ts).',
+    '',
+    '## Machines',
     '',
     '| Machine | Kind | Version | Catalogue | Codes | Request types |',
     '|---|---|---|---|---|---|',

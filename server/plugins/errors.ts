@@ -40,7 +40,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
   const body: ErrorBody = { error: { code: String(err.code), message: t(`errors:${err.code}`, err.params) } };
   if (err.details.length) {
     body.error.validationErrors = err.details.map((d) => ({
-      message: t(`validation:${d.message}`, { ...d.params, field: d.field }),
+      // A key may name its own namespace (machines:validation.reasonRequired); bare keys are in `validation`.
+      message: t(d.message.includes(':') ? d.message : `validation:${d.message}`, { ...d.params, field: d.field }),
       members: [d.field],
     }));
   }

@@ -67,6 +67,7 @@ export async function walkMachine(kind: MachineKind): Promise<Coverage> {
       state.status,
       c.assigneeUserId !== null,
       c.returnedByAudit ?? null,
+      c.applicationFeePaid ?? null,
       c.round ?? null,
       ((c.openNonConformities as unknown[] | undefined)?.length ?? 0) > 0,
       ((c.returnedSections as unknown[] | undefined)?.length ?? 0) > 0,

@@ -195,6 +195,10 @@ describe('payment', () => {
     expect(d.status).toBe(0);
     expect(d.effects).toEqual([{ type: 'effect.cancelBill', params: {} }]);
     expect(d.snapshot.context).toMatchObject({ round: 1, assigneeUserId: null });
+    // The application fee was paid before: resubmitting does not bill it again.
+    d.send('SUBMIT', people.applicant);
+    expect(d.status).toBe(1);
+    expect(d.effects).toEqual([]);
   });
 
   it('an unpaid bill expires: the request stops, and is deleted after the retention period', () => {

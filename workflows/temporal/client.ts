@@ -62,16 +62,21 @@ export class TemporalGateway implements RequestWorkflowGateway {
   ) {}
 
   async start(input: RequestWorkflowInput): Promise<TransitionOutcome> {
-    // Update-with-start: the workflow starts and `started` answers once the row exists, in one round trip.
-    return this.client.workflow.executeUpdateWithStart(startedUpdate, {
-      args: [],
-      startWorkflowOperation: new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
-        workflowId: workflowIdOf(input.requestId),
-        taskQueue: this.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'FAIL',
-      }),
-    });
+    try {
+      // Update-with-start: the workflow starts and `started` answers once the row exists, in one round trip.
+      return await this.client.workflow.executeUpdateWithStart(startedUpdate, {
+        args: [],
+        startWorkflowOperation: new WithStartWorkflowOperation(REQUEST_WORKFLOW_TYPE, {
+          workflowId: workflowIdOf(input.requestId),
+          taskQueue: this.taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: 'FAIL',
+        }),
+      });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw err.cause;
+      throw err;
+    }
   }
 
   async sendEvent(requestId: string, args: SendEventArgs): Promise<TransitionOutcome> {
@@ -145,13 +150,19 @@ export class TemporalEngine implements WorkflowEngine {
   async start(kind: string, input: StartInput, actor: Actor, options: StartOptions = {}): Promise<RequestView> {
     if (!this.catalogue.hasKind(kind)) throw new AppError(AppErrorCode.BadRequest, { kind });
     const requestId = randomUUID();
-    await this.gateway.start({
-      requestId,
-      kind,
-      durations: this.deps.durations,
-      start: { input, actor, creatorName: options.creatorName ?? '' },
-      ...(this.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.continueAsNewAfterEvents } : {}),
-    });
+    try {
+      await this.gateway.start({
+        requestId,
+        kind,
+        durations: this.deps.durations,
+        start: { input, actor, creatorName: options.creatorName ?? '' },
+        ...(this.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.continueAsNewAfterEvents } : {}),
+      });
+    } catch (err) {
+      // The workflow refuses an input its machine cannot start from (BadRequest) before anything is written.
+      if (err instanceof ApplicationFailure && err.type === AppErrorCode.BadRequest) throw new AppError(AppErrorCode.BadRequest, { kind });
+      throw err;
+    }
     return this.mustRead(requestId);
   }
 

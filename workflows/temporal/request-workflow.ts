@@ -116,7 +116,9 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
         () => {
           timers.delete(key);
           inFlight++;
-          void exclusive(() => fireDeadline(d)).finally(() => inFlight--);
+          void exclusive(() => fireDeadline(d))
+            .catch((err: unknown) => log.error('deadline not applied', { kind, id: requestId, event: d.event, error: String(err) }))
+            .finally(() => inFlight--);
         },
         (err: unknown) => {
           if (!isCancellation(err)) throw err;
@@ -139,7 +141,13 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
     const decide = (event: WorkflowEvent, actor: Actor) => {
       const current = requireState();
       if (current.stored.status !== 'active') return { ok: false as const, refusal: { code: 'TransitionNotAllowed' as const } };
-      return sendStep(catalogue, kind, machineVersion, machine, current.stored, event, actor);
+      try {
+        return sendStep(catalogue, kind, machineVersion, machine, current.stored, event, actor);
+      } catch (err) {
+        // A machine that throws is a bug: fail this event (an ApplicationFailure), not the workflow task, which would
+        // only replay into the same throw.
+        throw ApplicationFailure.nonRetryable(`the ${kind} machine failed on ${event.type}: ${String(err)}`, 'InternalError');
+      }
     };
 
     /** Persists an accepted step, then moves the workflow's own state and timers to match the database. */
@@ -151,6 +159,8 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
     ): Promise<TransitionOutcome> => {
       const current = requireState();
       const now = Date.now();
+      // Before anything is written: a deadline without a configured duration refuses the event instead.
+      const armed = step.armed.map((d) => dueAt(d, now));
       await activities.recordTransition({
         requestId,
         fromVersion: current.version,
@@ -166,7 +176,6 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
       });
       const gone = new Set([...step.cancelled, ...(firedDeadline ? [firedDeadline] : [])].map(deadlineKey));
       for (const d of step.cancelled) disarm(d);
-      const armed = step.armed.map((d) => dueAt(d, now));
       state = {
         ...current,
         version: current.version + 1,
@@ -196,6 +205,52 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
       state = { ...current, deadlines: current.deadlines.filter((p) => deadlineKey(p) !== deadlineKey(d)) };
       log.info('deadline refused', { kind, id: requestId, event: d.event, refusal: step.refusal.code });
     };
+
+    // The request row is written first: enqueued before any handler exists, so every event (even one delivered with
+    // the start) is decided after it, against the state it leaves.
+    let ready: Promise<void> = Promise.resolve();
+    if (state) {
+      for (const d of state.deadlines) arm(d);
+    } else {
+      const start = input.start;
+      if (!start) throw ApplicationFailure.nonRetryable('a new request workflow needs start input', 'BadRequest');
+      const machineInput: Record<string, unknown> = { ...start.input, requestId };
+      let first: ReturnType<typeof startStep>;
+      try {
+        first = startStep(catalogue, machine, machineInput);
+      } catch (err) {
+        throw ApplicationFailure.nonRetryable(`the machine refused its input: ${String(err)}`, 'BadRequest');
+      }
+      const now = Date.now();
+      const deadlines = first.next.deadlines.map((d) => dueAt(d, now));
+      ready = exclusive(async () => {
+        const { number, version } = await activities.recordStart({
+          requestId,
+          kind,
+          machineVersion,
+          input: machineInput,
+          creatorName: start.creatorName,
+          actor: start.actor,
+          next: first.next,
+          effects: first.effects,
+          now,
+        });
+        state = {
+          requestId,
+          number,
+          kind,
+          machineVersion,
+          version,
+          stored: first.next.stored,
+          status: first.next.status,
+          queue: first.next.queue,
+          stateValue: first.next.stateValue,
+          finished: first.next.finished,
+          deadlines,
+        };
+        for (const d of deadlines) arm(d);
+      });
+    }
 
     setHandler(stateQuery, () => requireState());
     setHandler(allowedActionsQuery, (actor) => {
@@ -227,7 +282,9 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
       {
         // A refusal here rejects the update: nothing is written, not even to the workflow history.
         validator: ({ event, actor, expectedVersion }) => {
-          const current = requireState();
+          // Not started yet (only an event sent with the start): the handler decides once the row exists.
+          if (!state) return;
+          const current = state;
           // Any accepted event still being written will move the version past the one this caller saw.
           if (expectedVersion !== undefined && (expectedVersion !== current.version || inFlight > 0)) {
             throw refusalFailure({ code: 'ConcurrencyConflict' });
@@ -246,51 +303,12 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
           return;
         }
         await persist(step, event, SYSTEM_ACTOR);
-      }).finally(() => inFlight--);
+      })
+        .catch((err: unknown) => log.error('system event not applied', { kind, id: requestId, event: event.type, error: String(err) }))
+        .finally(() => inFlight--);
     });
 
-    if (state) {
-      for (const d of state.deadlines) arm(d);
-    } else {
-      const start = input.start;
-      if (!start) throw ApplicationFailure.nonRetryable('a new request workflow needs start input', 'BadRequest');
-      const machineInput: Record<string, unknown> = { ...start.input, requestId };
-      let first: ReturnType<typeof startStep>;
-      try {
-        first = startStep(catalogue, machine, machineInput);
-      } catch (err) {
-        throw ApplicationFailure.nonRetryable(`the machine refused its input: ${String(err)}`, 'BadRequest');
-      }
-      const now = Date.now();
-      const deadlines = first.next.deadlines.map((d) => dueAt(d, now));
-      const { number, version } = await exclusive(() =>
-        activities.recordStart({
-          requestId,
-          kind,
-          machineVersion,
-          input: machineInput,
-          creatorName: start.creatorName,
-          actor: start.actor,
-          next: first.next,
-          effects: first.effects,
-          now,
-        }),
-      );
-      state = {
-        requestId,
-        number,
-        kind,
-        machineVersion,
-        version,
-        stored: first.next.stored,
-        status: first.next.status,
-        queue: first.next.queue,
-        stateValue: first.next.stateValue,
-        finished: first.next.finished,
-        deadlines,
-      };
-      for (const d of deadlines) arm(d);
-    }
+    await ready;
 
     const continueAsNewDue = (): boolean => {
       const info = workflowInfo();

@@ -43,6 +43,7 @@ describe('committed histories replay on today\u2019s workflow code', () => {
     expect(all).toContain('TIMER_CANCELED');
     expect(all).toContain('WORKFLOW_EXECUTION_CONTINUED_AS_NEW');
     expect(all).toContain('MARKER_RECORDED');
+    expect(all).toContain('WORKFLOW_EXECUTION_SIGNALED');
     // An update accepted, then refused by the handler (the state had moved on): its completion carries a failure.
     const failed = histories.flatMap(eventsOf).filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
     expect(failed.some((e) => JSON.stringify(e).includes('"failure"'))).toBe(true);

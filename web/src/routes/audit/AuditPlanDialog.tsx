@@ -52,7 +52,15 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
         throw new Error('invalid');
       }
     }
-    await send({ plan: formToPlan(form, previous) });
+    let plan;
+    try {
+      plan = formToPlan(form, previous, revising);
+    } catch {
+      // The steps passed but the machine's plan schema did not: say so rather than failing silently.
+      setErrors({ plan: 'machines:validation.invalid' });
+      throw new Error('invalid');
+    }
+    await send({ plan });
   };
   const last = step === PLAN_STEPS.length - 1;
 
@@ -91,6 +99,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
           ))}
         </Steps.List>
       </Steps.Root>
+      {errors.plan && <Text color="fg.error" mb="3">{t(errors.plan)}</Text>}
       <Box data-testid={`plan-step-${current}`}>
         {current === 'basic' && (
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">

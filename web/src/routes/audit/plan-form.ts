@@ -125,12 +125,12 @@ export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: bool
 }
 
 /** The plan the machine takes (ZAuditPlan), from the wizard's form. */
-export function formToPlan(f: PlanForm, previous: TAuditPlan | null | undefined): TAuditPlan {
+export function formToPlan(f: PlanForm, previous: TAuditPlan | null | undefined, revising: boolean): TAuditPlan {
   const dates = [...f.days.map((d) => d.date)].sort();
   const opt = (s: string) => (s.trim() ? s.trim() : undefined);
-  const changes = previous
-    ? [...(previous.changes ?? []), { reason: f.changeReason.trim(), description: f.changeDescription.trim() }]
-    : undefined;
+  // Earlier changes stay on the plan; a revision adds its own with the reason.
+  const earlier = previous?.changes ?? [];
+  const changes = revising ? [...earlier, { reason: f.changeReason.trim(), description: f.changeDescription.trim() }] : earlier;
   return ZAuditPlan.parse({
     visitStartDate: dates[0],
     visitDays: dates.length,
@@ -152,6 +152,6 @@ export function formToPlan(f: PlanForm, previous: TAuditPlan | null | undefined)
     ...(f.attendees.length
       ? { attendees: f.attendees.map((a) => ({ firstName: a.firstName.trim(), lastName: a.lastName.trim(), jobRole: a.jobRole.trim(), ...(opt(a.phone) ? { phone: opt(a.phone) } : {}) })) }
       : {}),
-    ...(changes ? { changes } : {}),
+    ...(changes.length ? { changes } : {}),
   });
 }

@@ -48,7 +48,7 @@ export function InternalRequestWizard() {
 
   const r = request.data;
   useEffect(() => {
-    if (r && form === null) setForm(sectionsToForm(r.data));
+    if (r && form === null) setForm({ branches: { hasBranches: false, items: [] }, ...sectionsToForm(r.data) });
   }, [r, form]);
 
   const allowed = new Set((actions.data?.actions ?? []).map((a) => a.type));

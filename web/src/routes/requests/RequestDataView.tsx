@@ -17,7 +17,7 @@ export function RequestDataView({ data, baseline }: { data: Record<string, unkno
           <Heading as="h3" size="md" mb="3">
             {t(`sections.${s}`, { defaultValue: s })}
           </Heading>
-          <Value value={data[s]} before={baseline ? (baseline[s] ?? undefined) : undefined} compare={!!baseline} />
+          <Value field={s} value={data[s]} before={baseline ? (baseline[s] ?? undefined) : undefined} compare={!!baseline} />
         </Box>
       ))}
     </Stack>
@@ -42,15 +42,28 @@ function Marked({ state, children }: { state: ChangeState; children: React.React
   );
 }
 
-function scalar(v: unknown, t: (k: string) => string): string {
+type T = (k: string, o?: Record<string, unknown>) => string;
+
+/** Codes shown by their names: categories, units, operations and attachment categories. */
+function named(field: string | undefined, v: unknown, t: T): string | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  const ns = { category: 'forms:category', unit: 'forms:unit', operations: 'forms:operation', items: undefined } as Record<string, string | undefined>;
+  if (field === 'attachmentCategory') return t(`forms:attachmentCategory.${v}`, { defaultValue: String(v) });
+  const prefix = field ? ns[field] : undefined;
+  return prefix ? t(`${prefix}.${v}`, { defaultValue: String(v) }) : undefined;
+}
+
+function scalar(v: unknown, t: T, field?: string): string {
+  const name = named(field, v, t);
+  if (name !== undefined) return name;
   if (v === true) return t('data.yes');
   if (v === false) return t('data.no');
   if (v === null || v === undefined || v === '') return '—';
   return String(v);
 }
 
-function Value({ value, before, compare }: { value: unknown; before: unknown; compare: boolean }) {
-  const { t } = useTranslation('requests');
+function Value({ field, value, before, compare }: { field?: string; value: unknown; before: unknown; compare: boolean }) {
+  const { t } = useTranslation(['requests', 'forms']);
   if (Array.isArray(value) || Array.isArray(before)) {
     const items = listChanges(compare ? ((before as unknown[] | undefined) ?? []) : undefined, (value as unknown[] | undefined) ?? []);
     if (items.length === 0) return <Text color="fg.muted">—</Text>;
@@ -60,7 +73,7 @@ function Value({ value, before, compare }: { value: unknown; before: unknown; co
         <Stack gap="1" as="ul" ps="4">
           {items.map((i, n) => (
             <Box as="li" key={n}>
-              <Marked state={i.state}>{scalar(i.value, t)}</Marked>
+              <Marked state={i.state}>{scalar(i.value, t, field === 'items' || field === 'operations' ? 'operations' : field)}</Marked>
             </Box>
           ))}
         </Stack>
@@ -83,7 +96,7 @@ function Value({ value, before, compare }: { value: unknown; before: unknown; co
               return (
                 <Table.Row key={n} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
                   {columns.map((c) => (
-                    <Table.Cell key={c}>{formatCell((i.value as Record<string, unknown>)[c], t)}</Table.Cell>
+                    <Table.Cell key={c}>{cell(c, (i.value as Record<string, unknown>)[c], field, t)}</Table.Cell>
                   ))}
                 </Table.Row>
               );
@@ -105,7 +118,11 @@ function Value({ value, before, compare }: { value: unknown; before: unknown; co
               {t(`fields.${k}`, { defaultValue: k })}
             </Text>
             <Marked state={compare ? changeOf(base[k], obj[k]) : ChangeState.Unchanged}>
-              {obj[k] !== null && typeof obj[k] === 'object' ? <Value value={obj[k]} before={base[k]} compare={compare} /> : <Text>{scalar(obj[k] ?? base[k], t)}</Text>}
+              {obj[k] !== null && typeof obj[k] === 'object' ? (
+                <Value field={field === 'operations' && k === 'items' ? 'operations' : k} value={obj[k]} before={base[k]} compare={compare} />
+              ) : (
+                <Text>{scalar(obj[k] ?? base[k], t, k)}</Text>
+              )}
             </Marked>
           </Box>
         ))}
@@ -115,8 +132,11 @@ function Value({ value, before, compare }: { value: unknown; before: unknown; co
   return <Marked state={compare ? changeOf(before, value) : ChangeState.Unchanged}>{scalar(value, t)}</Marked>;
 }
 
-function formatCell(v: unknown, t: (k: string) => string): string {
-  if (Array.isArray(v)) return v.map((x) => scalar(x, t)).join('، ');
+/** One table cell; an attachment's id is its download link, its category a name. */
+function cell(column: string, v: unknown, section: string | undefined, t: T): React.ReactNode {
+  if (section === 'attachments' && column === 'id' && typeof v === 'string') return <a href={`/api/attachments/${v}/download`}>{t('requests:wizard.attached')}</a>;
+  const field = section === 'attachments' && column === 'category' ? 'attachmentCategory' : column;
+  if (Array.isArray(v)) return v.map((x) => scalar(x, t, column === 'subCategories' ? 'category' : field)).join('، ');
   if (v && typeof v === 'object') return JSON.stringify(v);
-  return scalar(v, t);
+  return scalar(v, t, field);
 }

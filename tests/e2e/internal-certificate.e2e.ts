@@ -1,0 +1,443 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * Issue 5 end to end in real Chromium: the whole internal facility Halal certificate lifecycle through the UI,
+ * switching between the demo users (each in its own browser context), once in Arabic and once in English:
+ * applicant wizard -> application fee -> registration returns a section -> applicant fixes it -> registration
+ * accepts -> audit plan -> applicant returns the plan -> audit revises -> applicant accepts -> audit fees ->
+ * non-conformities (CONFMSG66) -> corrective actions, one rejected (CONFMSG28) and fixed -> report -> committee
+ * returns to audit -> second round (compliant) -> committee approves -> payment option -> certificate fees ->
+ * certificate issued -> certificate page -> public verification page. Screenshots: test-results/screenshots/.
+ */
+type Lang = 'ar' | 'en';
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+describe('internal Halal certificate lifecycle', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Every page opened, so a failure leaves a screenshot of what each user saw. */
+  const opened = new Map<string, Page>();
+
+  async function userPage(userName: string, lang: Lang): Promise<Page> {
+    const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+    opened.set(`${lang}-${userName}`, page);
+    page.on('dialog', (d) => void d.dismiss());
+    await signIn(page, userName);
+    await page.goto(`/halal-profile?lang=${lang}`);
+    await waitForIdle(page);
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  const fill = async (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
+  const select = async (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
+  const check = async (scope: Page | Locator, id: string) => scope.locator(`[data-testid="${id}"]`).click();
+
+  async function openRequest(page: Page, id: string) {
+    await page.goto(`/requests/${id}`);
+    await waitForIdle(page);
+    await testId(page, 'request-status').waitFor();
+  }
+  async function expectStatus(page: Page, code: number) {
+    await expect.poll(() => testId(page, 'request-status').getAttribute('data-code'), { timeout: 20_000 }).toBe(String(code));
+  }
+  async function clickAction(page: Page, type: string) {
+    await testId(page, `action-${type}`).click();
+  }
+  /** The confirm button of a ConfirmDialog (the last footer button). */
+  const confirmIn = (dialog: Locator) => dialog.locator('button').last().click();
+
+  /** Sends a reason-only or confirm-only event from the action bar and waits for the status. */
+  async function act(page: Page, type: string, code: number, reason?: string) {
+    await clickAction(page, type);
+    const dialog = testId(page, 'event-dialog');
+    await dialog.waitFor();
+    if (reason !== undefined) await dialog.locator('textarea').fill(reason);
+    await confirmIn(dialog);
+    await dialog.waitFor({ state: 'detached' });
+    await expectStatus(page, code);
+  }
+
+  /** Pays the open bill at the payment portal simulator and comes back to the request page. */
+  async function payBill(page: Page, requestId: string, code: number, shot: string) {
+    await openRequest(page, requestId);
+    const bill = testId(page, 'bill').filter({ has: testId(page, 'pay-bill') });
+    await bill.waitFor();
+    expect(await bill.locator('[data-testid="bill-vat"]').innerText()).toMatch(/\d/);
+    await screenshot(page, shot);
+    await bill.locator('[data-testid="pay-bill"]').click();
+    await page.waitForURL(/\/simulators\/payment-portal\/pay/);
+    await page.locator('[data-testid="pay"]').click();
+    await page.waitForURL(new RegExp(`/requests/${requestId}\\?payment=`));
+    expect(page.url()).toContain('payment=paid');
+    await waitForIdle(page);
+    await expectStatus(page, code);
+  }
+
+  /** `new`: types the whole plan (checking its rules on the way); otherwise the saved plan is kept, `revise` adds the change reason. */
+  async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' | { reason: string; description: string }) {
+    const fresh = mode === 'new';
+    const revise = typeof mode === 'object' ? mode : undefined;
+    await clickAction(page, 'SUBMIT_PLAN');
+    const d = testId(page, 'plan-dialog');
+    await d.waitFor();
+    if (fresh) {
+      await fill(page, 'visitGoal', lang === 'ar' ? 'تدقيق الحصول على شهادة الحلال' : 'Initial Halal certification audit');
+      await fill(page, 'coordinatorName', lang === 'ar' ? 'سعد القحطاني' : 'Saad Al-Qahtani');
+      await fill(page, 'islamicAffairsExpert', lang === 'ar' ? 'الشيخ عبدالرحمن' : 'Sheikh Abdulrahman');
+      const leader = page.locator('select[name="teamLeaderUserId"]');
+      await expect.poll(() => leader.locator('option').count()).toBeGreaterThan(1);
+      await leader.selectOption({ label: 'Abdullah Al-Shehri' });
+      await d.locator('[data-testid^="check-auditor-auditor"]').click();
+    }
+    await testId(page, 'plan-next').click();
+    if (fresh) {
+      // A date in the past is refused (the visit is at or after now).
+      await fill(page, 'days.0.date', '2020-01-01');
+      await testId(page, 'plan-next').click();
+      await d.locator('[data-testid="field-error"]').first().waitFor();
+      const future = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      await fill(page, 'days.0.date', future);
+      await fill(page, 'days.0.hour', '9');
+      await fill(page, 'days.0.minute', '30');
+    }
+    await testId(page, 'plan-next').click();
+    if (fresh) {
+      await fill(page, 'days.0.activity', lang === 'ar' ? 'الاجتماع الافتتاحي وجولة في خطوط الإنتاج' : 'Opening meeting and production line tour');
+      // Every auditor must be in the timeline.
+      await testId(page, 'plan-next').click();
+      await testId(page, 'plan-timeline-error').waitFor();
+      for (const box of await d.locator('[data-testid^="check-day-0-auditor-"]').all()) await box.click();
+    }
+    await testId(page, 'plan-next').click();
+    await testId(page, 'plan-next').click();
+    await testId(page, 'plan-summary').waitFor();
+    if (revise) {
+      await fill(page, 'changeReason', revise.reason);
+      await fill(page, 'changeDescription', revise.description);
+    }
+    await testId(page, 'dialog-submit').click();
+    await d.waitFor({ state: 'detached' });
+  }
+
+  async function runLifecycle(lang: Lang) {
+    const L = (ar: string, en: string) => (lang === 'ar' ? ar : en);
+    const shot = (name: string) => `internal-certificate-${lang}-${name}`;
+
+    // ---- applicant: the wizard ----
+    const applicant = await userPage('internal.main', lang);
+    await applicant.goto('/internal-halal-request');
+    await waitForIdle(applicant);
+    await testId(applicant, 'new-request').click();
+    await applicant.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
+    await waitForIdle(applicant);
+    const requestId = applicant.url().split('/').pop()!;
+    await expect.poll(() => testId(applicant, 'days-left').innerText()).toMatch(/30/);
+
+    // Factory: a bad value is refused with its message, then fixed.
+    await fill(applicant, 'factory.nameAr', 'مصنع المراعي للأغذية');
+    await fill(applicant, 'factory.nameEn', 'Almarai Foods Factory');
+    await fill(applicant, 'factory.commercialRegistrationNumber', '12345');
+    await fill(applicant, 'factory.totalAnnualRevenue', '5000000');
+    await fill(applicant, 'factory.fullTimeEmployees', '120');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'field-error').first().waitFor();
+    await screenshot(applicant, shot('wizard-factory-error'));
+    await fill(applicant, 'factory.commercialRegistrationNumber', '1010123456');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-address').waitFor();
+    await fill(applicant, 'address.city', 'الرياض');
+    await fill(applicant, 'address.district', 'العليا');
+    await fill(applicant, 'address.street', 'طريق الملك فهد');
+    await fill(applicant, 'address.zipCode', '12211');
+    await fill(applicant, 'address.buildingNumber', '1234');
+    await fill(applicant, 'address.additionalNumber', '5678');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-branches').waitFor();
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-trademarks').waitFor();
+    await testId(applicant, 'trademarks-add').click();
+    await fill(applicant, 'trademarks.0.nameAr', 'المراعي');
+    await fill(applicant, 'trademarks.0.nameEn', 'Almarai');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-products').waitFor();
+    await testId(applicant, 'products-add').click();
+    await fill(applicant, 'products.0.nameAr', 'حليب طازج');
+    await fill(applicant, 'products.0.nameEn', 'Fresh Milk');
+    await fill(applicant, 'products.0.brandAr', 'المراعي');
+    await fill(applicant, 'products.0.brandEn', 'Almarai');
+    await fill(applicant, 'products.0.saudiHsCode', '040110');
+    await fill(applicant, 'products.0.globalHsCode', '040110');
+    await fill(applicant, 'products.0.productNumber', 'ABC12345678901234');
+    await select(applicant, 'products.0.category', 'CI');
+    await fill(applicant, 'products.0.netWeight', '1');
+    await fill(applicant, 'products.0.grossWeight', '1.1');
+    await select(applicant, 'products.0.unit', '4');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-hsCodes').waitFor();
+    await testId(applicant, 'hsCodes-add').click();
+    await fill(applicant, 'hsCodes.0.code', '040110');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-categories').waitFor();
+    await check(applicant, 'category-C');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-operations').waitFor();
+    await check(applicant, 'operation-processing');
+    await check(applicant, 'operation-packaging');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-production').waitFor();
+    await fill(applicant, 'production.productionLines', '3');
+    await fill(applicant, 'production.haccpCriticalPoints', '5');
+    await fill(applicant, 'production.permanentHalalEmployees', '40');
+    await fill(applicant, 'production.shifts', '2');
+    await fill(applicant, 'production.productionArea', '2500');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-validity').waitFor();
+    await select(applicant, 'validity.years', '3');
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-attachments').waitFor();
+    for (const category of ['commercialRegistrationCopy', 'industrialLicense']) {
+      await testId(applicant, `attachment-${category}`).setInputFiles({ name: `${category}.pdf`, mimeType: 'application/pdf', buffer: PDF });
+      await expect.poll(() => applicant.locator('a[href^="/api/attachments/"]').count()).toBeGreaterThan(category === 'industrialLicense' ? 1 : 0);
+    }
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-agreement').waitFor();
+    await testId(applicant, 'agreement').click();
+    await testId(applicant, 'wizard-next').click();
+    await testId(applicant, 'wizard-step-summary').waitFor();
+    await screenshot(applicant, shot('wizard-summary'));
+    await testId(applicant, 'wizard-submit').click();
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await waitForIdle(applicant);
+    await expectStatus(applicant, 2);
+    await payBill(applicant, requestId, 1, shot('application-fee'));
+    const number = await applicant.evaluate(async (id) => ((await (await fetch(`/api/requests/${id}`)).json()) as { number: string }).number, requestId);
+
+    // ---- registration: finds it in the queue, takes it, returns the products section ----
+    const registration = await userPage('registration', lang);
+    await testId(registration, 'search-submit').waitFor();
+    await registration.locator('input[name="search"]').fill(number);
+    await testId(registration, 'search-submit').click();
+    await waitForIdle(registration);
+    const row = registration.locator('tr', { has: registration.locator('[data-testid="request-link"]') }).first();
+    await row.waitFor();
+    await row.locator('[data-testid="row-assignment"]').click();
+    await row.locator('[data-testid="row-action-ASSIGN_TO_ME"]').click();
+    await confirmIn(testId(registration, 'event-dialog'));
+    await testId(registration, 'event-dialog').waitFor({ state: 'detached' });
+    await screenshot(registration, shot('registration-queue'));
+    await openRequest(registration, requestId);
+    await expectStatus(registration, 4);
+    await clickAction(registration, 'RETURN');
+    await testId(registration, 'return-section-products').click();
+    await registration.locator('textarea[name="reason"]').fill(L('يرجى تصحيح وزن المنتج وإضافة منتج اللبن', 'Please correct the product weight and add the laban product'));
+    await testId(registration, 'dialog-submit').click();
+    await expectStatus(registration, 5);
+
+    // ---- applicant: only the returned section is editable; fixes it and resubmits ----
+    await openRequest(applicant, requestId);
+    await testId(applicant, 'returned-sections').waitFor();
+    await clickAction(applicant, 'EDIT');
+    await applicant.waitForURL(new RegExp(`/internal-halal-request/${requestId}`));
+    await waitForIdle(applicant);
+    expect(await applicant.locator('[name="factory.nameAr"]').getAttribute('readonly')).not.toBeNull();
+    await testId(applicant, 'step-products').click();
+    await testId(applicant, 'wizard-step-products').waitFor();
+    await fill(applicant, 'products.0.netWeight', '0.95');
+    await testId(applicant, 'products-add').click();
+    await fill(applicant, 'products.1.nameAr', 'لبن طازج');
+    await fill(applicant, 'products.1.nameEn', 'Fresh Laban');
+    await fill(applicant, 'products.1.brandAr', 'المراعي');
+    await fill(applicant, 'products.1.brandEn', 'Almarai');
+    await fill(applicant, 'products.1.saudiHsCode', '040390');
+    await fill(applicant, 'products.1.globalHsCode', '040390');
+    await fill(applicant, 'products.1.productNumber', 'ABC12345678901235');
+    await select(applicant, 'products.1.category', 'CI');
+    await fill(applicant, 'products.1.netWeight', '1');
+    await fill(applicant, 'products.1.grossWeight', '1.1');
+    await select(applicant, 'products.1.unit', '4');
+    await testId(applicant, 'save-draft').click();
+    await testId(applicant, 'toast').first().waitFor();
+    await testId(applicant, 'step-agreement').click();
+    await testId(applicant, 'agreement').click();
+    await testId(applicant, 'step-summary').click();
+    await testId(applicant, 'wizard-submit').click();
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await waitForIdle(applicant);
+    await expectStatus(applicant, 1);
+
+    // ---- registration: sees the changes highlighted, takes it again and accepts ----
+    await openRequest(registration, requestId);
+    await testId(registration, 'changes-legend').waitFor();
+    expect(await registration.locator('[data-change="added"]').count()).toBeGreaterThan(0);
+    expect(await registration.locator('[data-change="modified"]').count()).toBeGreaterThan(0);
+    await screenshot(registration, shot('registration-changes'));
+    await act(registration, 'ASSIGN_TO_ME', 4);
+    await act(registration, 'ACCEPT', 6);
+
+    // ---- audit: the plan; the applicant returns it; audit revises with a reason; the applicant accepts ----
+    const audit = await userPage('audit', lang);
+    await openRequest(audit, requestId);
+    await submitPlan(audit, lang, 'new');
+    await expectStatus(audit, 7);
+    await openRequest(applicant, requestId);
+    await act(applicant, 'RETURN_PLAN', 8, L('نرجو تغيير موعد الزيارة إلى الفترة الصباحية', 'Please move the visit to the morning shift'));
+    await openRequest(audit, requestId);
+    await submitPlan(audit, lang, { reason: L('طلب المنشأة', 'Facility request'), description: L('تعديل جدول الزيارة', 'Visit schedule adjusted') });
+    await expectStatus(audit, 7);
+    await openRequest(applicant, requestId);
+    await screenshot(applicant, shot('plan-for-approval'));
+    await act(applicant, 'ACCEPT_PLAN', 26);
+    await payBill(applicant, requestId, 28, shot('audit-fees'));
+
+    // ---- audit: inspection with two non-conformities (CONFMSG66) ----
+    await openRequest(audit, requestId);
+    await act(audit, 'START_INSPECTION', 9);
+    await clickAction(audit, 'SUBMIT_AUDIT_RESULT');
+    const result = testId(audit, 'result-dialog');
+    await testId(audit, 'compliant-no').click();
+    await fill(audit, 'nc.0.reference', 'GSO 2055-1');
+    await fill(audit, 'nc.0.clauseNumber', '5.2.1.1');
+    await fill(audit, 'nc.0.description', L('سجلات التنظيف غير مكتملة', 'Cleaning records incomplete'));
+    await fill(audit, 'nc.0.observedCase', L('لا توجد سجلات لشهر مارس', 'No entries for March'));
+    await testId(audit, 'dialog-submit').click();
+    // The clause number rule: digits and . - / only, at most 5 characters.
+    await result.locator('[data-testid="field-error"]').first().waitFor();
+    await fill(audit, 'nc.0.clauseNumber', '5.2/1');
+    await testId(audit, 'nc-add').click();
+    await fill(audit, 'nc.1.reference', 'GSO 993');
+    await fill(audit, 'nc.1.clauseNumber', '4-3');
+    await fill(audit, 'nc.1.description', L('تخزين المواد الخام بجوار مواد غير حلال', 'Raw materials stored next to non-Halal materials'));
+    await fill(audit, 'nc.1.observedCase', L('المستودع رقم 2', 'Warehouse 2'));
+    await testId(audit, 'dialog-submit').click();
+    await testId(audit, 'confmsg66').waitFor();
+    await screenshot(audit, shot('confmsg66'));
+    await confirmIn(testId(audit, 'confmsg66'));
+    await expectStatus(audit, 10);
+
+    // ---- applicant: corrective actions ----
+    const correctiveActions = async (descriptions: string[]) => {
+      await openRequest(applicant, requestId);
+      await clickAction(applicant, 'SUBMIT_CORRECTIVE_ACTIONS');
+      await testId(applicant, 'corrective-dialog').waitFor();
+      for (const [i, text] of descriptions.entries()) {
+        await fill(applicant, `ca.${i}.description`, text);
+        await fill(applicant, `ca.${i}.implementationDate`, new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10));
+      }
+      await testId(applicant, 'dialog-submit').click();
+      await expectStatus(applicant, 11);
+    };
+    await correctiveActions([L('استكمال سجلات التنظيف اليومية', 'Daily cleaning log completed'), L('نقل المواد إلى مستودع منفصل', 'Materials moved to a separate warehouse')]);
+
+    // ---- audit: accepts one, rejects the other with a reason (CONFMSG28) ----
+    await openRequest(audit, requestId);
+    await clickAction(audit, 'DECIDE_CORRECTIVE_ACTIONS');
+    await testId(audit, 'decision-0-accept').click();
+    await testId(audit, 'decision-1-reject').click();
+    await fill(audit, 'decision-1-reason', L('لا يوجد دليل على النقل', 'No evidence of the move'));
+    await testId(audit, 'dialog-submit').click();
+    await testId(audit, 'confmsg28').waitFor();
+    await screenshot(audit, shot('confmsg28'));
+    await confirmIn(testId(audit, 'confmsg28'));
+    await expectStatus(audit, 12);
+
+    // ---- applicant: fixes the rejected one ----
+    await openRequest(applicant, requestId);
+    await clickAction(applicant, 'SUBMIT_CORRECTIVE_ACTIONS');
+    await testId(applicant, 'rejection-reason').waitFor();
+    await applicant.locator('[data-testid="dialog-cancel"]').click();
+    await correctiveActions([L('نقل المواد مع صور المستودع الجديد', 'Materials moved, photos of the new warehouse attached')]);
+
+    // ---- audit: accepts, writes the report ----
+    await openRequest(audit, requestId);
+    await clickAction(audit, 'DECIDE_CORRECTIVE_ACTIONS');
+    await testId(audit, 'decision-0-accept').click();
+    await testId(audit, 'dialog-submit').click();
+    await expectStatus(audit, 13);
+    const report = async () => {
+      await clickAction(audit, 'SUBMIT_REPORT');
+      await fill(audit, 'summary', L('المنشأة مطابقة بعد الإجراءات التصحيحية', 'The facility complies after the corrective actions'));
+      await testId(audit, 'dialog-submit').click();
+      await expectStatus(audit, 14);
+    };
+    await report();
+
+    // ---- committee: returns to audit ----
+    const committee = await userPage('committee', lang);
+    await openRequest(committee, requestId);
+    await act(committee, 'RETURN_TO_AUDIT', 18, L('يلزم تدقيق ميداني إضافي لخط التعبئة', 'A further on-site audit of the filling line is needed'));
+
+    // ---- second round: plan, acceptance, fees, compliant inspection, report ----
+    await openRequest(audit, requestId);
+    await submitPlan(audit, lang, 'reuse');
+    await expectStatus(audit, 19);
+    await openRequest(applicant, requestId);
+    await act(applicant, 'ACCEPT_PLAN', 27);
+    await payBill(applicant, requestId, 29, shot('audit-fees-round-2'));
+    await openRequest(audit, requestId);
+    await act(audit, 'START_INSPECTION', 21);
+    await clickAction(audit, 'SUBMIT_AUDIT_RESULT');
+    await testId(audit, 'compliant-yes').click();
+    await testId(audit, 'dialog-submit').click();
+    await expectStatus(audit, 13);
+    await report();
+
+    // ---- committee approves; applicant chooses the payment option and pays the certificate fees ----
+    await openRequest(committee, requestId);
+    await act(committee, 'APPROVE', 17, L('استوفت المنشأة جميع المتطلبات', 'The facility meets every requirement'));
+    await openRequest(applicant, requestId);
+    await clickAction(applicant, 'CHOOSE_PAYMENT_OPTION');
+    await testId(applicant, 'payment-option-yearly').click();
+    await testId(applicant, 'dialog-submit').click();
+    await expectStatus(applicant, 16);
+    await payBill(applicant, requestId, 32, shot('certificate-fees'));
+
+    // ---- committee issues the certificate ----
+    await openRequest(committee, requestId);
+    await act(committee, 'ISSUE_CERTIFICATE', 25);
+    await screenshot(committee, shot('committee-issued'));
+
+    // ---- applicant: certificate page, then the public verification page ----
+    await openRequest(applicant, requestId);
+    await testId(applicant, 'certificate-link').waitFor();
+    expect(await testId(applicant, 'history-item').count()).toBeGreaterThan(30);
+    await screenshot(applicant, shot('request-completed'));
+    await testId(applicant, 'certificate-link').locator('a').click();
+    await applicant.waitForURL(/\/certificates\/[0-9a-f-]{36}$/);
+    await waitForIdle(applicant);
+    await testId(applicant, 'certificate-qr').waitFor();
+    await screenshot(applicant, shot('certificate'));
+    await testId(applicant, 'verify-link').click();
+    await applicant.waitForURL(/\/verify\//);
+    await waitForIdle(applicant);
+    expect(await testId(applicant, 'verify-result').getAttribute('data-status')).toBe('active');
+    await screenshot(applicant, shot('verification'));
+    for (const p of [applicant, registration, audit, committee]) await p.context().close();
+  }
+
+  async function withFailureShots(lang: Lang) {
+    try {
+      await runLifecycle(lang);
+    } catch (e) {
+      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `internal-certificate-failure-${name}`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  it('walks the whole lifecycle in Arabic', () => withFailureShots('ar'), 900_000);
+
+  it('walks the whole lifecycle in English', () => withFailureShots('en'), 900_000);
+});
