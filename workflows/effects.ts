@@ -29,7 +29,8 @@ export interface EffectDeps {
 }
 
 export interface EffectContext {
-  request: typeof requests.$inferSelect;
+  /** The request row as the transition wrote it (without its start input). */
+  request: Omit<typeof requests.$inferSelect, 'input'>;
   actor: Actor;
   now: Date;
 }

@@ -1,5 +1,5 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
-import { PgDialect, type PgInsertValue } from 'drizzle-orm/pg-core';
+import { and, asc, eq, getTableColumns, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { requestHistory, requests, workflowTimers } from '../db/schema';
 import type { Actor } from '../machines/actor';
@@ -13,12 +13,14 @@ import { toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
  * Persistence of workflow instances, shared by both engine adapters: the embedded engine calls these inside its one
- * transaction per event; the Temporal adapter's activities call them in theirs. Every statement an event runs goes
- * through `.prepare(name)`: with postgres.js that makes it a named server-side prepared statement, parsed once per
- * connection instead of once per call (PGlite ignores the name).
+ * transaction per event; the Temporal adapter's activities call them in theirs. The statements every event runs (lock,
+ * then history + request in one statement) are HotStatements: built once, prepared by name on each connection
+ * (with postgres.js a server-side prepared statement, parsed once per connection; PGlite ignores the name).
  */
 
 export type RequestRow = typeof requests.$inferSelect;
+/** A request row as the per-event path reads it: everything but the start input (only replays need that). */
+export type LockedRow = Omit<RequestRow, 'input'>;
 export type TimerRow = typeof workflowTimers.$inferSelect;
 type Executor = Db | Tx;
 
@@ -37,21 +39,27 @@ export async function readRequest(db: Executor, id: string): Promise<RequestRow 
   return row;
 }
 
-const lockStatement = new HotStatement<RequestRow>(
+const LOCKED_COLUMNS = Object.keys(getTableColumns(requests)).filter((c) => c !== 'input');
+const lockStatement = new HotStatement<LockedRow>(
   'wf_lock_request',
-  (db) => db.select().from(requests).where(eq(requests.id, param('id'))).for('update'),
-  fieldsOf(requests),
+  (db) =>
+    db
+      .select(Object.fromEntries(LOCKED_COLUMNS.map((c) => [c, getTableColumns(requests)[c as keyof RequestRow]])))
+      .from(requests)
+      .where(eq(requests.id, param('id')))
+      .for('update'),
+  fieldsOf(requests, LOCKED_COLUMNS),
 );
 
 /** SELECT ... FOR UPDATE: serialises every writer of one request until the transaction ends. */
-export async function lockRequest(tx: Tx, id: string): Promise<RequestRow | undefined> {
+export async function lockRequest(tx: Tx, id: string): Promise<LockedRow | undefined> {
   if (!isRequestId(id)) return undefined;
   const [row] = await lockStatement.execute(tx, { id });
   return row;
 }
 
 /** Like lockRequest but gives up at once when another transaction holds the row (the timer runner never waits). */
-export async function tryLockRequest(tx: Tx, id: string): Promise<RequestRow | undefined> {
+export async function tryLockRequest(tx: Tx, id: string): Promise<LockedRow | undefined> {
   const [row] = await tx
     .select()
     .from(requests)
@@ -88,7 +96,7 @@ export function brandNamesOf(context: Record<string, unknown>): string {
   return [...names].join(' | ');
 }
 
-export function viewOf(row: RequestRow): RequestView {
+export function viewOf(row: LockedRow): RequestView {
   const stored = row.snapshot as unknown as StoredSnapshot;
   return {
     id: row.id,
@@ -149,21 +157,6 @@ const HISTORY_COLUMNS = [
   'prevHash',
   'hash',
 ] as const satisfies readonly (keyof typeof requestHistory.$inferInsert)[];
-
-const appendStatement = new HotStatement('wf_append_history', (db) =>
-  db.insert(requestHistory).values(Object.fromEntries(HISTORY_COLUMNS.map((c) => [c, param(c)])) as PgInsertValue<typeof requestHistory>),
-);
-
-/** Appends one hash-chained history row after `head` and returns the new head. */
-export async function appendHistory(
-  tx: Tx,
-  head: { seq: number; hash: string },
-  row: Omit<HashedRow, 'seq'>,
-): Promise<{ seq: number; hash: string }> {
-  const full = chainRow(head, row);
-  await appendStatement.execute(tx, historyParams(full));
-  return { seq: full.seq, hash: full.hash };
-}
 
 /** A chained history row as driver values (jsonb as JSON text, time as ISO text: placeholders are not encoded). */
 function historyParams(row: HashedRow & { prevHash: string; hash: string }): Record<string, unknown> {
@@ -310,7 +303,7 @@ export interface TransitionRecord {
  * Writes an accepted transition: snapshot, status, queue and version + 1 on the (locked) request row, the history
  * row chained to the previous one, the database effects, and the timer changes. The caller owns the transaction.
  */
-export async function persistTransition(tx: Tx, row: RequestRow, rec: TransitionRecord, deps: StoreDeps): Promise<RequestRow> {
+export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionRecord, deps: StoreDeps): Promise<LockedRow> {
   const { type, actor: _ignored, ...rest } = rec.event;
   const payload = toJson(rest) as Record<string, unknown>;
   const history = chainRow({ seq: row.historySeq, hash: row.historyHash }, {
@@ -346,7 +339,7 @@ export async function persistTransition(tx: Tx, row: RequestRow, rec: Transition
     updatedAt: rec.now.toISOString(),
   });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).
-  let updated: RequestRow = { ...row, ...changes };
+  let updated: LockedRow = { ...row, ...changes };
   if (rec.effects.length) {
     await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now }, deps);
     // An effect may have changed the row itself (a deleted draft).
@@ -383,7 +376,7 @@ export function historyEntryOf(r: HistoryRow): HistoryEntry {
 }
 
 /** Recomputes the hash chain of a request against the head stored on its row. */
-export async function verifyChain(db: Executor, row: RequestRow): Promise<ChainCheck> {
+export async function verifyChain(db: Executor, row: LockedRow): Promise<ChainCheck> {
   const rows = await readHistoryRows(db, row.id);
   return checkChain(rows, { seq: row.historySeq, hash: row.historyHash });
 }
@@ -409,12 +402,4 @@ export async function claimDueTimer(tx: Tx, now: Date, exclude: string[]): Promi
 
 export async function markTimerFired(tx: Tx, timerId: string, outcome: 'accepted' | 'refused', now: Date): Promise<void> {
   await tx.update(workflowTimers).set({ firedAt: now, outcome }).where(eq(workflowTimers.id, timerId));
-}
-
-export async function pendingTimers(db: Executor, requestIds: string[]): Promise<TimerRow[]> {
-  if (!requestIds.length) return [];
-  return db
-    .select()
-    .from(workflowTimers)
-    .where(and(inArray(workflowTimers.requestId, requestIds), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)));
 }

@@ -403,7 +403,7 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'payment-option-yearly').click();
     await testId(applicant, 'dialog-submit').click();
     await expectStatus(applicant, 16);
-    await payBill(applicant, requestId, 32, shot('certificate-fees'));
+    await payBill(applicant, requestId, 33, shot('certificate-fees'));
 
     // ---- committee issues the certificate ----
     await openRequest(committee, requestId);

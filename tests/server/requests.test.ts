@@ -55,6 +55,12 @@ describe('POST /api/requests', () => {
     expect(ar.json().status.label).toBe('مسودة');
   });
 
+  it('the first data must be sections of the kind', async () => {
+    const res = await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data: { horoscope: {} } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.validationErrors[0].members).toEqual(['data.horoscope']);
+  });
+
   it('refuses a facility the caller is not a member of, kinds nobody starts, and anonymous callers', async () => {
     expect((await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: 'exf-anatolia-meat' })).statusCode).toBe(403);
     expect((await applicant.post('/api/requests', { kind: 'bill', facilityId: FACILITY })).statusCode).toBe(400);

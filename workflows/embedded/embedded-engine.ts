@@ -18,7 +18,7 @@ import {
   tryLockRequest,
   verifyChain,
   viewOf,
-  type RequestRow,
+  type LockedRow,
   type StoreDeps,
 } from '../store';
 import { SYSTEM_ACTOR } from '../../machines/actor';
@@ -98,10 +98,10 @@ export class EmbeddedEngine implements WorkflowEngine {
   /** Decides and, when accepted, persists one event on a locked row: the one send path of users and timers. */
   private async apply(
     tx: Tx,
-    row: RequestRow,
+    row: LockedRow,
     event: WorkflowEvent,
     actor: Actor,
-  ): Promise<{ ok: true; row: RequestRow } | { ok: false; refusal: Refusal }> {
+  ): Promise<{ ok: true; row: LockedRow } | { ok: false; refusal: Refusal }> {
     const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
     const stored = row.snapshot as unknown as StoredSnapshot;
     const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Actor } from '../../../machines/actor';
 import { Permissions } from '../../../machines/permissions';
+import { eventSchemas, isMachineKind, validateEvent } from '../../../machines';
 import type { RequestView } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -54,6 +55,11 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const { kind, facilityId, data } = request.body;
       if (NOT_STARTED_BY_PEOPLE.has(kind)) throw new AppError(AppErrorCode.BadRequest);
       if (!actor.facilityIds.includes(facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
+      // The first data goes by the rules of an edit: only the kind's sections.
+      if (data && Object.keys(data).length && isMachineKind(kind) && eventSchemas[kind].EDIT) {
+        const issues = validateEvent(kind, { type: 'EDIT', data });
+        if (issues.length) throw new AppError(AppErrorCode.ValidationFailed, {}, issues);
+      }
       const view = await app.engine.start(kind, { ownerUserId: actor.userId, facilityId, data }, actor, {
         creatorName: request.sessionUser!.name,
       });

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
 import type { Config } from '../../config';
@@ -65,6 +65,9 @@ const sar = (s: string) => Number(s).toLocaleString('en-US', { minimumFractionDi
  */
 export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): FastifyPluginAsync =>
   async (app) => {
+    // Its own compilers: the simulator is another system and may be mounted on a bare Fastify (tests' harness).
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
     const tokenKey = createHmac('sha256', opts.callbackSecret).update('payment-portal-simulator/page-token').digest();
     const ttl = opts.pageTtlMs ?? 30 * 60_000;
 

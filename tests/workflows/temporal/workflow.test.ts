@@ -83,6 +83,21 @@ describe('start (update-with-start)', () => {
     expect(standIn.pendingTimers(workflowId).map((t) => t.dueAt)).toHaveLength(1);
     await expectReplays(workflowId);
   });
+
+  it('an event delivered with the start is decided after the request row exists', async () => {
+    const requestId = randomUUID();
+    const workflowId = workflowIdOf(requestId);
+    const r = await standIn.start(REQUEST_WORKFLOW_TYPE, workflowId, [fixtureInput(requestId)], {
+      name: sendEventUpdate.name,
+      args: [{ event: { type: 'SUBMIT' }, actor: applicant, expectedVersion: 1 }],
+    });
+    expect(settled<TransitionOutcome>(r)).toMatchObject({ version: 2, stateValue: 'registrationReview' });
+    expect((await historyRows(requestId)).map((h) => [h.seq, h.event])).toEqual([
+      [1, 'START'],
+      [2, 'SUBMIT'],
+    ]);
+    await expectReplays(workflowId);
+  });
 });
 
 describe('events as updates', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { parseWorkflowCode } from '@temporalio/worker/lib/worker';
 import { VMWorkflowCreator, type VMWorkflow } from '@temporalio/worker/lib/workflow/vm';
@@ -13,7 +14,6 @@ import {
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { createUnsafeRandomSource } from '@temporalio/workflow/lib/random-helpers';
 import { msToTs, tsToMs } from '@temporalio/common/lib/time';
-import { createRequire } from 'node:module';
 import type * as proto from '@temporalio/proto';
 import { historyToJson } from './history-json';
 import { randomnessSeedOf } from './siphash';
@@ -24,12 +24,16 @@ import { randomnessSeedOf } from './siphash';
  * activations (init, updates with their validators, activity results, fired timers, queries), executes the real
  * activities under MockActivityEnvironment, and writes the event history a server would write for the commands the
  * workflow answers with. The histories it writes are replayed by the real core (Worker.runReplayHistories) in
- * replay.test.ts: if this stand-in wrote anything a real server and core would not, that replay fails.
+ * the tests (replayStandIn) and in replay.test.ts: if this stand-in wrote anything a real server and core would not,
+ * that replay fails. It reaches into @temporalio/worker/lib internals (VMWorkflowCreator, parseWorkflowCode), as the
+ * SDK's own workflow tests do; a version bump of the SDK may need a look here.
  *
  * What it models: one workflow task per activation; speculative tasks for updates (a rejected update leaves no
  * events); activities completed one at a time, each followed by a workflow task; timers on a virtual clock moved by
  * `advance`; core's SDK metadata (internal flags, SDK name and version) on workflow task completion; core's patch
- * marker and TemporalChangeVersion upsert; continue-as-new into a fresh run.
+ * marker and TemporalChangeVersion upsert; continue-as-new into a fresh run. Calls are served one at a time, like a
+ * single-threaded server. Not modelled: activity timeouts and retries beyond a few immediate attempts, workflow task
+ * failures, cancellation, child workflows.
  */
 
 // @temporalio/proto is CommonJS whose exports Node's ESM loader cannot list (the recorder runs under tsx): require it.
@@ -93,7 +97,6 @@ interface RunState {
   requests: Map<string, { name: string; args: Payload[] }>;
   langFlags: Set<number>;
   completedTasks: number;
-  lastCompletedEventId: number;
   patches: Set<string>;
   closed: boolean;
 }
@@ -351,7 +354,6 @@ export class TemporalStandIn {
       requests: new Map(),
       langFlags: new Set(),
       completedTasks: 0,
-      lastCompletedEventId: 0,
       patches: new Set(),
       closed: false,
     };
@@ -580,7 +582,6 @@ export class TemporalStandIn {
     });
     for (const f of newFlags) run.langFlags.add(f);
     run.completedTasks++;
-    run.lastCompletedEventId = completedEventId;
     for (const c of writes) await this.commandEvent(run, c, completedEventId, scheduledEventId);
   }
 
@@ -706,7 +707,7 @@ export class TemporalStandIn {
       const next = await this.newRun(run.execution, newRunId, workflowType, input, { from: run.runId });
       await this.workflowTask(next, [this.initJob(next, input, { from: run.runId })], false);
     } else {
-      throw new Error(`the harness does not model command ${JSON.stringify(Object.keys(c))}`);
+      throw new Error(`the stand-in does not model command ${JSON.stringify(Object.keys(c))}`);
     }
   }
 
