@@ -378,6 +378,8 @@ describe('internal Halal certificate lifecycle', () => {
     // ---- committee: returns to audit ----
     const committee = await userPage('committee', lang);
     await openRequest(committee, requestId);
+    await testId(committee, 'toggle-reports').click();
+    await testId(committee, 'audit-report').first().waitFor();
     await act(committee, 'RETURN_TO_AUDIT', 18, L('يلزم تدقيق ميداني إضافي لخط التعبئة', 'A further on-site audit of the filling line is needed'));
 
     // ---- second round: plan, acceptance, fees, compliant inspection, report ----
@@ -433,6 +435,7 @@ describe('internal Halal certificate lifecycle', () => {
       await runLifecycle(lang);
     } catch (e) {
       for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `internal-certificate-failure-${name}`).catch(() => undefined);
+      console.error(server.output().slice(-4000));
       throw e;
     }
   }

@@ -124,7 +124,7 @@ describe('POST /api/requests/:id/events', () => {
     expect([e409.statusCode, e409.json().error.code]).toEqual([409, 'TransitionNotAllowed']);
     const e400 = await send(applicant, r.id, 'SUBMIT', 1, {});
     expect(e400.statusCode).toBe(400);
-    expect(e400.json().error.validationErrors[0].members).toEqual(['agreementAccepted']);
+    expect(e400.json().error.validationErrors[0]).toEqual({ members: ['agreementAccepted'], message: 'You must tick the agreement checkbox' });
     expect(await t.database.db.select().from(requests).where(eq(requests.id, r.id))).toEqual(before);
     expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(1);
   });
@@ -159,8 +159,9 @@ describe('history', () => {
       from: { code: 0, label: 'Draft' },
       to: { code: 2 },
     });
-    expect(items[2].actor).toMatchObject({ system: true, userId: 'system' });
-    expect(items[2].actor.name).not.toBe('system');
+    expect(items[2].actor).toMatchObject({ system: true, userId: 'system', name: 'System' });
+    const ar = (await applicant.get(`/api/requests/${r.id}/history?lang=ar`)).json().items;
+    expect(ar[2].actor.name).toBe('النظام');
   });
 
   it('verify: staff only; finds a tampered row', async () => {

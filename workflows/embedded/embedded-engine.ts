@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
-import type { Actor } from '../../machines/actor';
+import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { AppError, AppErrorCode } from '../../server/errors';
 import type { MachineCatalogue } from '../catalogue';
 import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
@@ -21,7 +21,6 @@ import {
   type LockedRow,
   type StoreDeps,
 } from '../store';
-import { SYSTEM_ACTOR } from '../../machines/actor';
 
 export interface EmbeddedEngineOptions {
   db: Db;

@@ -10,6 +10,7 @@ import { useApiQuery } from '../../api/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
+import { sectionsOf } from '../../../../machines/sections';
 import { RequestDataView } from '../requests/RequestDataView';
 import { sendEvent, type ActionsView, type RequestDetail } from '../requests/requests-api';
 import type { Errors } from './StepFields';
@@ -194,7 +195,7 @@ export function InternalRequestWizard() {
         {step === 'summary' ? (
           <Stack gap="4">
             {Object.keys(errors).length > 0 && <Text color="fg.error">{t('requests:wizard.fixErrors')}</Text>}
-            <RequestDataView data={formToSections(form)} baseline={null} />
+            <RequestDataView data={formToSections(form)} baseline={null} order={sectionsOf('internalCertificate')} />
           </Stack>
         ) : (
           <WizardStep

@@ -6,9 +6,11 @@ import { ChangeState, changeOf, listChanges } from './data-changes';
  * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
  * fields and list items are marked: Modified and Added highlighted, Deleted struck through (spec 01 section 3).
  */
-export function RequestDataView({ data, baseline }: { data: Record<string, unknown>; baseline: Record<string, unknown> | null }) {
+export function RequestDataView({ data, baseline, order = [] }: { data: Record<string, unknown>; baseline: Record<string, unknown> | null; order?: readonly string[] }) {
   const { t } = useTranslation('requests');
-  const sections = [...new Set([...Object.keys(data), ...Object.keys(baseline ?? {})])];
+  // The wizard's order first (the kind's sections), anything else after it.
+  const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
+  const sections = [...new Set([...Object.keys(data), ...Object.keys(baseline ?? {})])].sort((a, b) => rank(a) - rank(b));
   if (sections.length === 0) return <Text color="fg.muted">{t('data.empty')}</Text>;
   return (
     <Stack gap="6" data-testid="request-data">

@@ -7,6 +7,7 @@ import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { useSession } from '../../session';
+import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
 import { ActionBar } from './ActionBar';
 import { baselineAtLastReturn } from './data-changes';
@@ -14,6 +15,8 @@ import { EventDialog } from './EventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RequestDataView } from './RequestDataView';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
+import { sectionsOf } from '../../../../machines/sections';
+import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 
 /**
  * The request page everyone who may see the request gets: its status and data (changes since the last return
@@ -83,6 +86,7 @@ export function RequestPage() {
           </Flex>
         )}
         <BillsPanel requestId={r.id} version={r.version} />
+        {session?.isStaff && <AuditReports history={items} />}
         <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
           <Box>
             {(r.context.returnedSections?.length ?? 0) > 0 && (
@@ -95,7 +99,7 @@ export function RequestPage() {
                 {t('requests:changes.legend')}
               </Text>
             )}
-            <RequestDataView data={r.data} baseline={baseline} />
+            <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
           </Box>
           <HistoryTimeline items={items} />
         </Grid>

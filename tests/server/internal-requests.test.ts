@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import { createTestApp, type Client, type TestApp } from '../helpers/app';
+
+/**
+ * The wizard's calls (server/modules/internal-requests): drafts are validated with the form's zod schemas before
+ * the EDIT event, submission validates the whole form first (same bilingual messages as the web), the draft shows
+ * its deletion date, returned requests take only their returned sections, and a request's certificate is found.
+ */
+let t: TestApp;
+let applicant: Client;
+let external: Client;
+let registration: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [applicant, external, registration] = await Promise.all(['internal.main', 'external', 'registration'].map((u) => t.login(u)));
+});
+afterAll(() => t?.close());
+
+const FORM = {
+  factory: { nameAr: 'مصنع المراعي للأغذية', nameEn: 'Almarai Foods Factory', commercialRegistrationNumber: '1010123456', totalAnnualRevenue: '5000000', fullTimeEmployees: '120' },
+  address: { countryCode: 'SA', city: 'الرياض', district: 'العليا', street: 'طريق الملك فهد', zipCode: '12211', buildingNumber: '1234', additionalNumber: '5678' },
+  branches: { hasBranches: false, items: [] },
+  trademarks: [{ nameAr: 'المراعي', nameEn: 'Almarai' }],
+  products: [
+    {
+      nameAr: 'حليب طازج', nameEn: 'Fresh Milk', brandAr: 'المراعي', brandEn: 'Almarai', saudiHsCode: '040110', globalHsCode: '040110',
+      productNumber: 'ABC12345678901234', category: 'CI', netWeight: '1', grossWeight: '1.1', unit: '4', technicalSpecifications: [],
+    },
+  ],
+  hsCodes: ['040110'],
+  categories: [{ category: 'C', subCategories: [] }],
+  operations: ['processing'],
+  production: { productionLines: '3', haccpCriticalPoints: '5', permanentHalalEmployees: '40', shifts: '2', productionArea: '2500' },
+  validity: { years: '3' },
+  attachments: [
+    { id: randomUUID(), category: 'commercialRegistrationCopy' },
+    { id: randomUUID(), category: 'industrialLicense' },
+  ],
+};
+
+async function draft() {
+  const res = await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string; version: number };
+}
+const save = (c: Client, id: string, expectedVersion: number, form: Record<string, unknown>, lang = 'en') =>
+  c.put(`/api/internal-requests/${id}/draft?lang=${lang}`, { expectedVersion, form });
+const submit = (c: Client, id: string, expectedVersion: number, agreementAccepted = true, lang = 'en') =>
+  c.post(`/api/internal-requests/${id}/submit?lang=${lang}`, { expectedVersion, agreementAccepted });
+const members = (res: { json(): unknown }) =>
+  ((res.json() as { error: { validationErrors?: { members: string[]; message: string }[] } }).error.validationErrors ?? []).flatMap((v) => v.members);
+
+describe('PUT /api/internal-requests/:id/draft', () => {
+  it('saves the filled steps as request sections (production and validity inside operations)', async () => {
+    const r = await draft();
+    const res = await save(applicant, r.id, r.version, { factory: FORM.factory, operations: ['processing'], production: FORM.production });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ factory: FORM.factory, operations: { items: ['processing'], production: FORM.production } });
+    expect(res.json().version).toBe(r.version + 1);
+  });
+
+  it('refuses a filled field that breaks its rule, naming the field, in the caller language, and writes nothing', async () => {
+    const r = await draft();
+    const bad = await save(applicant, r.id, r.version, { factory: { ...FORM.factory, commercialRegistrationNumber: '12AB' } });
+    expect(bad.statusCode).toBe(400);
+    expect(members(bad)).toContain('factory.commercialRegistrationNumber');
+    const ar = await save(applicant, r.id, r.version, { products: [{ ...FORM.products[0], saudiHsCode: '123' }] }, 'ar');
+    expect(ar.statusCode).toBe(400);
+    expect(JSON.stringify(ar.json())).toMatch(/[\u0600-\u06FF]/);
+    expect((await applicant.get(`/api/requests/${r.id}`)).json().version).toBe(r.version);
+  });
+
+  it('is refused to a user of another facility (the request does not exist for them)', async () => {
+    const r = await draft();
+    expect((await save(external, r.id, r.version, { factory: FORM.factory })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/internal-requests/:id/deletion', () => {
+  it('tells a draft how many days are left before its automatic deletion, and nothing once submitted', async () => {
+    const r = await draft();
+    expect((await applicant.get(`/api/internal-requests/${r.id}/deletion`)).json().daysLeft).toBe(30);
+    const saved = (await save(applicant, r.id, r.version, FORM)).json();
+    expect((await submit(applicant, r.id, saved.version)).statusCode).toBe(200);
+    expect((await applicant.get(`/api/internal-requests/${r.id}/deletion`)).json()).toEqual({ dueAt: null, daysLeft: null });
+  });
+});
+
+describe('POST /api/internal-requests/:id/submit', () => {
+  it('refuses an incomplete form with every missing step, and an unticked agreement', async () => {
+    const r = await draft();
+    const saved = (await save(applicant, r.id, r.version, { factory: FORM.factory })).json();
+    const res = await submit(applicant, r.id, saved.version);
+    expect(res.statusCode).toBe(400);
+    expect(members(res)).toEqual(expect.arrayContaining(['address', 'products', 'attachments']));
+    const full = (await save(applicant, r.id, saved.version, FORM)).json();
+    const unticked = await submit(applicant, r.id, full.version, false);
+    expect(unticked.statusCode).toBe(400);
+    expect(members(unticked).some((m) => m.startsWith('agreement'))).toBe(true);
+  });
+
+  it('refuses a product whose brand is not a trademark (cross-step rule) and submits a complete form to the application fee', async () => {
+    const r = await draft();
+    const wrongBrand = (await save(applicant, r.id, r.version, { ...FORM, trademarks: [{ nameAr: 'نادك', nameEn: 'Nadec' }] })).json();
+    expect((await submit(applicant, r.id, wrongBrand.version)).statusCode).toBe(400);
+    const good = (await save(applicant, r.id, wrongBrand.version, { trademarks: FORM.trademarks })).json();
+    const res = await submit(applicant, r.id, good.version);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status.code).toBe(2);
+  });
+
+  it('resubmits a returned request, where only the returned sections may be saved', async () => {
+    const r = await draft();
+    const saved = (await save(applicant, r.id, r.version, FORM)).json();
+    await submit(applicant, r.id, saved.version);
+    await t.app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR);
+    const v = (await registration.get(`/api/requests/${r.id}`)).json().version;
+    const taken = await registration.post(`/api/requests/${r.id}/events`, { type: 'ASSIGN_TO_ME', expectedVersion: v });
+    const back = await registration.post(`/api/requests/${r.id}/events`, {
+      type: 'RETURN',
+      expectedVersion: taken.json().version,
+      payload: { reason: 'Correct the weights', sections: ['products'] },
+    });
+    expect(back.json().status.code).toBe(5);
+    const version = back.json().version;
+    // The machine does not take an edit of a section that was not returned (409, nothing written).
+    expect((await save(applicant, r.id, version, { factory: FORM.factory })).statusCode).toBe(409);
+    const fixed = await save(applicant, r.id, version, { products: [{ ...FORM.products[0], netWeight: '0.95' }] });
+    expect(fixed.statusCode).toBe(200);
+    const res = await submit(applicant, r.id, fixed.json().version);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status.code).toBe(1);
+  });
+});
+
+describe('GET /api/internal-requests/:id/certificate', () => {
+  it('is 404 until a certificate is issued for the request', async () => {
+    const r = await draft();
+    expect((await applicant.get(`/api/internal-requests/${r.id}/certificate`)).statusCode).toBe(404);
+  });
+});
