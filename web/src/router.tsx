@@ -121,7 +121,7 @@ export const routeTable: RouteEntry[] = [
   { path: 'add-cb-categories-request/$cbPublicId/$certificateId', component: placeholder('addCbCategories'), access: cbRequest },
   { path: 'cba-renewal-request/$cbPublicId/$certificateId', component: placeholder('cbRenewal'), access: cbRequest },
   { path: 'external-renewal-request/$cbPublicId/$certificateId', component: placeholder('externalRenewal'), access: externalRequest },
-  { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: placeholder('internalRenewal'), access: internalRequest },
+  { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: requestScreens.internalRenewal, access: internalRequest },
   { path: 'external-halal-request/$cbPublicId', component: placeholder('externalHalalRequest'), access: externalRequest },
   { path: 'ex-shipment-request/$cbPublicId', component: placeholder('shipmentRequest'), access: { anyOf: [P.shipment.default] } },
   { path: 'ex-halal-mark-request/$cbPublicId', component: placeholder('externalMarkRequest'), access: externalRequest },

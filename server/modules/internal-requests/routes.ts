@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { certificates, workflowTimers } from '../../../db/schema';
 import { createInternalRequestForm, formIssuesOf, type FormIssue } from '../../../machines/forms';
+import { EXPIRING_SOON_DAYS } from '../../../machines/deadlines';
 import { Permissions } from '../../../machines/permissions';
 import type { RequestView } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import type { Actor } from '../../../machines/actor';
-import { AppError, AppErrorCode } from '../../errors';
+import { AppError, AppErrorCode, registerErrorStatus } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
@@ -19,6 +20,11 @@ import { formToSections, sectionsToForm } from './form-sections';
  * date, and the certificate a request produced. Lifecycle rules stay the machine's: these only validate and map.
  */
 const KINDS = new Set(['internalCertificate', 'internalRenewal']);
+
+/** A renewal asked for while the certificate still has more than EXPIRING_SOON_DAYS to run. */
+export const RenewalNotOpen = 'RenewalNotOpen';
+registerErrorStatus({ [RenewalNotOpen]: 400 });
+const DAY = 86_400_000;
 const params = z.object({ id: z.uuid() });
 
 const invalid = (issues: readonly FormIssue[]) =>
@@ -110,6 +116,59 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       return { dueAt: timer.dueAt.toISOString(), daysLeft };
     },
   );
+
+  app.get(
+    '/api/internal-requests/renewals/:certificateId',
+    {
+      config: { policy: Permissions.internalRequest.request },
+      schema: {
+        tags: ['internal-requests'],
+        summary: 'Whether a certificate of the caller’s facility may be renewed now (under 60 days left, or expired)',
+        params: z.object({ certificateId: z.uuid() }),
+        response: { 200: z.object({ number: z.string(), expiresAt: z.string(), daysLeft: z.number().int(), open: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) => renewable(request.params.certificateId, request.actor!),
+  );
+
+  app.post(
+    '/api/internal-requests/renewals',
+    {
+      config: { policy: Permissions.internalRequest.request },
+      schema: {
+        tags: ['internal-requests'],
+        summary: 'Start the renewal (type 202) of a certificate, as a draft holding the certified request’s data',
+        body: z.object({ certificateId: z.uuid() }),
+        response: { 201: ZRequest, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor!;
+      const cert = await renewable(request.body.certificateId, actor);
+      if (!cert.open) throw new AppError(RenewalNotOpen, { days: EXPIRING_SOON_DAYS });
+      const original = cert.requestId ? await app.engine.get(cert.requestId) : null;
+      const data = { ...((original?.context.data ?? {}) as Record<string, unknown>), certificateId: request.body.certificateId };
+      const view = await app.engine.start('internalRenewal', { ownerUserId: actor.userId, facilityId: cert.facilityPublicId, data }, actor, {
+        creatorName: request.sessionUser!.name,
+      });
+      return reply.status(201).send(presentRequest(request.t, view));
+    },
+  );
+
+  /** The certificate if it is an internal one of the caller's facilities, and whether its renewal is open. */
+  async function renewable(certificateId: string, actor: Actor) {
+    const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, certificateId));
+    if (!cert || cert.kind === 'halalMark' || !actor.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
+    const daysLeft = Math.ceil((cert.expiresAt.getTime() - Date.now()) / DAY);
+    return {
+      number: cert.number,
+      expiresAt: cert.expiresAt.toISOString(),
+      daysLeft,
+      open: daysLeft <= EXPIRING_SOON_DAYS,
+      requestId: cert.requestId,
+      facilityPublicId: cert.facilityPublicId,
+    };
+  }
 
   app.get(
     '/api/internal-requests/:id/certificate',

@@ -8,5 +8,6 @@ export const requestScreens = {
   internalWizard: lazyRouteComponent(() => import('../internal-request/InternalRequestWizard'), 'InternalRequestWizard'),
   staffHome: lazyRouteComponent(() => import('../staff/StaffHomePage'), 'StaffHomePage'),
   correctiveActions: lazyRouteComponent(() => import('../corrective-actions/CorrectiveActionsPage'), 'CorrectiveActionsPage'),
+  internalRenewal: lazyRouteComponent(() => import('../internal-request/InternalRenewalPage'), 'InternalRenewalPage'),
   certificate: lazyRouteComponent(() => import('../certificates/CertificatePage'), 'CertificatePage'),
 };
