@@ -420,6 +420,7 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'certificate-link').locator('a').click();
     await applicant.waitForURL(/\/certificates\/[0-9a-f-]{36}$/);
     await waitForIdle(applicant);
+    const certificatePath = new URL(applicant.url()).pathname;
     await testId(applicant, 'certificate-qr').waitFor();
     await screenshot(applicant, shot('certificate'));
     await testId(applicant, 'verify-link').click();
@@ -427,6 +428,11 @@ describe('internal Halal certificate lifecycle', () => {
     await waitForIdle(applicant);
     expect(await testId(applicant, 'verify-result').getAttribute('data-status')).toBe('active');
     await screenshot(applicant, shot('verification'));
+    // A fresh certificate cannot be renewed yet (the renewal opens under 60 days).
+    await applicant.goto(`/internal-renewal-request/inf-almarai-foods/${certificatePath.split('/').pop()}`);
+    await waitForIdle(applicant);
+    await testId(applicant, 'renewal-not-open').waitFor();
+    expect(await testId(applicant, 'start-renewal').count()).toBe(0);
     for (const p of [applicant, registration, audit, committee]) await p.context().close();
   }
 

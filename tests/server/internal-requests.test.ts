@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { certificates } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 
@@ -140,5 +141,43 @@ describe('GET /api/internal-requests/:id/certificate', () => {
   it('is 404 until a certificate is issued for the request', async () => {
     const r = await draft();
     expect((await applicant.get(`/api/internal-requests/${r.id}/certificate`)).statusCode).toBe(404);
+  });
+});
+
+describe('internal certificate renewal (type 202)', () => {
+  const DAY = 86_400_000;
+  async function certificate(daysLeft: number, requestId: string | null = null) {
+    const [row] = await t.database.db
+      .insert(certificates)
+      .values({
+        number: `HC-TEST-${randomUUID().slice(0, 8)}`,
+        kind: 'internalHalal',
+        facilityPublicId: 'inf-almarai-foods',
+        requestId,
+        verificationCode: randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase(),
+        expiresAt: new Date(Date.now() + daysLeft * DAY),
+      })
+      .returning({ id: certificates.id });
+    return row!.id;
+  }
+
+  it('opens under 60 days left: the renewal draft carries the certified request data and the certificate', async () => {
+    const r = await draft();
+    const saved = (await save(applicant, r.id, r.version, { factory: FORM.factory })).json();
+    const id = await certificate(30, r.id);
+    const info = await applicant.get(`/api/internal-requests/renewals/${id}`);
+    expect(info.json()).toMatchObject({ open: true, daysLeft: 30 });
+    const res = await applicant.post('/api/internal-requests/renewals', { certificateId: id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ kind: 'internalRenewal', status: { code: 106 }, data: { factory: saved.data.factory, certificateId: id } });
+  });
+
+  it('stays closed with more than 60 days left, and a certificate of another facility does not exist for the caller', async () => {
+    const id = await certificate(200);
+    expect((await applicant.get(`/api/internal-requests/renewals/${id}`)).json()).toMatchObject({ open: false });
+    const res = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('RenewalNotOpen');
+    expect((await external.get(`/api/internal-requests/renewals/${id}`)).statusCode).toBe(404);
   });
 });

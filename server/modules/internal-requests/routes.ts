@@ -158,7 +158,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
   /** The certificate if it is an internal one of the caller's facilities, and whether its renewal is open. */
   async function renewable(certificateId: string, actor: Actor) {
     const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, certificateId));
-    if (!cert || cert.kind === 'halalMark' || !actor.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
+    if (!cert || cert.kind !== 'internalHalal' || !actor.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
     const daysLeft = Math.ceil((cert.expiresAt.getTime() - Date.now()) / DAY);
     return {
       number: cert.number,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Flex, Image, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
@@ -17,7 +17,8 @@ interface CertificateView {
   number: string;
   kindLabel: string;
   status: { code: number; public: string; label: string };
-  holder: { nameAr: string; nameEn: string; registrationNumber: string | null; city: string | null };
+  kind: string;
+  holder: { publicId: string; type: string; nameAr: string; nameEn: string; registrationNumber: string | null; city: string | null };
   categories: string[];
   products: { nameAr: string; nameEn: string; brandAr?: string; brandEn?: string; hsCode?: string }[];
   issuedAt: DualDate;
@@ -48,11 +49,21 @@ export function CertificatePage() {
         title={t('requests:certificate.title', { number: c.number })}
         breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: c.number }]}
         actions={
-          <Button asChild colorPalette="brand" data-testid="certificate-pdf">
-            <a href={`/api/certificates/${c.id}/pdf`} download>
-              {t('requests:certificate.download')}
-            </a>
-          </Button>
+          <>
+            {/* Renewal (type 202) opens in the last 60 days and after expiry. */}
+            {c.kind === 'internalHalal' && (c.status.public === 'expiringSoon' || c.status.public === 'expired') && (
+              <Button asChild variant="outline" colorPalette="brand" data-testid="renew-certificate">
+                <Link to="/internal-renewal-request/$facilityPublicId/$certificateId" params={{ facilityPublicId: c.holder.publicId, certificateId: c.id }}>
+                  {t('requests:renewal.start')}
+                </Link>
+              </Button>
+            )}
+            <Button asChild colorPalette="brand" data-testid="certificate-pdf">
+              <a href={`/api/certificates/${c.id}/pdf`} download>
+                {t('requests:certificate.download')}
+              </a>
+            </Button>
+          </>
         }
       />
       <Flex gap="8" direction={{ base: 'column', md: 'row' }}>
