@@ -92,12 +92,30 @@ function productsOf(data: Record<string, unknown>): Product[] {
   });
 }
 
+/**
+ * The categories a certificate covers: plain codes, `{ id }`, or the request form's `{ category, subCategories }`
+ * (a whole main category when no sub-category is chosen, else `main/sub` for each chosen one).
+ */
 function categoriesOf(data: Record<string, unknown>): string[] {
   return findArray(data, 'categories').flatMap((c) => {
     if (typeof c === 'string') return [c];
-    if (c && typeof c === 'object' && typeof (c as { id?: unknown }).id === 'string') return [(c as { id: string }).id];
-    return [];
+    if (!c || typeof c !== 'object') return [];
+    const o = c as { id?: unknown; category?: unknown; subCategories?: unknown };
+    if (typeof o.id === 'string') return [o.id];
+    if (typeof o.category !== 'string') return [];
+    const subs = Array.isArray(o.subCategories) ? o.subCategories.filter((x): x is string => typeof x === 'string') : [];
+    return subs.length ? subs.map((sub) => `${o.category}/${sub}`) : [o.category];
   });
+}
+
+/** The validity the applicant chose (`validity: { years }` in any section of the request data), in months. */
+function chosenValidityMonths(data: Record<string, unknown>): number | undefined {
+  const sections = [data, ...Object.values(data).filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v))];
+  for (const section of sections) {
+    const years = (section.validity as { years?: unknown } | undefined)?.years;
+    if (typeof years === 'number' && Number.isInteger(years) && years > 0) return years * 12;
+  }
+  return undefined;
 }
 
 async function nextNumber(tx: Tx, prefix: string, now: Date): Promise<string> {
@@ -148,9 +166,12 @@ async function targetCertificate(tx: Tx, ctx: EffectContext): Promise<Certificat
 
 async function issue(tx: Tx, ctx: EffectContext, params: Params, validFrom: Date): Promise<void> {
   const certificateKind = str(params, 'certificateKind');
-  const months = typeof params.validityMonths === 'number' ? params.validityMonths : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
-  if (months === undefined) throw new Error(`no validity for certificate kind '${certificateKind}'`);
   const data = dataOf(ctx);
+  const months =
+    typeof params.validityMonths === 'number'
+      ? params.validityMonths
+      : (chosenValidityMonths(data) ?? CERTIFICATE_VALIDITY_MONTHS[certificateKind]);
+  if (months === undefined) throw new Error(`no validity for certificate kind '${certificateKind}'`);
   await tx.insert(certificates).values({
     number: await nextNumber(tx, 'HC', ctx.now),
     kind: CERTIFICATE_TABLE_KIND[certificateKind] ?? certificateKind,

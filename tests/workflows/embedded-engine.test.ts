@@ -89,6 +89,20 @@ describe('database effects', () => {
     expect(months).toBe(12);
   });
 
+  it('the certificate carries the categories chosen in the request form and the validity the applicant chose', async () => {
+    const r0 = await start({
+      categories: { categories: [{ category: 'dairy', subCategories: [] }, { category: 'meat', subCategories: ['poultry'] }] },
+      operations: { validity: { years: 2 } },
+    });
+    await engine.send(r0.id, { type: 'SUBMIT' }, applicant, 1);
+    const r = await engine.send(r0.id, { type: 'APPROVE' }, reviewer, 2);
+    await engine.send(r.id, { type: 'PAY' }, applicant, r.version);
+    const [cert] = await database.db.select().from(certificates).where(eq(certificates.requestId, r.id));
+    expect(cert.categories).toEqual(['dairy', 'meat/poultry']);
+    const months = (cert.expiresAt.getUTCFullYear() - cert.issuedAt.getUTCFullYear()) * 12 + cert.expiresAt.getUTCMonth() - cert.issuedAt.getUTCMonth();
+    expect(months).toBe(24);
+  });
+
   it('cancelling while awaiting payment cancels the bill and returns to draft', async () => {
     const r = await toPayment();
     const after = await engine.send(r.id, { type: 'CANCEL' }, applicant, r.version);
