@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Actor } from '../../../machines/actor';
 import { Permissions } from '../../../machines/permissions';
 import { eventSchemas, isMachineKind, validateEvent } from '../../../machines';
+import { planTimingIssues } from './plan-timing';
 import type { RequestView } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -93,6 +94,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       await visible(id, actor);
       const { type, expectedVersion, payload = {} } = request.body;
+      const timing = planTimingIssues(type, payload, new Date());
+      if (timing.length) throw new AppError(AppErrorCode.ValidationFailed, {}, timing);
       const view = await app.engine.send(id, { ...payload, type }, actor, expectedVersion);
       return presentRequest(request.t, view);
     },
