@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { bills, requestHistory, requests } from '../../db/schema';
+import { bills, certificates, requestHistory, requests } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 
@@ -225,5 +225,35 @@ describe('GET /api/queues/:queue', () => {
 
   it('the committee does not see registration requests as theirs', async () => {
     expect(ids(await committee.get('/api/queues/committee?tab=mine&pageSize=100'))).toEqual([]);
+  });
+});
+
+describe('an expired Halal certificate blocks the facility’s other services until renewed', () => {
+  it('refuses new requests other than a renewal, in the caller language, and starts nothing', async () => {
+    const [cert] = await t.app.db
+      .insert(certificates)
+      .values({
+        number: 'HC-TEST-EXPIRED',
+        kind: 'externalHalal',
+        facilityPublicId: 'exf-anatolia-meat',
+        verificationCode: 'TESTEXPIREDCODE1',
+        issuedAt: new Date(Date.now() - 400 * 86_400_000),
+        validFrom: new Date(Date.now() - 400 * 86_400_000),
+        expiresAt: new Date(Date.now() - 35 * 86_400_000),
+      })
+      .returning();
+    try {
+      const before = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));
+      const res = await external.post('/api/requests?lang=en', { kind: 'externalAddProducts', facilityId: 'exf-anatolia-meat' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toMatchObject({ code: 'FacilityCertificateExpired' });
+      expect(res.json().error.message).toContain('HC-TEST-EXPIRED');
+      const after = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));
+      expect(after.length).toBe(before.length);
+      const renewal = await external.post('/api/requests', { kind: 'externalRenewal', facilityId: 'exf-anatolia-meat' });
+      expect(renewal.json().error?.code).not.toBe('FacilityCertificateExpired');
+    } finally {
+      await t.app.db.delete(certificates).where(eq(certificates.id, cert.id));
+    }
   });
 });

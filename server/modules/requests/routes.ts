@@ -3,6 +3,7 @@ import type { Actor } from '../../../machines/actor';
 import { Permissions } from '../../../machines/permissions';
 import { eventSchemas, isMachineKind, validateEvent } from '../../../machines';
 import { planTimingIssues } from './plan-timing';
+import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 import type { RequestView } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -56,6 +57,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const { kind, facilityId, data } = request.body;
       if (NOT_STARTED_BY_PEOPLE.has(kind)) throw new AppError(AppErrorCode.BadRequest);
       if (!actor.facilityIds.includes(facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
+      await assertNotBlockedByExpiredCertificate(app.db, facilityId, kind);
       // The first data goes by the rules of an edit: only the kind's sections.
       if (data && Object.keys(data).length && isMachineKind(kind) && eventSchemas[kind].EDIT) {
         const issues = validateEvent(kind, { type: 'EDIT', data });
