@@ -313,6 +313,9 @@ describe('internal Halal certificate lifecycle', () => {
     await fill(audit, 'nc.0.clauseNumber', '5.2.1.1');
     await fill(audit, 'nc.0.description', L('سجلات التنظيف غير مكتملة', 'Cleaning records incomplete'));
     await fill(audit, 'nc.0.observedCase', L('لا توجد سجلات لشهر مارس', 'No entries for March'));
+    // The observed case's optional supporting document, uploaded by the auditor into the request's files.
+    await testId(audit, 'nc-0-document').setInputFiles({ name: 'observed-case.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await expect.poll(() => result.locator('a[href^="/api/attachments/"]').count()).toBeGreaterThan(0);
     await testId(audit, 'dialog-submit').click();
     // The clause number rule: digits and . - / only, at most 5 characters.
     await result.locator('[data-testid="field-error"]').first().waitFor();

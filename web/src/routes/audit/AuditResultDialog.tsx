@@ -6,6 +6,7 @@ import type { EventFormProps } from '../requests/EventDialog';
 import { FormDialog } from '../requests/FormDialog';
 import { SelectInput, TextInput } from '../requests/inputs';
 import { CLAUSE_NUMBER } from './nonconformities';
+import { AttachmentUpload } from '../internal-request/AttachmentUpload';
 
 interface NcRow {
   kind: 'certificate' | 'specification';
@@ -14,6 +15,8 @@ interface NcRow {
   description: string;
   observedCase: string;
   impactAnalysis: string;
+  /** Optional supporting document of the observed case (spec 02 section 3). */
+  supportingDocumentId?: string;
 }
 const emptyRow = (): NcRow => ({ kind: 'specification', reference: '', clauseNumber: '', description: '', observedCase: '', impactAnalysis: '' });
 
@@ -21,7 +24,7 @@ const emptyRow = (): NcRow => ({ kind: 'specification', reference: '', clauseNum
  * The inspection result: compliant (then the audit report goes to the committee), or the non-conformities found,
  * each against a certificate or a specification with its clause number; sending them asks CONFMSG66 first.
  */
-export function AuditResultDialog({ action, send, onClose }: EventFormProps) {
+export function AuditResultDialog({ request, action, send, onClose }: EventFormProps) {
   const { t } = useTranslation('requests');
   const [compliant, setCompliant] = useState<'yes' | 'no' | ''>('');
   const [note, setNote] = useState('');
@@ -42,6 +45,7 @@ export function AuditResultDialog({ action, send, onClose }: EventFormProps) {
             description: r.description.trim(),
             observedCase: r.observedCase.trim(),
             ...(r.impactAnalysis.trim() ? { impactAnalysis: r.impactAnalysis.trim() } : {}),
+            ...(r.supportingDocumentId ? { supportingDocumentId: r.supportingDocumentId } : {}),
           })),
         };
 
@@ -111,6 +115,16 @@ export function AuditResultDialog({ action, send, onClose }: EventFormProps) {
                     <TextInput name={`nc.${i}.observedCase`} label={t('result.observedCase')} value={r.observedCase} onChange={(v) => setRow(i, { observedCase: v })} error={errors[`${i}.observedCase`]} required multiline />
                     <TextInput name={`nc.${i}.impactAnalysis`} label={t('result.impactAnalysis')} value={r.impactAnalysis} onChange={(v) => setRow(i, { impactAnalysis: v })} multiline />
                   </SimpleGrid>
+                  <Box mt="3">
+                    <AttachmentUpload
+                      facilityPublicId={request.facilityId}
+                      requestId={request.id}
+                      category="report"
+                      label={t('result.supportingDocument')}
+                      onUploaded={(a) => setRow(i, { supportingDocumentId: a.id })}
+                      testId={`nc-${i}-document`}
+                    />
+                  </Box>
                   {rows.length > 1 && (
                     <Button mt="2" size="sm" variant="ghost" colorPalette="red" onClick={() => setRows((x) => x.filter((_, j) => j !== i))}>
                       {t('wizard.remove')}

@@ -33,7 +33,9 @@ export function AccreditedCbPage() {
     const timer = setTimeout(() => setDebouncedName(name.trim()), 300);
     return () => clearTimeout(timer);
   }, [name]);
-  useEffect(() => setPage(1), [debouncedName, country, category, status]);
+  useEffect(() => {
+    setPage(1);
+  }, [debouncedName, country, category, status]);
 
   const { data: filters } = useApiQuery<Filters>('/api/public/conformity-bodies/filters');
   const { data, loading } = useApiQuery<Paged<AccreditedCb>>('/api/public/conformity-bodies', {

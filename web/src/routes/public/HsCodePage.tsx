@@ -35,7 +35,9 @@ export function HsCodePage() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
   const query = useDebounced(q.trim(), 300);
-  useEffect(() => setPage(1), [query, level, halalOnly]);
+  useEffect(() => {
+    setPage(1);
+  }, [query, level, halalOnly]);
 
   const { data, loading } = useApiQuery<HsSearchResult>('/api/public/hs-codes', {
     query: { q: query || undefined, level: level || undefined, halalOnly: halalOnly || undefined, pageNumber: page, pageSize },

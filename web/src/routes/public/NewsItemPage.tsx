@@ -27,7 +27,10 @@ export function NewsItemPage() {
   const [deleting, setDeleting] = useState(false);
   const title = item ? l(item.titleAr, item.titleEn) : '';
   useMetaDescription(item ? l(item.summaryAr, item.summaryEn) : undefined);
-  useEffect(() => window.scrollTo(0, 0), [newsId]);
+  // Braces matter: newer Chromium returns a Promise from scrollTo, which React would take for a clean-up.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [newsId]);
 
   if (!item) return <PageContainer>{null}</PageContainer>;
   return (
