@@ -315,7 +315,8 @@ describe('internal Halal certificate lifecycle', () => {
     await fill(audit, 'nc.0.observedCase', L('لا توجد سجلات لشهر مارس', 'No entries for March'));
     // The observed case's optional supporting document, uploaded by the auditor into the request's files.
     await testId(audit, 'nc-0-document').setInputFiles({ name: 'observed-case.pdf', mimeType: 'application/pdf', buffer: PDF });
-    await expect.poll(() => result.locator('a[href^="/api/attachments/"]').count()).toBeGreaterThan(0);
+    await result.locator('[data-testid="uploaded-name"]').waitFor();
+    expect(await result.locator('[data-testid="upload-error"]').count()).toBe(0);
     await testId(audit, 'dialog-submit').click();
     // The clause number rule: digits and . - / only, at most 5 characters.
     await result.locator('[data-testid="field-error"]').first().waitFor();
