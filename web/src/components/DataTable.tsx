@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Box, Flex, HStack, IconButton, NativeSelect, Skeleton, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChevronEndIcon, ChevronStartIcon, ChevronsEndIcon, ChevronsStartIcon } from './icons';
@@ -33,6 +34,24 @@ export interface DataTableProps<T> {
   /** Accessible name of the table. */
   caption?: string;
   onRowClick?: (row: T) => void;
+}
+
+/** Page state of a paged list (page counts from 1); changing the page size goes back to the first page. */
+export function usePaging(initialPageSize = 10) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(initialPageSize);
+  /** The DataTable `paging` prop for a list of `total` rows. */
+  const paging = (total: number): Paging => ({
+    page,
+    pageSize,
+    total,
+    onPageChange: setPage,
+    onPageSizeChange: (size) => {
+      setPageSize(size);
+      setPage(1);
+    },
+  });
+  return { page, pageSize, setPage, paging };
 }
 
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));

@@ -4,7 +4,7 @@
  * the spec's error handling for you; the session is `useSession()` / `useCan(policy)` (web/src/session).
  */
 export { PageHeader, PageContainer, type Crumb, type PageHeaderProps } from './PageHeader';
-export { DataTable, pageCount, type Column, type Paging, type DataTableProps } from './DataTable';
+export { DataTable, pageCount, usePaging, type Column, type Paging, type DataTableProps } from './DataTable';
 export { FormField, type FormFieldProps } from './form/FormField';
 export { fieldMessages, messageOfIssue, serverFieldMessages, type FieldMessage } from './form/validation-messages';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';

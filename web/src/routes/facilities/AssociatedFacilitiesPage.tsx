@@ -3,7 +3,7 @@ import { Box, Button, Flex, HStack, Input, NativeSelect } from '@chakra-ui/react
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
-import { DataTable, type Column } from '../../components/DataTable';
+import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useCan } from '../../session/use-session';
 import { facilityProfilePath, selectFacility, type FacilityType } from '../../session/selected-facility';
@@ -24,8 +24,7 @@ export function AssociatedFacilitiesPage() {
   const navigate = useNavigate();
   const [draft, setDraft] = useState({ searchText: '', searchBy: '0', facilityType: '' });
   const [query, setQuery] = useState(draft);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const { page, pageSize, setPage, paging } = usePaging();
   const list = useApiQuery<Paged<FacilityListItem>>('/api/Facility/GetUserFacilities', {
     query: { pageNumber: page, pageSize, searchText: query.searchText || undefined, searchBy: query.searchBy, facilityType: query.facilityType || undefined },
   });
@@ -137,16 +136,7 @@ export function AssociatedFacilitiesPage() {
         rowKey={(f) => f.publicId}
         loading={list.loading && !list.data}
         emptyText={t('associated.empty')}
-        paging={{
-          page: list.data?.pageNumber ?? page,
-          pageSize,
-          total: list.data?.totalCount ?? 0,
-          onPageChange: setPage,
-          onPageSizeChange: (s) => {
-            setPageSize(s);
-            setPage(1);
-          },
-        }}
+        paging={paging(list.data?.totalCount ?? 0)}
       />
     </PageContainer>
   );

@@ -3,7 +3,7 @@ import { Badge, Field, Link as ChakraLink, Input, NativeSelect, SimpleGrid, Stac
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
-import { DataTable, type Column } from '../../components/DataTable';
+import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { PublicPage } from '../../components/public/PublicPage';
 import { formatGregorian, useHijriFormatter, useLocalized } from '../../components/public/localized';
@@ -27,8 +27,7 @@ export function AccreditedCbPage() {
   const [country, setCountry] = useState('');
   const [category, setCategory] = useState('');
   const [status, setStatus] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const { page, pageSize, setPage, paging } = usePaging();
   useEffect(() => {
     const timer = setTimeout(() => setDebouncedName(name.trim()), 300);
     return () => clearTimeout(timer);
@@ -155,16 +154,7 @@ export function AccreditedCbPage() {
           rows={data?.items ?? []}
           rowKey={(c) => c.publicId}
           loading={loading && !data}
-          paging={{
-            page,
-            pageSize,
-            total: data?.totalCount ?? 0,
-            onPageChange: setPage,
-            onPageSizeChange: (s) => {
-              setPageSize(s);
-              setPage(1);
-            },
-          }}
+          paging={paging(data?.totalCount ?? 0)}
         />
       </Stack>
     </PublicPage>

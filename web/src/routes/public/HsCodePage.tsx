@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Badge, Box, Checkbox, Field, Flex, Input, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
-import { DataTable, type Column } from '../../components/DataTable';
+import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { HsTree } from '../../components/public/HsTree';
 import { PublicPage } from '../../components/public/PublicPage';
 import type { HsItem, HsTreeNode } from '../../components/public/public-api';
@@ -32,8 +32,7 @@ export function HsCodePage() {
   const [q, setQ] = useState('');
   const [level, setLevel] = useState('');
   const [halalOnly, setHalalOnly] = useState(false);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const { page, pageSize, setPage, paging } = usePaging();
   const query = useDebounced(q.trim(), 300);
   useEffect(() => {
     setPage(1);
@@ -140,16 +139,7 @@ export function HsCodePage() {
               rows={data?.items ?? []}
               rowKey={(r) => r.code}
               loading={loading && !data}
-              paging={{
-                page,
-                pageSize,
-                total: data?.totalCount ?? 0,
-                onPageChange: setPage,
-                onPageSizeChange: (s) => {
-                  setPageSize(s);
-                  setPage(1);
-                },
-              }}
+              paging={paging(data?.totalCount ?? 0)}
             />
           </Stack>
         </Tabs.Content>

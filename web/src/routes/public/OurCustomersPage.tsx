@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
-import { DataTable, type Column } from '../../components/DataTable';
+import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { PublicPage } from '../../components/public/PublicPage';
 import { useLocalized } from '../../components/public/localized';
 import type { Customer, Paged } from '../../components/public/public-api';
@@ -10,8 +9,7 @@ import type { Customer, Paged } from '../../components/public/public-api';
 export function OurCustomersPage() {
   const { t } = useTranslation('public');
   const l = useLocalized();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const { page, pageSize, paging } = usePaging();
   const { data, loading } = useApiQuery<Paged<Customer>>('/api/public/customers', { query: { pageNumber: page, pageSize } });
   const columns: Column<Customer>[] = [
     { key: 'name', header: t('customers.name'), render: (c) => l(c.nameAr, c.nameEn) },
@@ -27,16 +25,7 @@ export function OurCustomersPage() {
         rows={data?.items ?? []}
         rowKey={(c) => c.publicId}
         loading={loading && !data}
-        paging={{
-          page,
-          pageSize,
-          total: data?.totalCount ?? 0,
-          onPageChange: setPage,
-          onPageSizeChange: (s) => {
-            setPageSize(s);
-            setPage(1);
-          },
-        }}
+        paging={paging(data?.totalCount ?? 0)}
       />
     </PublicPage>
   );
