@@ -3,8 +3,9 @@ import type { Db } from '../db/client';
 import { requestHistory, requests } from '../db/schema';
 import { Permissions } from '../machines/permissions';
 import type { Actor } from '../machines/actor';
-import type { Page, QueueQuery, RequestView } from './engine';
-import { viewOf } from './store';
+import { AppError, AppErrorCode } from '../server/errors';
+import type { HistoryEntry, Page, QueueQuery, RequestView, VerifyResult } from './engine';
+import { historyEntryOf, readHistoryRows, readRequest, verifyChain, viewOf } from './store';
 
 /*
  * Reads shared by both engine adapters: they write the same tables, so lists and search are one set of queries.
@@ -65,4 +66,20 @@ export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestV
     .limit(q.pageSize)
     .offset((q.pageNumber - 1) * q.pageSize);
   return { items: rows.map(viewOf), totalCount: Number(total), pageNumber: q.pageNumber, pageSize: q.pageSize };
+}
+
+/** The reads both engine adapters serve from the same tables (the Temporal workflows write them too). */
+export async function getRequestView(db: Db, id: string): Promise<RequestView | null> {
+  const row = await readRequest(db, id);
+  return row ? viewOf(row) : null;
+}
+
+export async function requestHistoryOf(db: Db, id: string): Promise<HistoryEntry[]> {
+  return (await readHistoryRows(db, id)).map(historyEntryOf);
+}
+
+export async function verifyRequestHistory(db: Db, id: string): Promise<VerifyResult> {
+  const row = await readRequest(db, id);
+  if (!row) throw new AppError(AppErrorCode.EntityNotFound);
+  return verifyChain(db, row);
 }

@@ -4,19 +4,16 @@ import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { AppError, AppErrorCode } from '../../server/errors';
 import type { MachineCatalogue } from '../catalogue';
 import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
-import { listRequests } from '../queries';
+import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
 import {
   claimDueTimer,
-  historyEntryOf,
   lockRequest,
   markTimerFired,
   persistStart,
   persistTransition,
-  readHistoryRows,
   readRequest,
   tryLockRequest,
-  verifyChain,
   viewOf,
   type LockedRow,
   type StoreDeps,
@@ -109,19 +106,16 @@ export class EmbeddedEngine implements WorkflowEngine {
     return { ok: true, row: updated };
   }
 
-  async get(id: string): Promise<RequestView | null> {
-    const row = await readRequest(this.db, id);
-    return row ? viewOf(row) : null;
+  get(id: string): Promise<RequestView | null> {
+    return getRequestView(this.db, id);
   }
 
-  async history(id: string): Promise<HistoryEntry[]> {
-    return (await readHistoryRows(this.db, id)).map(historyEntryOf);
+  history(id: string): Promise<HistoryEntry[]> {
+    return requestHistoryOf(this.db, id);
   }
 
-  async verifyHistory(id: string): Promise<VerifyResult> {
-    const row = await readRequest(this.db, id);
-    if (!row) throw new AppError(AppErrorCode.EntityNotFound);
-    return verifyChain(this.db, row);
+  verifyHistory(id: string): Promise<VerifyResult> {
+    return verifyRequestHistory(this.db, id);
   }
 
   async allowedActions(id: string, actor: Actor): Promise<AllowedAction[]> {

@@ -18,9 +18,9 @@ import type {
   WorkflowEngine,
   WorkflowEvent,
 } from '../engine';
-import { listRequests } from '../queries';
+import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, type StoredSnapshot } from '../step';
-import { historyEntryOf, readHistoryRows, readRequest, verifyChain, viewOf, type StoreDeps } from '../store';
+import { readRequest, viewOf, type StoreDeps } from '../store';
 import {
   REQUEST_WORKFLOW_TYPE,
   allowedActionsQuery,
@@ -182,19 +182,16 @@ export class TemporalEngine implements WorkflowEngine {
     return this.mustRead(id);
   }
 
-  async get(id: string): Promise<RequestView | null> {
-    const row = await readRequest(this.db, id);
-    return row ? viewOf(row) : null;
+  get(id: string): Promise<RequestView | null> {
+    return getRequestView(this.db, id);
   }
 
-  async history(id: string): Promise<HistoryEntry[]> {
-    return (await readHistoryRows(this.db, id)).map(historyEntryOf);
+  history(id: string): Promise<HistoryEntry[]> {
+    return requestHistoryOf(this.db, id);
   }
 
-  async verifyHistory(id: string): Promise<VerifyResult> {
-    const row = await readRequest(this.db, id);
-    if (!row) throw new AppError(AppErrorCode.EntityNotFound);
-    return verifyChain(this.db, row);
+  verifyHistory(id: string): Promise<VerifyResult> {
+    return verifyRequestHistory(this.db, id);
   }
 
   async allowedActions(id: string, actor: Actor): Promise<AllowedAction[]> {
