@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from './client';
 import { facilities, users } from './schema';
-import { hashPassword } from '../server/auth/password';
-import { DEMO_IDENTITIES } from '../server/simulators/demo-identities';
+import { hashPassword } from '../lib/password';
+import { DEMO_IDENTITIES } from './demo-identities';
 import { makeSaudiIban } from '../machines/forms/facilities/formats';
 import { DEMO_PASSWORD } from './seed';
 

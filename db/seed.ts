@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './client';
 import { facilities, facilityMembers, users } from './schema';
-import { hashPassword } from '../server/auth/password';
+import { hashPassword } from '../lib/password';
 import { seedPublic } from './seed-public';
 import { seedFacilities } from './seed-facilities';
+import { DELEGABLE_PERMISSIONS } from '../machines/forms/facilities/permissions';
 
 /** The demo password of every seeded account (README lists the accounts). Demo only. */
 export const DEMO_PASSWORD = 'Demo@12345';
@@ -42,8 +43,10 @@ export async function seed(db: Db): Promise<void> {
       .onConflictDoNothing({ target: users.userName });
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.userName, u.userName));
     for (const [publicId, role] of u.memberOf) {
-      const [f] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, publicId));
-      await db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role }).onConflictDoNothing();
+      const [f] = await db.select({ id: facilities.id, type: facilities.type }).from(facilities).where(eq(facilities.publicId, publicId));
+      // A demo sub user holds every permission a delegation could give them (the main user holds all anyway).
+      const permissions = role === 1 ? [...DELEGABLE_PERMISSIONS[f.type as keyof typeof DELEGABLE_PERMISSIONS]] : [];
+      await db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role, permissions }).onConflictDoNothing();
     }
   }
   await seedPublic(db);

@@ -1,4 +1,4 @@
-import { getNextTransitions, type AnyMachineSnapshot, type AnyTransitionDefinition } from 'xstate';
+import { getNextTransitions, initialTransition, type AnyMachineSnapshot, type AnyTransitionDefinition } from 'xstate';
 import type { Actor } from './actor';
 import { conditionReadsEvent, testCondition } from './conditions';
 import { EVENT_DEFINITIONS } from './events';
@@ -70,4 +70,32 @@ export function canSend(kind: MachineKind, snapshot: AnyMachineSnapshot | Persis
   const machine = getMachine(kind, version);
   const live = toSnapshot(machine, snapshot);
   return live.status === 'active' && machine.getTransitionData(live, event).length > 0;
+}
+
+/**
+ * The permissions that let an employee work the queue the request is in now (take it, decide it): what an assignee
+ * must hold, so that ASSIGN_TO_EMPLOYEE can only name someone who could do the work.
+ */
+export function queueWorkPermissions(kind: MachineKind, snapshot: AnyMachineSnapshot | PersistedSnapshot, version?: number): string[] {
+  const live = toSnapshot(getMachine(kind, version), snapshot);
+  if (live.status !== 'active') return [];
+  const out = new Set<string>();
+  for (const t of getNextTransitions(live)) {
+    if (t.eventType !== 'ASSIGN_TO_ME' && t.eventType !== 'CANCEL_ASSIGNMENT') continue;
+    const params = guardParamsOf(t);
+    if (!params || (params.relation !== 'unassigned' && params.relation !== 'assignee')) continue;
+    for (const p of params.permission === undefined ? [] : typeof params.permission === 'string' ? [params.permission] : params.permission) out.add(p);
+  }
+  return [...out];
+}
+
+/**
+ * Whether this actor may start a request of `kind` for the facility: the draft it would create must offer them
+ * something to do. Its applicant transitions need the kind's permissions for that facility, so a sub user without
+ * the delegated permission cannot start one there (and still can where it was delegated).
+ */
+export function mayStart(kind: MachineKind, actor: Actor, facilityId: string, data: Record<string, unknown> = {}, version?: number): boolean {
+  const machine = getMachine(kind, version);
+  const [draft] = initialTransition(machine, { requestId: 'new', ownerUserId: actor.userId, facilityId, data });
+  return draft.status === 'active' && allowedActionsOf(draft, actor).length > 0;
 }

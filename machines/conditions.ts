@@ -27,10 +27,15 @@ export const CONDITIONS = {
     description: 'the request has a 100% discount (no bill)',
     test: (c) => req(c).discountPercent >= 100,
   },
-  applicationFeePaid: {
+  nothingPaid: {
     reads: 'context',
-    description: 'the application fee was paid before (the request was cancelled back to draft later)',
-    test: (c) => req(c).applicationFeePaid,
+    description: 'no fee of the request has been paid yet (after a payment it can no longer be cancelled back to draft)',
+    test: (c) => req(c).paidFees === 0,
+  },
+  grantsFullDiscount: {
+    reads: 'event',
+    description: 'the discount granted is 100% (the request becomes free of charge)',
+    test: (_c, e) => Number(e?.percent) >= 100,
   },
   round2: {
     reads: 'context',

@@ -9,7 +9,7 @@ export type DeadlineRule =
   | { kind: 'config'; config: 'PAYMENT_WINDOW_HOURS' | 'DRAFT_RETENTION_DAYS'; unit: 'hours' | 'days'; description: string }
   | { kind: 'immediate'; description: string }
   | { kind: 'endOfMonth'; description: string }
-  | { kind: 'contextDate'; field: 'expiresAt' | 'validFrom'; offsetDays: number; description: string };
+  | { kind: 'contextDate'; field: 'expiresAt' | 'validFrom' | 'nextInstallmentAt'; offsetDays: number; description: string; optional?: boolean };
 
 /** Spec 02 section 9: "Expiring soon: under 60 days". */
 export const EXPIRING_SOON_DAYS = 60;
@@ -47,6 +47,13 @@ export const DEADLINES: Record<DeadlineName, DeadlineRule> = {
     description: `${EXPIRING_SOON_DAYS} days before the expiry date`,
   },
   markExpiry: { kind: 'contextDate', field: 'expiresAt', offsetDays: 0, description: 'on the expiry date' },
+  installmentDue: {
+    kind: 'contextDate',
+    field: 'nextInstallmentAt',
+    offsetDays: 0,
+    optional: true,
+    description: 'on each anniversary while yearly instalments remain (none when paid in full)',
+  },
 };
 
 const DAY_MS = 86_400_000;
@@ -57,10 +64,10 @@ export function endOfGregorianMonth(now: Date): Date {
 }
 
 /**
- * The due time of a deadline that does not depend on configuration, or undefined for `config` ones (the engine
- * adds the configured duration to the entry time).
+ * The due time of a deadline that does not depend on configuration, undefined for `config` ones (the engine
+ * adds the configured duration to the entry time), null for an optional one that does not apply now.
  */
-export function computedDueAt(name: DeadlineName, context: Record<string, unknown>, now: Date): Date | undefined {
+export function computedDueAt(name: DeadlineName, context: Record<string, unknown>, now: Date): Date | null | undefined {
   const rule = DEADLINES[name];
   switch (rule.kind) {
     case 'config':
@@ -71,6 +78,7 @@ export function computedDueAt(name: DeadlineName, context: Record<string, unknow
       return endOfGregorianMonth(now);
     case 'contextDate': {
       const raw = context[rule.field];
+      if (rule.optional && (raw === null || raw === undefined)) return null;
       const date = typeof raw === 'string' || raw instanceof Date ? new Date(raw) : undefined;
       if (!date || Number.isNaN(date.getTime())) throw new Error(`deadline ${name}: context.${rule.field} is not a date`);
       return new Date(date.getTime() + rule.offsetDays * DAY_MS);

@@ -20,6 +20,7 @@ export const PAYMENT_SERVICES = {
 export type PaymentService = keyof typeof PAYMENT_SERVICES;
 
 export type FeeKind =
+  | 'certificateInstallment'
   | 'application'
   | 'auditFees'
   | 'certificate'
@@ -57,6 +58,8 @@ export interface EffectParams {
   'effect.deleteDraft': { reason: 'applicant' | 'retention' };
   'effect.grantDelegation': Record<string, never>;
   'effect.revokeDelegation': Record<string, never>;
+  /** Month end: the facility's invoice lines of the month become one bulk bill (spec 02 section 9), which this request now awaits. */
+  'effect.issueMonthInvoice': Record<string, never>;
 }
 
 export const EFFECT_NAMES = [
@@ -72,6 +75,7 @@ export const EFFECT_NAMES = [
   'effect.deleteDraft',
   'effect.grantDelegation',
   'effect.revokeDelegation',
+  'effect.issueMonthInvoice',
 ] as const satisfies readonly EffectName[];
 
 /** A DB effect as the engine reads it from the actions `transition()` returns. */
@@ -99,4 +103,5 @@ export const effectActions = {
   'effect.deleteDraft': (_: unknown, _params: EffectParams['effect.deleteDraft']) => noop(),
   'effect.grantDelegation': (_: unknown, _params: EffectParams['effect.grantDelegation']) => noop(),
   'effect.revokeDelegation': (_: unknown, _params: EffectParams['effect.revokeDelegation']) => noop(),
+  'effect.issueMonthInvoice': (_: unknown, _params: EffectParams['effect.issueMonthInvoice']) => noop(),
 };

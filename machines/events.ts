@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventType, MachineKind } from './types';
-import { sectionsOf } from './sections';
+import { sectionNamesOf } from './services';
 
 /**
  * Event payload schemas (zod). Messages are i18next keys in locales/<lang>/machines.json (`validation.*`), so the
@@ -40,6 +40,7 @@ export const EventMessage = {
   paymentOptionRequired: 'machines:validation.paymentOptionRequired',
   productRequired: 'machines:validation.productRequired',
   categoryRequired: 'machines:validation.categoryRequired',
+  discountRange: 'machines:validation.discountRange',
 } as const;
 const M = EventMessage;
 
@@ -254,19 +255,33 @@ export const EVENT_DEFINITIONS: Record<EventType, { schema: z.ZodType; reasonFie
   },
   EXPIRING_SOON: { schema: empty },
   CERTIFICATE_EXPIRED: { schema: empty },
-  RENEW: { schema: z.strictObject({ expiresAt: isoDateTime }) },
+  RENEW: {
+    schema: z.strictObject({
+      expiresAt: isoDateTime,
+      nextInstallmentAt: isoDateTime.nullable().optional(),
+      installmentsLeft: z.number({ error: M.invalid }).int({ error: M.invalid }).min(0, { error: M.invalid }).max(10, { error: M.invalid }).optional(),
+    }),
+  },
   SUSPEND: { schema: z.strictObject(reason), reasonField: 'reason' },
   REINSTATE: { schema: z.strictObject(reason), reasonField: 'reason' },
   VALIDITY_STARTED: { schema: empty },
   MARK_EXPIRED: { schema: empty },
-  ACKNOWLEDGE: { schema: z.strictObject({ acknowledged: accepted(M.acknowledgmentRequired) }) },
+  /** Sent by the system once the OTP service matched the delegate's code (the OTP service enforces its limits). */
+  OTP_VERIFIED: { schema: empty },
+  /** The delegation's acknowledgment; `delegateUserId` is the account the delegation service found or created. */
+  ACKNOWLEDGE: { schema: z.strictObject({ acknowledged: accepted(M.acknowledgmentRequired), delegateUserId: id() }) },
   DECLINE: { schema: z.strictObject({ reason: optionalText }) },
   REVOKE: { schema: z.strictObject({ reason: optionalText }) },
+  GRANT_DISCOUNT: {
+    schema: z.strictObject({ percent: intRange(1, 100, M.discountRange), ...reason }),
+    reasonField: 'reason',
+  },
+  INSTALLMENT_DUE: { schema: empty },
 };
 
 /** The schema of an event for a kind: EDIT and RETURN only admit the kind's sections. */
 export function schemaFor(kind: MachineKind, type: EventType): z.ZodType {
-  const sections = sectionsOf(kind);
+  const sections = sectionNamesOf(kind);
   if (type === 'EDIT') {
     return ZEditPayload.superRefine((p, ctx) => {
       for (const key of Object.keys(p.data))

@@ -68,8 +68,7 @@ const machine = requestSetup.createMachine({
       service: 7,
       feeKind: 'certificate',
       paid: { target: '#feesPaid' },
-      cancelTarget: '#draft',
-      cancelActions: 'resetToDraft',
+      cancel: { target: '#draft', actions: 'resetToDraft', kind: 'toDraft' },
       applicant,
       ids: true,
     }),
@@ -117,7 +116,7 @@ const machine = requestSetup.createMachine({
           service: 7,
           feeKind: 'addProducts',
           paid: { target: 'productsUpdated', actions: updateProducts },
-          cancelTarget: 'issued',
+          cancel: { target: 'issued', kind: 'withdraw' },
           applicant,
         }),
         ...reviewQueueStates({

@@ -1,4 +1,4 @@
-import type { Actor } from './actor';
+import { permissionsForFacility, type Actor } from './actor';
 import { testCondition, type ConditionName } from './conditions';
 import type { BaseContext, MachineEvent } from './types';
 
@@ -7,7 +7,7 @@ import type { BaseContext, MachineEvent } from './types';
  * anyone allowed while nobody holds the request, and only the assignee once somebody does.
  */
 export const RELATIONS = {
-  applicant: 'a member (main or sub user) of the request’s facility or conformity body',
+  applicant: 'a member (main or sub user) of the request’s facility or conformity body, holding the permission there (a sub user: if delegated to them)',
   owner: 'the user who created it',
   reviewer: 'the assignee, or anyone with the permission while unassigned',
   assignee: 'the assigned employee',
@@ -58,7 +58,10 @@ export function authorize(actor: Actor | undefined, context: BaseContext, params
   // The system actor fires deadlines and payment callbacks only; people never send those events.
   if ((params.relation === 'system') !== (actor.system === true)) return false;
   const needed = permissionsOf(params);
-  if (needed.length > 0 && !needed.some((p) => actor.permissions.includes(p))) return false;
+  // Delegated permissions: acting as a member of the request's facility, a user holds only what that facility
+  // granted them (a sub user's delegated list, the main user everything); see Actor.facilityPermissions.
+  const held = params.relation === 'applicant' ? permissionsForFacility(actor, context.facilityId) : actor.permissions;
+  if (needed.length > 0 && !needed.some((p) => held.includes(p))) return false;
   return related(actor, context, params.relation);
 }
 

@@ -7,16 +7,16 @@
  * `deadlinesOf` to store and schedule; `validateEvent` before sending; `effectsOf(actions)` for the DB effects.
  */
 export { registry, getMachine, getDefinition, definitions, isMachineKind, DEFINITIONS } from './registry';
-export { allowedActions, allowedActionsOf, canSend, guardParamsOf, type AllowedAction } from './allowed-actions';
+export { allowedActions, allowedActionsOf, canSend, guardParamsOf, mayStart, queueWorkPermissions, type AllowedAction } from './allowed-actions';
 export { statusOf, queueOf, deadlinesOf, toSnapshot, type ActiveDeadline, type PersistedSnapshot } from './snapshot';
-export { eventSchemas, validateEvent, parseEventPayload, eventTypesOf, type EventIssue } from './validate-event';
+export { eventSchemas, validateEvent, parseEvent, parseStartData, parseEventPayload, eventTypesOf, type EventIssue, type ParsedEvent } from './validate-event';
 export { EVENT_DEFINITIONS, EventMessage, ZAuditPlan, ZNonConformity, ZCorrectiveAction, ZReturnPayload, ZEditPayload } from './events';
 export { catalogues, statusCatalogue, kindOfRequestType, stateNodesOf, REQUEST_KINDS, type StatusEntry } from './catalogues';
 export { EFFECT_NAMES, PAYMENT_SERVICES, effectsOf, isEffectName, type Effect, type EffectParams } from './effects';
 export { DEADLINES, EXPIRING_SOON_DAYS, computedDueAt, endOfGregorianMonth, type DeadlineRule } from './deadlines';
 export { RELATIONS, authorize, type MayParams, type Relation } from './guards';
 export { CONDITIONS, type ConditionName } from './conditions';
-export { SECTIONS, sectionsOf } from './sections';
+export { sectionsOf } from './sections';
 export { DELETED_STATUS } from './fragments/common';
 export { GENERAL_READINGS } from './readings';
 export { halalMarkCodeFromReadingB, HALAL_MARK_CODES, HALAL_MARK_CODES_READING_B } from './halal-mark';

@@ -94,19 +94,15 @@ export function internalRequestMachine(o: {
       draft: draftState({
         code: c.draft,
         applicant,
-        submit: [
-          { when: 'applicationFeePaid', target: '#registration' },
-          ...enterPayment({ free: { target: '#registration' }, paymentTarget: 'applicationFee' }),
-        ],
+        submit: enterPayment({ free: { target: '#registration' }, paymentTarget: 'applicationFee' }),
       }),
       ...paymentStep({
         pending: { name: 'applicationFee', code: c.applicationFee },
         expired: { name: 'applicationFeeExpired', code: c.applicationFeeExpired, stopped: true },
         service: 6,
         feeKind: 'application',
-        paid: { target: '#registration', actions: 'markApplicationFeePaid' },
-        cancelTarget: '#draft',
-        cancelActions: 'resetToDraft',
+        paid: { target: '#registration' },
+        cancel: { target: '#draft', actions: 'resetToDraft', kind: 'toDraft' },
         applicant,
       }),
       ...registrationStates({

@@ -54,8 +54,12 @@ export const Permissions = {
     downloadProductPhoto: 'FileManagement.DownloadProductPhoto',
     uploadProfilePicture: 'FileManagement.UploadProfilePicture',
   },
+  payments: {
+    /** Not in the spec by name: "a request can be free of charge (100% discount submission)"; staff grant it, with a reason. */
+    grantDiscount: 'PaymentManagement.GrantDiscount',
+  },
   certificates: {
-    /** Not in the spec: someone must suspend and reinstate certificates (status 4); only the admin role has it. */
+    /** Not in the spec: someone must suspend and reinstate certificates (status 4): the decision committee and the administrator. */
     suspend: 'CertificateManagement.Suspend',
   },
   dashboard: {

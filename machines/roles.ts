@@ -37,14 +37,14 @@ const staff: PermissionName[] = [P.portals.halalCenter, P.files.downloadProductP
 
 export const ROLE_PERMISSIONS: Record<RoleName, readonly PermissionName[]> = {
   applicant,
-  registrationEmployee: [...staff, ...each('registrationReview', 'registrationAssignToOthers')],
+  registrationEmployee: [...staff, ...each('registrationReview', 'registrationAssignToOthers'), P.payments.grantDiscount],
   auditEmployee: [...staff, ...each('auditSubmitPlan', 'auditAddPlan', 'auditEditPlan', 'auditSubmitReport')],
   teamLeader: [
     ...staff,
     ...each('auditSubmitPlan', 'auditAddPlan', 'auditEditPlan', 'auditSubmitReport', 'auditAssignToOthers'),
   ],
   technicalAuditor: [...staff, ...each('auditSubmitReport')],
-  committeeMember: [...staff, ...each('committeeReview', 'committeeAssignToOthers')],
+  committeeMember: [...staff, ...each('committeeReview', 'committeeAssignToOthers'), P.certificates.suspend],
   admin: ALL_PERMISSIONS.filter((p) => p !== P.portals.general),
 };
 

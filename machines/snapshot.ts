@@ -1,6 +1,6 @@
 import { isMachineSnapshot, type AnyMachineSnapshot, type AnyStateMachine, type Snapshot, type StateValue } from 'xstate';
 import { computedDueAt } from './deadlines';
-import { QUEUES, type DeadlineName, type EventType, type Queue, type StateMeta } from './types';
+import { QUEUES, type DeadlineDeclaration, type DeadlineName, type EventType, type Queue, type StateMeta } from './types';
 
 /** A persisted snapshot as stored in the requests table (machine.getPersistedSnapshot output). */
 export interface PersistedSnapshot {
@@ -17,16 +17,21 @@ export function toSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapsho
   return machine.resolveState({ value: p.value, context: p.context, status: p.status as never });
 }
 
-type StateNodeLike = AnyMachineSnapshot['_nodes'][number];
-const metaOf = (node: StateNodeLike) => (node.meta ?? {}) as StateMeta;
+/** The meta of the active state nodes, parents before children (xstate's public `getMeta`, keyed by node id). */
+const activeMetas = (snapshot: AnyMachineSnapshot): [string, StateMeta][] =>
+  Object.entries(snapshot.getMeta() as Record<string, StateMeta | undefined>).map(([id, meta]) => [id, meta ?? {}]);
 
 /** The numeric status of the deepest active state that declares one (every resting state does). */
 export function statusOf(snapshot: AnyMachineSnapshot): number {
-  const nodes = [...snapshot._nodes].reverse();
-  const node = nodes.find((n) => typeof metaOf(n).status === 'number');
-  if (!node) throw new Error(`state ${JSON.stringify(snapshot.value)} declares no status`);
-  return metaOf(node).status as number;
+  const found = activeMetas(snapshot)
+    .reverse()
+    .find(([, meta]) => typeof meta.status === 'number');
+  if (!found) throw new Error(`state ${JSON.stringify(snapshot.value)} declares no status`);
+  return found[1].status as number;
 }
+
+/** The deadlines a state's meta declares (one or several). */
+export const deadlineList = (meta: StateMeta): readonly DeadlineDeclaration[] => (meta.deadline === undefined ? [] : Array.isArray(meta.deadline) ? meta.deadline : [meta.deadline as DeadlineDeclaration]);
 
 /** The queue tag of the active state (registration, audit, committee, applicant, payment, final). */
 export function queueOf(snapshot: AnyMachineSnapshot): Queue | null {
@@ -43,13 +48,17 @@ export interface ActiveDeadline {
   stateId: string;
 }
 
-/** Deadlines declared by the active states; the engine arms one timer each on entry and cancels it on exit. */
+/**
+ * Deadlines declared by the active states; the engine arms one timer each on entry and cancels it on exit. An optional
+ * deadline whose date is not set (no instalment left) declares nothing.
+ */
 export function deadlinesOf(snapshot: AnyMachineSnapshot, now: Date = new Date()): ActiveDeadline[] {
   if (snapshot.status !== 'active') return [];
-  return snapshot._nodes.flatMap((node) => {
-    const d = metaOf(node).deadline;
-    if (!d) return [];
-    const due = computedDueAt(d.after, snapshot.context as Record<string, unknown>, now);
-    return [{ event: d.event, after: d.after, ...(due ? { dueAt: due.toISOString() } : {}), stateId: node.id }];
-  });
+  return activeMetas(snapshot).flatMap(([stateId, meta]) =>
+    deadlineList(meta).flatMap((d) => {
+      const due = computedDueAt(d.after, snapshot.context as Record<string, unknown>, now);
+      if (due === null) return [];
+      return [{ event: d.event, after: d.after, ...(due ? { dueAt: due.toISOString() } : {}), stateId }];
+    }),
+  );
 }

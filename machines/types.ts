@@ -44,13 +44,15 @@ export type DeadlineName =
   | 'certificateExpiry'
   | 'markValidFrom'
   | 'markExpiringSoon'
-  | 'markExpiry';
+  | 'markExpiry'
+  | 'installmentDue';
 
 /** `meta` of every state node that a snapshot can rest in. */
 export interface StateMeta {
   /** Numeric status code from the spec's catalogue of this lifecycle. */
   status?: number;
-  deadline?: DeadlineDeclaration;
+  /** One deadline, or several (a certificate waits for its expiry and for its next yearly instalment at once). */
+  deadline?: DeadlineDeclaration | readonly DeadlineDeclaration[];
   /** One line for the generated docs. */
   description?: string;
 }
@@ -68,7 +70,8 @@ export type EffectName =
   | 'effect.issueHalalMarks'
   | 'effect.deleteDraft'
   | 'effect.grantDelegation'
-  | 'effect.revokeDelegation';
+  | 'effect.revokeDelegation'
+  | 'effect.issueMonthInvoice';
 
 /** Every event type any machine accepts (UPPER_SNAKE; also the API's action names). */
 export const EVENT_TYPES = [
@@ -111,9 +114,12 @@ export const EVENT_TYPES = [
   'REINSTATE',
   'VALIDITY_STARTED',
   'MARK_EXPIRED',
+  'OTP_VERIFIED',
   'ACKNOWLEDGE',
   'DECLINE',
   'REVOKE',
+  'GRANT_DISCOUNT',
+  'INSTALLMENT_DUE',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -133,6 +139,8 @@ export interface MachineInput {
   discountPercent?: number;
   /** Request data by section (wizard step), or the entity's fields for bills, certificates, marks, delegations. */
   data?: Record<string, unknown>;
+  /** The certificate a renewal, a change or a mark request is about (its service's subject). */
+  subject?: { certificateId: string | null };
 }
 
 /** The part of every machine's context that guards read. */
@@ -141,7 +149,7 @@ export interface BaseContext {
   ownerUserId: string;
   facilityId: string;
   assigneeUserId: string | null;
-  /** Only the delegation machine sets it. */
+  /** Only the delegation machine sets it (when the delegation is acknowledged). */
   delegateUserId?: string;
 }
 
@@ -155,8 +163,10 @@ export interface RequestContext extends BaseContext {
   /** 1, or 2 once the decision committee returned the request to audit (selects the after-return codes). */
   round: 1 | 2;
   paymentOption: 'yearly' | 'full' | null;
-  /** The application fee was paid: a request cancelled back to draft later is not charged it again. */
-  applicationFeePaid: boolean;
+  /** Fees paid so far: once one is paid the request can no longer be cancelled back to draft (spec 02 section 4 step 8). */
+  paidFees: number;
+  /** The certificate the request is about (renewals, changes, marks); null for a first certificate. */
+  subject: { certificateId: string | null };
   /** Non-conformities awaiting an accepted corrective action. */
   openNonConformities: string[];
   auditPlan: unknown;

@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { EventMessage, schemaFor } from './events';
 import { getMachine } from './registry';
 import { stateNodesOf } from './catalogues';
+import { SERVICES, serviceOf, type ServiceRegistry } from './services';
+import { checkRequestSize, parseDraftSections, validateSubmission } from './services/validate';
 import { EVENT_TYPES, MACHINE_KINDS, type EventType, type MachineKind } from './types';
 
-/** A field error of an event payload: `message` is an i18next key (`machines:validation.*`). */
+/** A field error of an event payload: `message` is an i18next key (`machines:validation.*`, or a bare `validation` key). */
 export interface EventIssue {
   field: string;
   message: string;
@@ -27,23 +29,77 @@ export const eventSchemas = Object.fromEntries(
 
 const KEY = /^machines:validation\.\w+$/;
 
-/**
- * Validates an event's payload for a kind. Returns the field errors (empty when valid): an unknown event type,
- * unknown fields, and each schema issue with its message key (e.g. a missing reason -> reasonRequired).
- */
-export function validateEvent(kind: MachineKind, event: { type: string; [key: string]: unknown }): EventIssue[] {
-  const schema = eventSchemas[kind]?.[event.type as EventType];
-  if (!schema) return [{ field: 'type', message: EventMessage.unknownEvent, params: { type: event.type } }];
-  const { type: _type, actor: _actor, ...payload } = event;
-  const result = schema.safeParse(payload);
-  if (result.success) return [];
-  return result.error.issues.flatMap((issue): EventIssue[] => {
+function issuesOfZod(error: z.ZodError): EventIssue[] {
+  return error.issues.flatMap((issue): EventIssue[] => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys')
       return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: EventMessage.unknownField }));
     const params = issue.code === 'custom' && issue.params ? { ...issue.params } : undefined;
     return [{ field: path.join('.'), message: KEY.test(issue.message) ? issue.message : EventMessage.invalid, ...(params ? { params } : {}) }];
   });
+}
+
+export type ParsedEvent = { ok: true; payload: Record<string, unknown> } | { ok: false; issues: EventIssue[] };
+
+/**
+ * The one validation of an event, shared by every door and both engine adapters (workflows/step.ts calls it inside
+ * the send step). The payload must match the event's schema; then, for request kinds, the service contract:
+ * - EDIT: each section is parsed by its draft schema and the PARSED value replaces the raw one (so numbers are stored
+ *   as numbers); unknown sections, oversized sections and an oversized request are refused;
+ * - SUBMIT and RESUBMIT: the stored data must pass the submission rules (every section complete, cross rules).
+ * Returns the payload the transition must use (defaults applied, sections parsed), or every issue found.
+ */
+export function parseEvent(
+  kind: MachineKind,
+  event: { type: string; [key: string]: unknown },
+  context: { data?: unknown },
+  services: ServiceRegistry = SERVICES,
+): ParsedEvent {
+  const schema = eventSchemas[kind]?.[event.type as EventType];
+  if (!schema) return { ok: false, issues: [{ field: 'type', message: EventMessage.unknownEvent, params: { type: event.type } }] };
+  const { type: _type, actor: _actor, ...raw } = event;
+  const base = schema.safeParse(raw);
+  if (!base.success) return { ok: false, issues: issuesOfZod(base.error) };
+  const payload = base.data as Record<string, unknown>;
+  const def = serviceOf(kind, services);
+  if (!def) return { ok: true, payload };
+  const stored = (context.data && typeof context.data === 'object' ? context.data : {}) as Record<string, unknown>;
+  const toIssues = (list: { path: string; message: string; params?: Record<string, unknown> }[]) =>
+    list.map((i) => ({ field: i.path, message: i.message, ...(i.params ? { params: i.params } : {}) }));
+  if (event.type === 'EDIT') {
+    const parsed = parseDraftSections(def, payload.data as Record<string, unknown>);
+    if (!parsed.ok) return { ok: false, issues: toIssues(parsed.issues) };
+    const size = checkRequestSize({ ...stored, ...parsed.data });
+    if (size.length) return { ok: false, issues: toIssues(size) };
+    return { ok: true, payload: { ...payload, data: parsed.data } };
+  }
+  if (event.type === 'SUBMIT' || event.type === 'RESUBMIT') {
+    const checked = validateSubmission(def, stored);
+    if (!checked.ok) return { ok: false, issues: toIssues(checked.issues) };
+  }
+  return { ok: true, payload };
+}
+
+/** The first data of a new request goes by the rules of an edit (its sections parsed by their draft schemas). */
+export function parseStartData(kind: MachineKind, data: Record<string, unknown> | undefined, services: ServiceRegistry = SERVICES): ParsedEvent {
+  if (!data || Object.keys(data).length === 0) return { ok: true, payload: {} };
+  const def = serviceOf(kind, services);
+  if (!def) return { ok: true, payload: data };
+  const parsed = parseDraftSections(def, data);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues.map((i) => ({ field: i.path, message: i.message })) };
+  return { ok: true, payload: parsed.data };
+}
+
+/**
+ * The payload's own schema only (no stored data: SUBMIT's data rules are not run). For the machine tests and the docs;
+ * the engine uses parseEvent with the request's context.
+ */
+export function validateEvent(kind: MachineKind, event: { type: string; [key: string]: unknown }): EventIssue[] {
+  const schema = eventSchemas[kind]?.[event.type as EventType];
+  if (!schema) return [{ field: 'type', message: EventMessage.unknownEvent, params: { type: event.type } }];
+  const { type: _type, actor: _actor, ...raw } = event;
+  const r = schema.safeParse(raw);
+  return r.success ? [] : issuesOfZod(r.error);
 }
 
 /** The payload as the schema parsed it (defaults applied), or throws; for callers that validated first. */

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { Permissions } from '../machines/permissions';
 import { GENERAL_READINGS } from '../machines/readings';
+import { deadlineList } from '../machines/snapshot';
 import {
   DEADLINES,
   EFFECT_NAMES,
@@ -119,7 +120,7 @@ function statusTable(d: MachineDefinition, nodes: Node[]): string[] {
     const code = n.meta?.status ?? NaN;
     const queue = [...n.tags].filter((t) => QUEUE_TAGS.includes(t)).join(', ');
     const events = n.type === 'final' ? 'none (final)' : transitionsOf(n).map((t) => describeTransition(t, n)).join('<br>');
-    const deadline = n.meta?.deadline ? `${n.meta.deadline.event} after \`${n.meta.deadline.after}\`` : '';
+    const deadline = (n.meta ? deadlineList(n.meta) : []).map((d) => `${d.event} after \`${d.after}\``).join('<br>');
     const entry = [n, ...ancestorsEnteredWith(n)].flatMap((x) => effectNames(x.entry));
     lines.push(
       `| ${code} | \`${pathOf(n)}\` | ${cell(statusLabel(d.kind, code, 'ar') ?? '')} | ${cell(statusLabel(d.kind, code, 'en') ?? '')} | ${queue} | ${cell(events)} | ${deadline} | ${entry.join(', ')} |`,
@@ -180,7 +181,7 @@ function effectsSection(nodes: Node[]): string[] {
 }
 
 function timersSection(nodes: Node[]): string[] {
-  const names = new Set(nodes.flatMap((n) => (n.meta?.deadline ? [n.meta.deadline.after] : [])));
+  const names = new Set(nodes.flatMap((n) => (n.meta ? deadlineList(n.meta).map((d) => d.after) : [])));
   if (!names.size) return ['None.'];
   return [...names].sort().map((name) => `- \`${name}\`: ${DEADLINES[name].description}`);
 }

@@ -14,6 +14,8 @@ import auth from './plugins/auth';
 import csrf from './plugins/csrf';
 import { modules } from './modules';
 import { registerSimulators } from './simulators';
+import { createServices } from '../machines/services';
+import { businessDefaults } from './business-defaults';
 import type { RoutePolicy } from './types';
 
 export interface BuildOptions {
@@ -39,6 +41,9 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   app.decorate('config', config);
   app.decorate('database', db);
   app.decorate('db', db.db);
+  app.decorate('services', createServices({ hsRules: config.HALAL_HS_PREFIXES }));
+  const defaults = businessDefaults(config);
+  app.decorate('settings', { current: () => defaults });
 
   // Every /api route must say who may call it; a route without a policy stops the server at start.
   app.decorate('routePolicies', [] as { method: string; url: string; policy: RoutePolicy }[]);

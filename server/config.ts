@@ -70,7 +70,9 @@ export const ZConfig = z.object({
   FEE_AUDIT_PER_AUDITOR_DAY_SAR: z.coerce.number().min(0).default(2500),
   FEE_INTERNAL_CERTIFICATE_YEAR_SAR: z.coerce.number().min(0).default(5000),
   FEE_EXTERNAL_CERTIFICATE_YEAR_SAR: z.coerce.number().min(0).default(7500),
+  FEE_CB_APPOINTMENT_REQUEST_SAR: z.coerce.number().min(0).default(10000),
   FEE_CB_DESIGNATION_SAR: z.coerce.number().min(0).default(30000),
+  FEE_CB_RENEWAL_SAR: z.coerce.number().min(0).default(25000),
   FEE_SHIPMENT_PER_27_TONS_SAR: z.coerce.number().min(0).default(1000),
   FEE_MARK_PER_PRODUCT_YEAR_SAR: z.coerce.number().min(0).default(500),
   /**
@@ -86,6 +88,15 @@ export const ZConfig = z.object({
         '15,!150110,!150120,16,!160241,!160242,!160249,17,18,19,20,21,22,!2203,!2204,!2205,!2206,!2207,!2208,' +
         '2309,2936,3203,3302,3501,3502,3503,3504,3505,3507',
     ),
+  /** Days before expiry a certificate (or mark) counts as expiring soon (spec 02 section 9: 60). */
+  EXPIRING_SOON_DAYS: z.coerce.number().int().min(1).max(365).default(60),
+  /** Days before expiry a CB is offered its renewal (spec 02 section 9: 180). */
+  CB_RENEWAL_PROMPT_DAYS: z.coerce.number().int().min(1).max(730).default(180),
+  /** Halal-mark packages (spec 02 section 9 gives no numbers): from N to M tags, in steps, about B products a year. */
+  MARK_PACKAGE_MIN_TAGS: z.coerce.number().int().min(1).default(8),
+  MARK_PACKAGE_MAX_TAGS: z.coerce.number().int().min(1).default(400),
+  MARK_PACKAGE_STEP: z.coerce.number().int().min(1).default(8),
+  MARK_BASE_PRODUCTS_PER_YEAR: z.coerce.number().int().min(1).default(8),
   /** Largest attachment in megabytes (spec 02 section 9: 50); tests lower it. Category limits may be smaller. */
   MAX_UPLOAD_MB: z.coerce.number().positive().max(50).default(50),
   /** Largest product upload form (.xlsx) in megabytes. */
@@ -113,6 +124,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.NODE_ENV === 'production' && config.PAYMENT_CALLBACK_SECRET.startsWith('dev-only-')) {
     throw new ConfigError('Invalid configuration:\n  PAYMENT_CALLBACK_SECRET: must be set in production');
+  }
+  // The embedded PGlite database is durable (db/client.ts) but single-process, backed up only with the server
+  // stopped, and without replication or point-in-time recovery: production runs on PostgreSQL (README, Data).
+  if (config.NODE_ENV === 'production' && !config.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required in production (the embedded PGlite database is for development and demos)');
   }
   if (config.WORKFLOW_ENGINE === 'temporal' && !config.TEMPORAL_ADDRESS) {
     throw new ConfigError('Invalid configuration:\n  TEMPORAL_ADDRESS: required when WORKFLOW_ENGINE=temporal');

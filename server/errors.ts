@@ -2,22 +2,9 @@
  * The one set of error codes. Each maps to an HTTP status and to `locales/<lang>/errors.json` (key = the code),
  * so the server answers in the caller's language and the web shows `t('errors:' + code)`.
  */
-export const AppErrorCode = {
-  BadRequest: 'BadRequest',
-  ValidationFailed: 'ValidationFailed',
-  NotAuthenticated: 'NotAuthenticated',
-  InvalidCredentials: 'InvalidCredentials',
-  SessionExpired: 'SessionExpired',
-  NotAuthorized: 'NotAuthorized',
-  CsrfInvalid: 'CsrfInvalid',
-  NotFound: 'NotFound',
-  EntityNotFound: 'EntityNotFound',
-  ConcurrencyConflict: 'ConcurrencyConflict',
-  TransitionNotAllowed: 'TransitionNotAllowed',
-  TooManyRequests: 'TooManyRequests',
-  InternalError: 'InternalError',
-} as const;
-export type AppErrorCode = (typeof AppErrorCode)[keyof typeof AppErrorCode] | (string & {});
+import { AppError, AppErrorCode, type ValidationDetail } from '../lib/app-error';
+
+export { AppError, AppErrorCode, type ValidationDetail };
 
 const STATUS: Record<string, number> = {
   BadRequest: 400,
@@ -42,24 +29,5 @@ export function registerErrorStatus(codes: Record<string, number>): void {
 
 export const statusOf = (code: string): number => STATUS[code] ?? 400;
 
-export interface ValidationDetail {
-  /** Dotted path of the field, e.g. `products.2.netWeight`. */
-  field: string;
-  /** i18n key in the `validation` namespace, e.g. `required`. */
-  message: string;
-  params?: Record<string, unknown>;
-}
-
-/** A refusal the caller can understand; `params` fill the placeholders of the localized message. */
-export class AppError extends Error {
-  constructor(
-    public readonly code: AppErrorCode,
-    public readonly params: Record<string, unknown> = {},
-    public readonly details: ValidationDetail[] = [],
-  ) {
-    super(code);
-  }
-  get status(): number {
-    return statusOf(this.code);
-  }
-}
+/** The HTTP status of an error (400 for a domain code nobody registered). */
+export const httpStatusOf = (err: AppError): number => statusOf(String(err.code));

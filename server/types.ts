@@ -4,6 +4,8 @@ import type { Database, Db } from '../db/client';
 import type { Language } from './i18n';
 import type { TFunction } from 'i18next';
 import type { WorkflowEngine } from '../workflows/engine';
+import type { ServiceRegistry } from '../machines/services';
+import type { BusinessSettings } from '../machines/services/settings';
 
 /**
  * Who may call a route; every /api route declares one in `config.policy` (checked at start-up):
@@ -34,6 +36,10 @@ declare module 'fastify' {
     routePolicies: { method: string; url: string; policy: RoutePolicy }[];
     /** The workflow engine (server/modules/requests creates it from the config: embedded or Temporal). */
     engine: WorkflowEngine;
+    /** The service contract with the server's configured Halal HS-code list. */
+    services: ServiceRegistry;
+    /** The business settings in force (environment defaults, then the administrator's changes). */
+    settings: { current(): BusinessSettings };
   }
   interface FastifyRequest {
     /** The signed-in user's actor, or null for anonymous calls. */

@@ -37,6 +37,13 @@ export interface MachineCatalogue {
   statusOf(snapshot: AnyMachineSnapshot): number;
   queueOf(snapshot: AnyMachineSnapshot): string | null;
   deadlinesOf(snapshot: AnyMachineSnapshot): Deadline[];
-  /** Payload errors of an event; empty when valid or when the event has no schema. */
-  validateEvent(kind: string, event: { type: string; [k: string]: unknown }): EventIssue[];
+  /**
+   * The one validation of an event (machines/validate-event.ts parseEvent): its payload schema and, for request kinds,
+   * the service contract against the request's stored data. Returns the payload the transition must use.
+   */
+  parseEvent(kind: string, event: { type: string; [k: string]: unknown }, context: Record<string, unknown>): ParsedPayload;
+  /** The first data of a new request, parsed like an edit. */
+  parseStartData(kind: string, data: Record<string, unknown> | undefined): ParsedPayload;
 }
+
+export type ParsedPayload = { ok: true; payload: Record<string, unknown> } | { ok: false; issues: EventIssue[] };

@@ -1,68 +1,76 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { bills, certificates, facilities, facilityMembers, requests } from '../db/schema';
+import { billLines, bills, certificates, facilities, facilityMembers, requests } from '../db/schema';
 import type { Actor } from '../machines/actor';
+import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
+import { emptyProjection, serviceOf, productKey } from '../machines/services';
+import { chargeColumns, discounted, formatAmount, toHalalas, withVat } from '../machines/services/fees';
+import type { BusinessSettings } from '../machines/services/settings';
+import type { RequestContext } from '../machines/types';
+import type { WorkflowEvent } from './engine';
 import type { Effect } from './step';
-import { nextSequenceValue } from './numbers';
+import { nextNumber } from './numbers';
+import { AppError } from '../lib/app-error';
 
 /*
  * The database effects a transition may request (machines/effects.ts names them and their params; the machines stay
  * pure). They run in the transaction of the event that requested them, so a bill exists exactly when the history
- * says it was created, and a refused or failed event leaves no bill behind.
+ * says it was created, and a refused or failed event leaves no bill behind. They read the request's data only through
+ * its service's projection (machines/services). Bills, certificates and Halal marks get a lifecycle of their own:
+ * each is started as a workflow (id = the entity's id) in the same transaction, and the request's effects move it
+ * with system events, so its history records every change of status.
  */
 
-export interface BillInput {
-  service: number;
-  feeKind: string;
-  paymentOption: 'yearly' | 'full' | null;
-  /** The request's machine context (its data holds what fees depend on: products, weights, auditor days). */
-  context: Record<string, unknown>;
+export interface EffectDeps {
+  /** The business settings in force (VAT rate, fees, payment window ...): read per effect, so a change applies at once. */
+  settings: () => BusinessSettings;
+  services: ServiceRegistry;
 }
 
-export interface EffectDeps {
-  vatRate: number;
-  /** Milliseconds a new bill stays payable (PAYMENT_WINDOW_HOURS). */
-  paymentWindowMs: number;
-  /** SAR amount excluding VAT of a new bill, before the request's discount (the payments module's fee schedule). */
-  billAmount?: (bill: BillInput) => number;
+/** What the store gives an effect to start an entity's lifecycle, or to move one, in the same transaction. */
+export interface EntityPort {
+  start(kind: EntityKind, rec: { id: string; number: string; facilityPublicId: string; ownerUserId: string; data: Record<string, unknown> }): Promise<void>;
+  /** Sends a system event to an entity's lifecycle; false when its machine refuses it (e.g. already final). */
+  send(id: string, event: WorkflowEvent): Promise<boolean>;
 }
 
 export interface EffectContext {
-  /** The request row as the transition wrote it (without its start input). */
-  request: Omit<typeof requests.$inferSelect, 'input'>;
+  /** The workflow row as the transition wrote it (a request, or an entity such as a certificate). */
+  request: Pick<typeof requests.$inferSelect, 'id' | 'kind' | 'number' | 'facilityPublicId' | 'ownerUserId' | 'snapshot'>;
   actor: Actor;
   now: Date;
+  entities: EntityPort;
 }
 
 type Params = Record<string, unknown>;
 type Handler = (tx: Tx, params: Params, ctx: EffectContext, deps: EffectDeps) => Promise<void>;
 type CertificateRow = typeof certificates.$inferSelect;
-type Product = CertificateRow['products'][number];
 
 /**
- * Validity of a new certificate, in months. The spec gives 3 years for a CB designation renewal and says Halal
- * certificate fees are paid annually; we read: CB designation 3 years (first issue and renewal alike), Halal
- * certificates of facilities 1 year, a shipment certificate 1 year (it covers one shipment).
+ * Default validity of a new certificate, in months, when the request does not choose one. The spec gives 3 years for a
+ * CB designation (on renewal; we read the first issue alike); facility certificates follow the applicant's choice (1-3
+ * years) and default to 1; a shipment certificate covers one consignment and is valid 1 year.
  */
-export const CERTIFICATE_VALIDITY_MONTHS: Record<string, number> = {
-  cbDesignation: 36,
-  internal: 12,
-  external: 12,
-  shipment: 12,
+export const CERTIFICATE_VALIDITY_MONTHS: Record<string, number> = { cbDesignation: 36, internal: 12, external: 12, shipment: 12 };
+
+/** machines' certificate kinds -> the certificates table's kind column and the number prefix. */
+const CERTIFICATE_TABLE: Record<string, { kind: string; prefix: string }> = {
+  cbDesignation: { kind: 'cbDesignation', prefix: 'CB' },
+  internal: { kind: 'internalHalal', prefix: 'HC' },
+  external: { kind: 'externalHalal', prefix: 'HC' },
+  shipment: { kind: 'shipment', prefix: 'SC' },
 };
 
-/** machines' certificate kinds -> the certificates table's kind column. */
-const CERTIFICATE_TABLE_KIND: Record<string, string> = {
-  cbDesignation: 'cbDesignation',
-  internal: 'internalHalal',
-  external: 'externalHalal',
-  shipment: 'shipment',
-};
+const contextOf = (ctx: EffectContext) => ctx.request.snapshot.context as RequestContext;
 
-const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
-const contextOf = (ctx: EffectContext) => ctx.request.snapshot.context as Record<string, unknown>;
-const dataOf = (ctx: EffectContext) => (contextOf(ctx).data ?? {}) as Record<string, unknown>;
+/** The request's data as its service projects it; a kind without a service (a test fixture) projects nothing. */
+function projectionOf(ctx: EffectContext, deps: EffectDeps): Projection {
+  const def = serviceOf(ctx.request.kind, deps.services);
+  if (!def) return emptyProjection();
+  const context = contextOf(ctx);
+  return def.project(context.data ?? {}, context);
+}
 
 function str(params: Params, key: string): string {
   const v = params[key];
@@ -70,59 +78,7 @@ function str(params: Params, key: string): string {
   throw new Error(`effect parameter '${key}' must be a non-empty string`);
 }
 
-/** The first array found under `key` in the request data, at the top or inside a section (wizard step). */
-function findArray(data: Record<string, unknown>, key: string): unknown[] {
-  if (Array.isArray(data[key])) return data[key] as unknown[];
-  for (const section of Object.values(data)) {
-    if (section && typeof section === 'object' && !Array.isArray(section)) {
-      const inner = (section as Record<string, unknown>)[key];
-      if (Array.isArray(inner)) return inner;
-    }
-  }
-  return [];
-}
-
-function productsOf(data: Record<string, unknown>): Product[] {
-  return findArray(data, 'products').flatMap((p) => {
-    if (!p || typeof p !== 'object') return [];
-    const o = p as Record<string, unknown>;
-    const text = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
-    if (!text('nameAr') && !text('nameEn')) return [];
-    return [{ nameAr: text('nameAr') ?? '', nameEn: text('nameEn') ?? '', brandAr: text('brandAr'), brandEn: text('brandEn'), hsCode: text('hsCode') ?? text('saudiHsCode') }];
-  });
-}
-
-/**
- * The categories a certificate covers: plain codes, `{ id }`, or the request form's `{ category, subCategories }`
- * (a whole main category when no sub-category is chosen, else `main/sub` for each chosen one).
- */
-function categoriesOf(data: Record<string, unknown>): string[] {
-  return findArray(data, 'categories').flatMap((c) => {
-    if (typeof c === 'string') return [c];
-    if (!c || typeof c !== 'object') return [];
-    const o = c as { id?: unknown; category?: unknown; subCategories?: unknown };
-    if (typeof o.id === 'string') return [o.id];
-    if (typeof o.category !== 'string') return [];
-    const subs = Array.isArray(o.subCategories) ? o.subCategories.filter((x): x is string => typeof x === 'string') : [];
-    return subs.length ? subs.map((sub) => `${o.category}/${sub}`) : [o.category];
-  });
-}
-
-/** The validity the applicant chose (`validity: { years }` in any section of the request data), in months. */
-function chosenValidityMonths(data: Record<string, unknown>): number | undefined {
-  const sections = [data, ...Object.values(data).filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v))];
-  for (const section of sections) {
-    const years = (section.validity as { years?: unknown } | undefined)?.years;
-    if (typeof years === 'number' && Number.isInteger(years) && years > 0) return years * 12;
-  }
-  return undefined;
-}
-
-async function nextNumber(tx: Tx, prefix: string, now: Date): Promise<string> {
-  return `${prefix}-${now.getUTCFullYear()}-${String(await nextSequenceValue(tx)).padStart(6, '0')}`;
-}
-
-/** A person-readable random code for the certificate's QR (no 0/O/1/I to misread). */
+/** A person-readable random code for the QR (no 0/O/1/I to misread). */
 function verificationCode(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   return [...randomBytes(16)].map((b) => alphabet[b % alphabet.length]).join('');
@@ -133,138 +89,284 @@ const addMonths = (d: Date, months: number) => {
   out.setUTCMonth(out.getUTCMonth() + months);
   return out;
 };
+const periodOf = (d: Date) => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
-/** Closes the request's open bill: 2 paid, 3 expired, 4 cancelled. A bill already closed stays as it is. */
-async function closeOpenBills(tx: Tx, ctx: EffectContext, status: 2 | 3 | 4): Promise<void> {
-  await tx
-    .update(bills)
-    .set({ status, ...(status === 2 ? { paidAt: ctx.now } : {}) })
-    .where(and(eq(bills.requestId, ctx.request.id), eq(bills.status, 1)));
-}
-
-/** The certificate a request changes: data.certificateId when the request names one, else the facility's newest active one. */
-async function targetCertificate(tx: Tx, ctx: EffectContext): Promise<CertificateRow> {
-  const data = dataOf(ctx);
-  const named = typeof data.certificateId === 'string' ? data.certificateId : undefined;
-  const [cert] = named
-    ? await tx.select().from(certificates).where(and(eq(certificates.id, named), eq(certificates.facilityPublicId, ctx.request.facilityPublicId)))
-    : await tx
-        .select()
-        .from(certificates)
-        .where(
-          and(
-            eq(certificates.facilityPublicId, ctx.request.facilityPublicId),
-            inArray(certificates.status, [1, 3]),
-            ne(certificates.kind, 'halalMark'),
-          ),
-        )
-        .orderBy(desc(certificates.issuedAt))
-        .limit(1);
-  if (!cert) throw new Error(`request ${ctx.request.number} names no certificate of ${ctx.request.facilityPublicId} to change`);
+/** The certificate a request is about: its subject, else the facility's newest valid certificate (not a mark). */
+async function subjectCertificate(tx: Tx, ctx: EffectContext): Promise<CertificateRow | undefined> {
+  const id = contextOf(ctx).subject?.certificateId;
+  if (id) {
+    const [cert] = await tx.select().from(certificates).where(eq(certificates.id, id));
+    return cert;
+  }
+  const [cert] = await tx
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), inArray(certificates.status, [1, 3]), ne(certificates.kind, 'halalMark')))
+    .orderBy(desc(certificates.issuedAt))
+    .limit(1);
   return cert;
 }
 
-async function issue(tx: Tx, ctx: EffectContext, params: Params, validFrom: Date): Promise<void> {
-  const certificateKind = str(params, 'certificateKind');
-  const data = dataOf(ctx);
-  const months =
-    typeof params.validityMonths === 'number'
-      ? params.validityMonths
-      : (chosenValidityMonths(data) ?? CERTIFICATE_VALIDITY_MONTHS[certificateKind]);
-  if (months === undefined) throw new Error(`no validity for certificate kind '${certificateKind}'`);
-  await tx.insert(certificates).values({
-    number: await nextNumber(tx, 'HC', ctx.now),
-    kind: CERTIFICATE_TABLE_KIND[certificateKind] ?? certificateKind,
-    requestId: ctx.request.id,
-    facilityPublicId: ctx.request.facilityPublicId,
-    cbPublicId: typeof data.cbPublicId === 'string' ? data.cbPublicId : null,
-    categories: categoriesOf(data),
-    products: productsOf(data),
-    verificationCode: verificationCode(),
-    issuedAt: ctx.now,
-    validFrom,
-    expiresAt: addMonths(validFrom, months),
-  });
+async function requireSubject(tx: Tx, ctx: EffectContext): Promise<CertificateRow> {
+  const cert = await subjectCertificate(tx, ctx);
+  if (!cert) throw new Error(`request ${ctx.request.number} names no certificate to change`);
+  return cert;
+}
+
+/** The request's current bill: its own, or the bulk bill its invoice line joined; the newest first. */
+async function currentBill(tx: Tx, requestId: string) {
+  const [bill] = await tx
+    .select()
+    .from(bills)
+    .where(or(eq(bills.requestId, requestId), sql`${bills.id} in (select ${billLines.billId} from ${billLines} where ${billLines.requestId} = ${requestId})`))
+    .orderBy(desc(bills.createdAt))
+    .limit(1);
+  return bill;
+}
+
+/** Halalas of the bill a transition asks for, before discount and VAT. */
+async function billBase(tx: Tx, params: Params, ctx: EffectContext, deps: EffectDeps, schedule: BusinessSettings['fees']): Promise<number> {
+  // Test machines may carry their amount (SAR); the real ones leave it to the service's fee rule.
+  if (typeof params.amount === 'number') return toHalalas(params.amount);
+  const feeKind = str(params, 'feeKind');
+  if (ctx.request.kind === 'certificate') {
+    // A yearly instalment: one year of the certificate's kind at the fee in force now.
+    const [cert] = await tx.select({ kind: certificates.kind }).from(certificates).where(eq(certificates.id, ctx.request.id));
+    return toHalalas(cert?.kind === 'externalHalal' ? schedule.externalCertificateYear : schedule.internalCertificateYear);
+  }
+  const def = serviceOf(ctx.request.kind, deps.services);
+  const rule = def?.fees[feeKind as keyof typeof def.fees];
+  if (!def || !rule) throw new Error(`${ctx.request.kind} has no fee rule for '${feeKind}'`);
+  const subject = await subjectCertificate(tx, ctx);
+  return rule({ projection: projectionOf(ctx, deps), context: contextOf(ctx), schedule, subjectExpiresAt: subject?.expiresAt ?? null, now: ctx.now });
+}
+
+async function certificateOwner(tx: Tx, ctx: EffectContext, projection: Projection): Promise<{ facilityPublicId: string; cbPublicId: string | null }> {
+  const [own] = await tx.select({ type: facilities.type }).from(facilities).where(eq(facilities.publicId, ctx.request.facilityPublicId));
+  const requestedByCb = own?.type === 'ConformityBody';
+  return {
+    facilityPublicId: projection.factoryPublicId ?? ctx.request.facilityPublicId,
+    cbPublicId: projection.cbPublicId ?? (requestedByCb ? ctx.request.facilityPublicId : null),
+  };
+}
+
+/** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
+function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
+  const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
+  if (option !== 'yearly' || years <= 1 || (certificateKind !== 'internal' && certificateKind !== 'external')) return undefined;
+  return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7 };
 }
 
 export const EFFECT_HANDLERS: Record<string, Handler> = {
   'effect.createBill': async (tx, params, ctx, deps) => {
-    const context = contextOf(ctx);
-    const input: BillInput = {
-      service: Number(params.service),
-      feeKind: str(params, 'feeKind'),
-      paymentOption: (params.paymentOption as BillInput['paymentOption']) ?? null,
-      context,
-    };
-    // Tests' machines may carry the amount; the real ones leave it to the fee schedule.
-    const base = typeof params.amount === 'number' ? params.amount : deps.billAmount?.(input);
-    if (base === undefined || !Number.isFinite(base)) throw new Error('no fee schedule: EffectDeps.billAmount is not set');
-    const discount = Math.min(100, Math.max(0, Number(context.discountPercent ?? 0)));
-    const amount = Math.round(base * (100 - discount)) / 100;
-    const vat = Math.round(amount * deps.vatRate * 100) / 100;
-    await tx.insert(bills).values({
-      number: await nextNumber(tx, 'B', ctx.now),
-      requestId: ctx.request.id,
-      facilityPublicId: ctx.request.facilityPublicId,
-      service: input.service,
-      feeKind: input.feeKind,
-      amount: money(amount),
-      vat: money(vat),
-      total: money(amount + vat),
-      status: 1,
-      dueAt: new Date(ctx.now.getTime() + deps.paymentWindowMs),
-      createdAt: ctx.now,
-    });
-  },
-  'effect.cancelBill': (tx, _params, ctx) => closeOpenBills(tx, ctx, 4),
-  'effect.expireBill': (tx, _params, ctx) => closeOpenBills(tx, ctx, 3),
-  /** The payments module may have marked it paid already when it verified the callback; then nothing changes. */
-  'effect.markBillPaid': (tx, _params, ctx) => closeOpenBills(tx, ctx, 2),
-  'effect.issueCertificate': (tx, params, ctx) => issue(tx, ctx, params, ctx.now),
-  /** A renewal is a new certificate that starts where the current one ends, so validity never has a gap or overlap. */
-  'effect.renewCertificate': async (tx, params, ctx) => {
-    const kind = str(params, 'certificateKind');
-    const [current] = await tx
-      .select()
-      .from(certificates)
-      .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), eq(certificates.kind, CERTIFICATE_TABLE_KIND[kind] ?? kind)))
-      .orderBy(desc(certificates.expiresAt))
-      .limit(1);
-    const from = current && current.expiresAt > ctx.now ? current.expiresAt : ctx.now;
-    await issue(tx, ctx, params, from);
-  },
-  'effect.updateCertificateProducts': async (tx, _params, ctx) => {
-    const cert = await targetCertificate(tx, ctx);
-    const key = (p: Product) => `${p.nameEn}\u0000${p.nameAr}\u0000${p.brandEn ?? ''}`;
-    const known = new Set(cert.products.map(key));
-    const added = productsOf(dataOf(ctx)).filter((p) => !known.has(key(p)));
-    await tx.update(certificates).set({ products: [...cert.products, ...added] }).where(eq(certificates.id, cert.id));
-  },
-  /** Categories are only ever added (spec: categories added earlier cannot be removed). */
-  'effect.addCertificateCategories': async (tx, _params, ctx) => {
-    const cert = await targetCertificate(tx, ctx);
-    const categories = [...new Set([...cert.categories, ...categoriesOf(dataOf(ctx))])];
-    await tx.update(certificates).set({ categories }).where(eq(certificates.id, cert.id));
-  },
-  /** One Halal mark per product of the request, valid one year but never beyond the facility's certificate. */
-  'effect.issueHalalMarks': async (tx, _params, ctx) => {
-    const cert = await targetCertificate(tx, ctx);
-    const oneYear = addMonths(ctx.now, 12);
-    const expiresAt = cert.expiresAt < oneYear ? cert.expiresAt : oneYear;
-    const data = dataOf(ctx);
-    for (const product of productsOf(data)) {
-      await tx.insert(certificates).values({
-        number: await nextNumber(tx, 'HM', ctx.now),
-        kind: 'halalMark',
+    const settings = deps.settings();
+    const base = await billBase(tx, params, ctx, deps, settings.fees);
+    if (!Number.isFinite(base) || base < 0) throw new Error(`no valid fee for ${ctx.request.kind} (${String(params.feeKind)})`);
+    const discount = Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
+    const charge = withVat(discounted(base, discount), settings.vatRate);
+    const columns = chargeColumns(charge);
+    const service = Number(params.service);
+    const feeKind = str(params, 'feeKind');
+    if (params.bulk === true) {
+      // Month-end bulk invoice: a line now, the payable bill at the end of the month (issueMonthInvoice).
+      await tx.insert(billLines).values({
         requestId: ctx.request.id,
         facilityPublicId: ctx.request.facilityPublicId,
-        cbPublicId: cert.cbPublicId,
-        scope: typeof data.scope === 'string' ? data.scope : null,
-        products: [product],
+        service,
+        feeKind,
+        ...columns,
+        period: periodOf(ctx.now),
+        createdAt: ctx.now,
+      });
+      return;
+    }
+    const [bill] = await tx
+      .insert(bills)
+      .values({
+        number: await nextNumber(tx, 'bill', ctx.now, 'B'),
+        requestId: ctx.request.id,
+        facilityPublicId: ctx.request.facilityPublicId,
+        service,
+        feeKind,
+        ...columns,
+        status: 1,
+        dueAt: new Date(ctx.now.getTime() + settings.paymentWindowHours * 3_600_000),
+        createdAt: ctx.now,
+      })
+      .returning();
+    await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {} });
+  },
+
+  /** The request's bill is cancelled (4); a line not yet invoiced is dropped from the month's invoice. */
+  'effect.cancelBill': async (tx, _params, ctx) => {
+    await tx.update(billLines).set({ status: 'cancelled' }).where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')));
+    const bill = await currentBill(tx, ctx.request.id);
+    if (bill && !bill.bulk) await ctx.entities.send(bill.id, { type: 'CANCEL' });
+  },
+  'effect.expireBill': async (tx, _params, ctx) => {
+    const bill = await currentBill(tx, ctx.request.id);
+    if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
+  },
+  /** The payments module may have marked the bill paid already when it verified the callback; its lifecycle hears it here. */
+  'effect.markBillPaid': async (tx, _params, ctx) => {
+    const bill = await currentBill(tx, ctx.request.id);
+    if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_CONFIRMED', ...(bill.paymentReference ? { paymentReference: bill.paymentReference } : {}) });
+  },
+
+  /**
+   * Month end (spec 02 section 9): the facility's invoice lines of the month become ONE bulk bill. The first of the
+   * facility's waiting requests whose timer fires creates it with every pending line of that month; the others find
+   * their line already on it. The facility row is locked so two of them never create two bills.
+   */
+  'effect.issueMonthInvoice': async (tx, _params, ctx, deps) => {
+    const [line] = await tx.select().from(billLines).where(eq(billLines.requestId, ctx.request.id)).orderBy(desc(billLines.createdAt)).limit(1);
+    if (!line) throw new Error(`request ${ctx.request.number} has no invoice line`);
+    if (line.billId) return;
+    await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, line.facilityPublicId)).for('update');
+    const [again] = await tx.select({ billId: billLines.billId }).from(billLines).where(eq(billLines.id, line.id));
+    if (again?.billId) return;
+    const pending = await tx
+      .select()
+      .from(billLines)
+      .where(and(eq(billLines.facilityPublicId, line.facilityPublicId), eq(billLines.period, line.period), eq(billLines.status, 'pending')));
+    const sum = (k: 'amount' | 'vat' | 'total') => formatAmount(pending.reduce((s, l) => s + toHalalas(l[k]), 0));
+    const services = [...new Set(pending.map((l) => l.service))];
+    const [bill] = await tx
+      .insert(bills)
+      .values({
+        number: await nextNumber(tx, 'bill', ctx.now, 'B'),
+        requestId: null,
+        facilityPublicId: line.facilityPublicId,
+        service: services.length === 1 ? services[0] : line.service,
+        feeKind: 'bulkInvoice',
+        amount: sum('amount'),
+        vat: sum('vat'),
+        total: sum('total'),
+        status: 1,
+        bulk: true,
+        period: line.period,
+        dueAt: new Date(ctx.now.getTime() + deps.settings().paymentWindowHours * 3_600_000),
+        createdAt: ctx.now,
+      })
+      .returning();
+    await tx.update(billLines).set({ billId: bill.id, status: 'invoiced' }).where(inArray(billLines.id, pending.map((l) => l.id)));
+    await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {} });
+  },
+
+  'effect.issueCertificate': async (tx, params, ctx, deps) => {
+    const certificateKind = str(params, 'certificateKind');
+    const table = CERTIFICATE_TABLE[certificateKind];
+    if (!table) throw new Error(`unknown certificate kind '${certificateKind}'`);
+    const projection = projectionOf(ctx, deps);
+    const months =
+      typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
+    const owner = await certificateOwner(tx, ctx, projection);
+    const expiresAt = addMonths(ctx.now, months);
+    const [cert] = await tx
+      .insert(certificates)
+      .values({
+        number: await nextNumber(tx, 'certificate', ctx.now, table.prefix),
+        kind: table.kind,
+        requestId: ctx.request.id,
+        facilityPublicId: owner.facilityPublicId,
+        cbPublicId: owner.cbPublicId,
+        scope: projection.scope,
+        categories: projection.categories,
+        products: projection.products,
         verificationCode: verificationCode(),
         issuedAt: ctx.now,
         validFrom: ctx.now,
         expiresAt,
+      })
+      .returning();
+    const installments = installmentsOf(ctx, projection, certificateKind, Math.round(months / 12), ctx.now);
+    await ctx.entities.start('certificate', {
+      id: cert.id,
+      number: cert.number,
+      facilityPublicId: cert.facilityPublicId,
+      ownerUserId: ctx.request.ownerUserId,
+      data: { expiresAt: expiresAt.toISOString(), ...(installments ? { installments } : {}) },
+    });
+  },
+
+  /**
+   * A renewal extends the existing certificate (spec 02 section 4: "must be renewed"): the new validity runs on from its
+   * expiry (from today when it has expired), its products become the renewal's and its categories gain the renewal's
+   * (categories added earlier are never removed); its lifecycle hears RENEW with the new date and instalments.
+   */
+  'effect.renewCertificate': async (tx, params, ctx, deps) => {
+    const certificateKind = str(params, 'certificateKind');
+    const cert = await requireSubject(tx, ctx);
+    const projection = projectionOf(ctx, deps);
+    const months =
+      typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
+    const from = cert.expiresAt > ctx.now ? cert.expiresAt : ctx.now;
+    const expiresAt = addMonths(from, months);
+    await tx
+      .update(certificates)
+      .set({
+        expiresAt,
+        products: projection.products.length ? projection.products : cert.products,
+        categories: [...new Set([...cert.categories, ...projection.categories])],
+        requestId: ctx.request.id,
+      })
+      .where(eq(certificates.id, cert.id));
+    const installments = installmentsOf(ctx, projection, certificateKind, Math.round(months / 12), from);
+    const renewed = await ctx.entities.send(cert.id, {
+      type: 'RENEW',
+      expiresAt: expiresAt.toISOString(),
+      installmentsLeft: installments?.count ?? 0,
+      nextInstallmentAt: installments?.firstDueAt ?? null,
+    });
+    if (!renewed) throw new Error(`certificate ${cert.number} refused its renewal`);
+  },
+
+  /** The requested products join the certificate; those already on it are not added twice. */
+  'effect.updateCertificateProducts': async (tx, _params, ctx, deps) => {
+    const cert = await requireSubject(tx, ctx);
+    const known = new Set(cert.products.map(productKey));
+    const added = projectionOf(ctx, deps).products.filter((p) => !known.has(productKey(p)));
+    await tx.update(certificates).set({ products: [...cert.products, ...added] }).where(eq(certificates.id, cert.id));
+  },
+  /** Categories are only ever added (spec 02 section 4: categories added earlier cannot be removed). */
+  'effect.addCertificateCategories': async (tx, _params, ctx, deps) => {
+    const cert = await requireSubject(tx, ctx);
+    const categories = [...new Set([...cert.categories, ...projectionOf(ctx, deps).categories])];
+    await tx.update(certificates).set({ categories }).where(eq(certificates.id, cert.id));
+  },
+  /** One Halal mark per product of the request, only against a valid certificate, valid one year but never beyond it. */
+  'effect.issueHalalMarks': async (tx, _params, ctx, deps) => {
+    const cert = await requireSubject(tx, ctx);
+    if (!(cert.status === 1 || cert.status === 3) || cert.expiresAt <= ctx.now) {
+      throw new Error(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
+    }
+    const oneYear = addMonths(ctx.now, 12);
+    const expiresAt = cert.expiresAt < oneYear ? cert.expiresAt : oneYear;
+    const projection = projectionOf(ctx, deps);
+    for (const product of projection.products) {
+      const [mark] = await tx
+        .insert(certificates)
+        .values({
+          number: await nextNumber(tx, 'mark', ctx.now, 'HM'),
+          kind: 'halalMark',
+          requestId: ctx.request.id,
+          facilityPublicId: cert.facilityPublicId,
+          cbPublicId: cert.cbPublicId,
+          scope: projection.scope,
+          products: [product],
+          verificationCode: verificationCode(),
+          issuedAt: ctx.now,
+          validFrom: ctx.now,
+          expiresAt,
+          status: 4,
+        })
+        .returning();
+      await ctx.entities.start('halalMark', {
+        id: mark.id,
+        number: mark.number,
+        facilityPublicId: mark.facilityPublicId,
+        ownerUserId: ctx.request.ownerUserId,
+        data: { validFrom: ctx.now.toISOString(), expiresAt: expiresAt.toISOString(), certificateId: cert.id },
       });
     }
   },
@@ -272,26 +374,32 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   'effect.deleteDraft': async (tx, _params, ctx) => {
     await tx.update(requests).set({ deletedAt: ctx.now }).where(eq(requests.id, ctx.request.id));
   },
-  /** The delegate becomes a member of the facility (main 0 or sub 1, with the delegated permissions). */
+  /**
+   * The delegate (the account the ACKNOWLEDGE event named) becomes a member of the facility with the delegated
+   * permissions. An existing membership is never changed: a person who is already a member (the main user above
+   * all) is refused, and the one-main-user index refuses a second main user.
+   */
   'effect.grantDelegation': async (tx, _params, ctx) => {
-    const context = contextOf(ctx);
-    const data = dataOf(ctx);
-    const userId = String(context.delegateUserId ?? data.delegateUserId ?? '');
+    const context = ctx.request.snapshot.context as Record<string, unknown>;
+    const data = (context.data ?? {}) as Record<string, unknown>;
+    const userId = typeof context.delegateUserId === 'string' ? context.delegateUserId : '';
     if (!userId) throw new Error('delegation without a delegate user');
     const [facility] = await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, ctx.request.facilityPublicId));
     if (!facility) throw new Error(`facility ${ctx.request.facilityPublicId} does not exist`);
-    const role = Number(data.delegationType ?? 1) === 0 ? 0 : 1;
+    const role = data.delegationType === 0 ? 0 : 1;
     const permissions = Array.isArray(data.permissions) ? data.permissions.filter((p): p is string => typeof p === 'string') : [];
-    await tx
+    const added = await tx
       .insert(facilityMembers)
-      .values({ facilityId: facility.id, userId, role, permissions, createdAt: ctx.now })
-      .onConflictDoUpdate({ target: [facilityMembers.facilityId, facilityMembers.userId], set: { role, permissions } });
+      .values({ facilityId: facility.id, userId, role, permissions, delegationId: ctx.request.id, createdAt: ctx.now })
+      .onConflictDoNothing({ target: [facilityMembers.facilityId, facilityMembers.userId] })
+      .returning({ userId: facilityMembers.userId });
+    if (!added.length) throw new AppError('DelegateAlreadyMember');
   },
+  /** Withdraws the membership this delegation created; a main user's membership is never removed. */
   'effect.revokeDelegation': async (tx, _params, ctx) => {
-    const userId = String(contextOf(ctx).delegateUserId ?? dataOf(ctx).delegateUserId ?? '');
-    const [facility] = await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, ctx.request.facilityPublicId));
-    if (!facility || !userId) return;
-    await tx.delete(facilityMembers).where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, userId)));
+    await tx
+      .delete(facilityMembers)
+      .where(and(eq(facilityMembers.delegationId, ctx.request.id), ne(facilityMembers.role, 0)));
   },
 };
 
@@ -301,5 +409,23 @@ export async function applyEffects(tx: Tx, effects: Effect[], ctx: EffectContext
     const handler = EFFECT_HANDLERS[effect.type];
     if (!handler) throw new Error(`No handler for ${effect.type}: add it to workflows/effects.ts`);
     await handler(tx, effect.params, ctx, deps);
+  }
+}
+
+/**
+ * Entity lifecycles mirror their status into the entity's own table, so lists and the public verification page read
+ * one column: certificates and marks (certificates.status), bills (bills.status; paid_at when paid).
+ */
+export async function mirrorEntityStatus(tx: Tx, kind: string, id: string, status: number, now: Date): Promise<void> {
+  if (kind === 'certificate' || kind === 'halalMark') {
+    await tx
+      .update(certificates)
+      .set({ status, ...(kind === 'certificate' ? { suspendedAt: status === 4 ? now : null } : {}) })
+      .where(eq(certificates.id, id));
+  } else if (kind === 'bill') {
+    await tx
+      .update(bills)
+      .set({ status, ...(status === 2 ? { paidAt: sql`coalesce(${bills.paidAt}, ${now.toISOString()}::timestamptz)` } : {}) })
+      .where(eq(bills.id, id));
   }
 }

@@ -23,6 +23,11 @@ export interface WorkflowEngine {
   verifyHistory(id: string): Promise<VerifyResult>;
   /** The events this actor may send now (from the machine's guards); empty when the request does not exist. */
   allowedActions(id: string, actor: Actor): Promise<AllowedAction[]>;
+  /**
+   * Records an annotation in the request's history (not a machine event: state and version unchanged), e.g. a payment
+   * the request refused. False when there is no such request.
+   */
+  annotate(id: string, annotation: { event: 'PAYMENT_REFUSED'; payload: Record<string, unknown>; note: string | null }, actor: Actor): Promise<boolean>;
   /** A page of requests for a reviewer queue tab or an applicant list (see QueueQuery). */
   list(query: QueueQuery): Promise<Page<RequestView>>;
   /** Stops background work (timer runner, clients). Does not close the database. */
@@ -36,6 +41,8 @@ export interface StartInput {
   facilityId: string;
   discountPercent?: number;
   data?: Record<string, unknown>;
+  /** The certificate a renewal, a change or a mark request is about. */
+  subject?: { certificateId: string | null };
 }
 
 export interface StartOptions {

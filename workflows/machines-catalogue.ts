@@ -1,4 +1,5 @@
-import { allowedActions, deadlinesOf, getMachine, isMachineKind, queueOf, registry, statusOf, validateEvent } from '../machines';
+import { allowedActions, deadlinesOf, getMachine, isMachineKind, parseEvent, parseStartData, queueOf, registry, statusOf } from '../machines';
+import { SERVICES, type ServiceRegistry } from '../machines/services';
 import type { MachineCatalogue } from './catalogue';
 
 function kindOf(kind: string) {
@@ -6,20 +7,30 @@ function kindOf(kind: string) {
   return kind;
 }
 
-/** The production catalogue: the lifecycle machines of machines/ (registry, guards, statuses, deadlines, schemas). */
-export const machinesCatalogue: MachineCatalogue = {
-  hasKind: (kind) => isMachineKind(kind),
-  currentVersion: (kind) => registry[kindOf(kind)].current,
-  getMachine: (kind, version) => getMachine(kindOf(kind), version),
-  allowedActions: (kind, snapshot, actor, version) =>
-    allowedActions(kindOf(kind), snapshot, actor, version).map(({ type, permission, requiresReason }) => ({
-      type,
-      ...(permission ? { permission } : {}),
-      requiresReason,
-    })),
-  statusOf: (snapshot) => statusOf(snapshot),
-  queueOf: (snapshot) => queueOf(snapshot),
-  deadlinesOf: (snapshot) =>
-    deadlinesOf(snapshot).map(({ event, after, dueAt, stateId }) => ({ event, after, stateId, ...(dueAt ? { computedDueAt: dueAt } : {}) })),
-  validateEvent: (kind, event) => validateEvent(kindOf(kind), event),
-};
+/**
+ * The production catalogue: the lifecycle machines of machines/ (registry, guards, statuses, deadlines) and the
+ * service contract that validates every event. The server builds it with its configured service registry (the Halal
+ * HS-code list is configuration); the Temporal workflow bundle uses the default one.
+ */
+export function createMachinesCatalogue(services: ServiceRegistry = SERVICES): MachineCatalogue {
+  return {
+    hasKind: (kind) => isMachineKind(kind),
+    currentVersion: (kind) => registry[kindOf(kind)].current,
+    getMachine: (kind, version) => getMachine(kindOf(kind), version),
+    allowedActions: (kind, snapshot, actor, version) =>
+      allowedActions(kindOf(kind), snapshot, actor, version).map(({ type, permission, requiresReason }) => ({
+        type,
+        ...(permission ? { permission } : {}),
+        requiresReason,
+      })),
+    statusOf: (snapshot) => statusOf(snapshot),
+    queueOf: (snapshot) => queueOf(snapshot),
+    deadlinesOf: (snapshot) =>
+      deadlinesOf(snapshot).map(({ event, after, dueAt, stateId }) => ({ event, after, stateId, ...(dueAt ? { computedDueAt: dueAt } : {}) })),
+    parseEvent: (kind, event, context) => parseEvent(kindOf(kind), event, context, services),
+    parseStartData: (kind, data) => parseStartData(kindOf(kind), data, services),
+  };
+}
+
+/** The catalogue with the default service registry. */
+export const machinesCatalogue: MachineCatalogue = createMachinesCatalogue();

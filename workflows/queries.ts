@@ -1,9 +1,10 @@
-import { and, count, desc, eq, exists, ilike, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, exists, ilike, isNull, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { ENTITY_KINDS } from '../machines/services/types';
 import type { Db } from '../db/client';
 import { requestHistory, requests } from '../db/schema';
 import { Permissions } from '../machines/permissions';
 import type { Actor } from '../machines/actor';
-import { AppError, AppErrorCode } from '../server/errors';
+import { AppError, AppErrorCode } from '../lib/app-error';
 import type { HistoryEntry, Page, QueueQuery, RequestView, VerifyResult } from './engine';
 import { historyEntryOf, readHistoryRows, readRequest, verifyChain, viewOf } from './store';
 
@@ -16,6 +17,8 @@ export function canSee(actor: Actor, facilityId: string): boolean {
   return actor.permissions.includes(Permissions.portals.halalCenter) || actor.facilityIds.includes(facilityId);
 }
 
+/** Kinds the queue lists leave out unless asked for by kind. */
+
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -26,7 +29,8 @@ export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestV
   if (!staff) {
     conditions.push(q.viewer.facilityIds.length ? sql`${requests.facilityPublicId} in ${q.viewer.facilityIds}` : sql`false`);
   }
-  if (q.kind) conditions.push(eq(requests.kind, q.kind));
+  // Entity lifecycles (bills, certificates, marks, delegations) are rows of the same table but not requests.
+  conditions.push(q.kind ? eq(requests.kind, q.kind) : notInArray(requests.kind, [...ENTITY_KINDS]));
   const inQueue = q.queue === 'all' ? sql`${requests.queue} is distinct from 'final'` : eq(requests.queue, q.queue);
   const assignedToMe = sql`coalesce(${requests.assigneeUserId}, '') = ${me}`;
   // An applicant's own requests count as theirs; staff own nothing, they are assigned.

@@ -96,10 +96,22 @@ export interface StartStep {
   effects: Effect[];
 }
 
-/** The first snapshot of a request (initialTransition with the machine input). */
-export function startStep(catalogue: MachineCatalogue, machine: AnyStateMachine, input: Record<string, unknown>): StartStep {
-  const [snapshot, actions] = initialTransition(machine, input);
-  return { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) };
+/**
+ * The first snapshot of a request (initialTransition with the machine input). Its first data goes by the rules of an
+ * edit: parsed by the sections' draft schemas (a refusal is ValidationFailed, nothing written).
+ */
+export function startStep(
+  catalogue: MachineCatalogue,
+  kind: string,
+  machine: AnyStateMachine,
+  input: Record<string, unknown>,
+): { ok: true; step: StartStep; input: Record<string, unknown> } | { ok: false; refusal: Refusal } {
+  const data = input.data as Record<string, unknown> | undefined;
+  const parsed = catalogue.parseStartData(kind, data);
+  if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
+  const fullInput = data === undefined ? input : { ...input, data: parsed.payload };
+  const [snapshot, actions] = initialTransition(machine, fullInput);
+  return { ok: true, step: { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) }, input: fullInput };
 }
 
 export type Refusal =
@@ -108,10 +120,11 @@ export type Refusal =
   | { code: 'ValidationFailed'; issues: { field: string; message: string; params?: Record<string, unknown> }[] };
 
 export type SendStep =
-  | { ok: true; prev: Derived; next: Derived; effects: Effect[]; armed: Deadline[]; cancelled: Deadline[] }
+  | { ok: true; prev: Derived; next: Derived; effects: Effect[]; armed: Deadline[]; cancelled: Deadline[]; event: WorkflowEvent }
   | { ok: false; refusal: Refusal };
 
-const deadlineKey = (d: Deadline) => `${d.stateId ?? ''}\u0000${d.event}\u0000${d.after}`;
+/** A deadline's identity: its state, event and name, and its computed due time (a changed date re-arms it). */
+const deadlineKey = (d: Deadline) => `${d.stateId ?? ''}\u0000${d.event}\u0000${d.after}\u0000${d.computedDueAt ?? ''}`;
 
 /**
  * Decides an event against a stored snapshot. Order of the checks: the state must take the event type at all
@@ -135,9 +148,10 @@ export function sendStep(
   if (!catalogue.allowedActions(kind, snapshot, actor, version).some((a) => a.type === event.type)) {
     return { ok: false, refusal: { code: 'NotAuthorized' } };
   }
-  const full = { ...event, actor };
-  const issues = catalogue.validateEvent(kind, full);
-  if (issues.length) return { ok: false, refusal: { code: 'ValidationFailed', issues } };
+  // The transition runs on the parsed payload (sections parsed, defaults applied), never on the raw one.
+  const parsed = catalogue.parseEvent(kind, event, snapshot.context as Record<string, unknown>);
+  if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
+  const full = { ...parsed.payload, type: event.type, actor };
   if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
   const [nextSnapshot, actions] = transition(machine, snapshot, full);
   const prev = derive(catalogue, machine, snapshot);
@@ -148,6 +162,8 @@ export function sendStep(
     ok: true,
     prev,
     next,
+    // What the history records and a replay sends: the parsed event.
+    event: { ...parsed.payload, type: event.type },
     effects: effectsOf(actions),
     armed: next.deadlines.filter((d) => !before.has(deadlineKey(d))),
     cancelled: prev.deadlines.filter((d) => !after.has(deadlineKey(d))),
@@ -164,6 +180,10 @@ export function replay(
   events: { event: string; payload: Record<string, unknown>; actor: Actor }[],
 ): StoredSnapshot {
   let [snapshot] = initialTransition(machine, input);
-  for (const e of events) [snapshot] = transition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor });
+  for (const e of events) {
+    // Annotations (workflows/store.ts ANNOTATION_EVENTS) are in the history but are not machine events.
+    if (e.event === 'PAYMENT_REFUSED') continue;
+    [snapshot] = transition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor });
+  }
   return persistSnapshot(machine, snapshot);
 }

@@ -2,14 +2,16 @@ import { and, asc, eq, getTableColumns, isNull, lte, notInArray, sql } from 'dri
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { requestHistory, requests, workflowTimers } from '../db/schema';
-import type { Actor } from '../machines/actor';
-import type { Deadline } from './catalogue';
+import { SYSTEM_ACTOR, type Actor } from '../machines/actor';
+import { serviceOf, type EntityKind } from '../machines/services';
+import type { RequestContext } from '../machines/types';
+import type { Deadline, MachineCatalogue } from './catalogue';
 import type { HistoryEntry, RequestView, WorkflowEvent } from './engine';
-import { applyEffects, type EffectDeps } from './effects';
+import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } from './effects';
 import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
-import { nextSequenceValue } from './numbers';
+import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
-import { toJson, type Derived, type Effect, type StoredSnapshot } from './step';
+import { sendStep, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
  * Persistence of workflow instances, shared by both engine adapters: the embedded engine calls these inside its one
@@ -25,9 +27,14 @@ export type TimerRow = typeof workflowTimers.$inferSelect;
 type Executor = Db | Tx;
 
 export interface StoreDeps extends EffectDeps {
-  /** Milliseconds of each deadline duration name ('paymentWindow' -> PAYMENT_WINDOW_HOURS ...). */
-  durations: Record<string, number>;
+  /** Milliseconds of each configured deadline duration ('paymentWindow', 'draftRetention'), as the settings say now. */
+  durations: () => Record<string, number>;
+  /** The machines: entity lifecycles (bills, certificates, marks) are started and moved by effects with it. */
+  catalogue: MachineCatalogue;
 }
+
+/** Kinds whose lifecycle mirrors its status into an entity table (effects.ts mirrorEntityStatus). */
+const ENTITY_KINDS = new Set<string>(['bill', 'certificate', 'halalMark', 'delegation']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids come from URLs: anything that is not a uuid cannot name a request (and must not reach a uuid column). */
@@ -70,30 +77,15 @@ export async function tryLockRequest(tx: Tx, id: string): Promise<LockedRow | un
   return row;
 }
 
-/** '2026-000123': the year the request was created and a sequence shared by all kinds. */
-export async function nextRequestNumber(tx: Tx, now: Date): Promise<string> {
-  return `${now.getUTCFullYear()}-${String(await nextSequenceValue(tx)).padStart(6, '0')}`;
-}
+/** '2026-000123': the year the request was created and the requests' own number series. */
+export const nextRequestNumber = (tx: Tx, now: Date): Promise<string> => nextNumber(tx, 'request', now);
 
-/** Brand and trademark names found in the request data, for the staff "brand name" filter. */
-export function brandNamesOf(context: Record<string, unknown>): string {
-  const names = new Set<string>();
-  const visit = (node: unknown, inBrandList: boolean): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item, inBrandList);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if (typeof value === 'string' && value.trim()) {
-        if (/^brand(Ar|En|Name)?$/i.test(key) || (inBrandList && /^name(Ar|En)?$/i.test(key))) names.add(value.trim());
-      } else {
-        visit(value, /^(trademarks|brands)$/i.test(key));
-      }
-    }
-  };
-  visit(context.data, false);
-  return [...names].join(' | ');
+/** Brand and trademark names of a request (its service's projection), for the staff "brand name" filter. */
+export function brandNamesOf(kind: string, context: Record<string, unknown>, deps: Pick<StoreDeps, 'services'>): string {
+  const def = serviceOf(kind, deps.services);
+  if (!def) return '';
+  const c = context as unknown as RequestContext;
+  return def.project(c.data ?? {}, c).brandNames.join(' | ');
 }
 
 export function viewOf(row: LockedRow): RequestView {
@@ -125,6 +117,8 @@ export function actorJson(actor: Actor): Record<string, unknown> {
     roles: actor.roles,
     permissions: actor.permissions,
     facilityIds: actor.facilityIds,
+    // Guards read the per-facility (delegated) permissions: a replay needs them to decide as the event did.
+    ...(actor.facilityPermissions ? { facilityPermissions: actor.facilityPermissions } : {}),
     ...(actor.system ? { system: true } : {}),
   });
 }
@@ -169,9 +163,9 @@ export async function armTimers(tx: Tx, requestId: string, deadlines: Deadline[]
 }
 
 /** When a deadline entered at `now` is due: the machine's computed time, else now + the configured duration. */
-export function dueAtOf(d: Deadline, now: Date, deps: StoreDeps): Date {
+export function dueAtOf(d: Deadline, now: Date, deps: Pick<StoreDeps, 'durations'>): Date {
   if (d.computedDueAt) return new Date(d.computedDueAt);
-  const ms = deps.durations[d.after];
+  const ms = deps.durations()[d.after];
   if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
   return new Date(now.getTime() + ms);
 }
@@ -198,6 +192,8 @@ export async function cancelTimers(tx: Tx, requestId: string, deadlines: Deadlin
 
 export interface StartRecord {
   id: string;
+  /** The number people see; a request draws the next of its series, an entity brings its own (bill, certificate ...). */
+  number?: string;
   kind: string;
   machineVersion: number;
   input: Record<string, unknown>;
@@ -212,7 +208,7 @@ export interface StartRecord {
 
 /** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
 export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
-  const number = await nextRequestNumber(tx, rec.now);
+  const number = rec.number ?? (await nextRequestNumber(tx, rec.now));
   const first = chainRow({ seq: 0, hash: '' }, {
     requestId: rec.id,
     actorUserId: rec.actor.userId,
@@ -243,7 +239,7 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
       ownerUserId: rec.ownerUserId,
       assigneeUserId: rec.next.assigneeUserId,
       creatorName: rec.creatorName,
-      brandNames: brandNamesOf(rec.next.stored.context),
+      brandNames: brandNamesOf(rec.kind, rec.next.stored.context, deps),
       historySeq: first.seq,
       historyHash: first.hash,
       createdAt: rec.now,
@@ -251,9 +247,53 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     })
     .returning();
   await tx.insert(requestHistory).values(first);
-  await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now }, deps);
+  if (ENTITY_KINDS.has(rec.kind)) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
+  await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
   await armTimers(tx, rec.id, rec.next.deadlines, rec.now, deps);
   return row;
+}
+
+/**
+ * Starting and moving entity lifecycles from a request's effects, inside its transaction: the entity's workflow row,
+ * history and timers are written with the same store code, by the system actor.
+ */
+export function entityPort(tx: Tx, deps: StoreDeps, now: Date): EntityPort {
+  return {
+    async start(kind: EntityKind, rec) {
+      const machineVersion = deps.catalogue.currentVersion(kind);
+      const machine = deps.catalogue.getMachine(kind, machineVersion);
+      const input = { requestId: rec.id, ownerUserId: rec.ownerUserId, facilityId: rec.facilityPublicId, data: rec.data };
+      const started = startStep(deps.catalogue, kind, machine, input);
+      if (!started.ok) throw new Error(`the ${kind} lifecycle refused its start: ${JSON.stringify(started.refusal)}`);
+      await persistStart(
+        tx,
+        {
+          id: rec.id,
+          number: rec.number,
+          kind,
+          machineVersion,
+          input: started.input,
+          facilityPublicId: rec.facilityPublicId,
+          ownerUserId: rec.ownerUserId,
+          creatorName: '',
+          next: started.step.next,
+          effects: started.step.effects,
+          actor: SYSTEM_ACTOR,
+          now,
+        },
+        deps,
+      );
+    },
+    async send(id, event) {
+      const row = await lockRequest(tx, id);
+      if (!row) return false;
+      const machine = deps.catalogue.getMachine(row.kind, row.machineVersion);
+      const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, SYSTEM_ACTOR);
+      if (!step.ok) return false;
+      await persistTransition(tx, row, { ...step, actor: SYSTEM_ACTOR, now }, deps);
+      return true;
+    },
+  };
 }
 
 const UPDATE_COLUMNS = [
@@ -325,7 +365,7 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     queue: rec.next.queue,
     stateValue: rec.next.stateValue,
     assigneeUserId: rec.next.assigneeUserId,
-    brandNames: brandNamesOf(rec.next.stored.context),
+    brandNames: brandNamesOf(row.kind, rec.next.stored.context, deps),
     version: row.version + 1,
     historySeq: history.seq,
     historyHash: history.hash,
@@ -340,14 +380,51 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
   });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).
   let updated: LockedRow = { ...row, ...changes };
+  if (ENTITY_KINDS.has(row.kind) && rec.prev.status !== rec.next.status) await mirrorEntityStatus(tx, row.kind, row.id, rec.next.status, rec.now);
   if (rec.effects.length) {
-    await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now }, deps);
+    await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
     // An effect may have changed the row itself (a deleted draft).
     updated = (await lockRequest(tx, row.id)) ?? updated;
   }
   await cancelTimers(tx, row.id, rec.cancelled, rec.now);
   await armTimers(tx, row.id, rec.armed, rec.now, deps);
   return updated;
+}
+
+/**
+ * Events recorded in a request's history that are not events of its machine: they change neither its state nor its
+ * version, and a replay skips them. PAYMENT_REFUSED: the payment portal confirmed a payment the request no longer
+ * waited for (it moved on, or its bill had expired); staff must refund it.
+ */
+export const ANNOTATION_EVENTS = ['PAYMENT_REFUSED'] as const;
+export type AnnotationEvent = (typeof ANNOTATION_EVENTS)[number];
+
+/** Appends an annotation to a request's hash-chained history, in the caller's transaction, with the row locked. */
+export async function appendAnnotation(
+  tx: Tx,
+  requestId: string,
+  annotation: { event: AnnotationEvent; payload: Record<string, unknown>; note: string | null },
+  actor: Actor,
+  now: Date,
+): Promise<boolean> {
+  const row = await lockRequest(tx, requestId);
+  if (!row) return false;
+  const history = chainRow({ seq: row.historySeq, hash: row.historyHash }, {
+    requestId,
+    actorUserId: actor.userId,
+    actor: actorJson(actor),
+    event: annotation.event,
+    payload: toJson(annotation.payload),
+    note: annotation.note,
+    fromStatus: row.status,
+    toStatus: row.status,
+    fromQueue: row.queue,
+    toQueue: row.queue,
+    at: now,
+  });
+  await tx.insert(requestHistory).values(history);
+  await tx.update(requests).set({ historySeq: history.seq, historyHash: history.hash }).where(eq(requests.id, requestId));
+  return true;
 }
 
 type HistoryRow = typeof requestHistory.$inferSelect;
@@ -381,8 +458,11 @@ export async function verifyChain(db: Executor, row: LockedRow): Promise<ChainCh
   return checkChain(rows, { seq: row.historySeq, hash: row.historyHash });
 }
 
-/** Claims the oldest due timer no other transaction holds (FOR UPDATE SKIP LOCKED), skipping `exclude`. */
-export async function claimDueTimer(tx: Tx, now: Date, exclude: string[]): Promise<TimerRow | undefined> {
+/**
+ * Claims the oldest due timer no other transaction holds (FOR UPDATE SKIP LOCKED), skipping `exclude`; with
+ * `onlyEntities` only the timers of entity lifecycles (under Temporal the requests' deadlines are workflow timers).
+ */
+export async function claimDueTimer(tx: Tx, now: Date, exclude: string[], onlyEntities = false): Promise<TimerRow | undefined> {
   const [timer] = await tx
     .select()
     .from(workflowTimers)
@@ -392,6 +472,7 @@ export async function claimDueTimer(tx: Tx, now: Date, exclude: string[]): Promi
         isNull(workflowTimers.cancelledAt),
         lte(workflowTimers.dueAt, now),
         exclude.length ? notInArray(workflowTimers.id, exclude) : undefined,
+        onlyEntities ? sql`${workflowTimers.requestId} in (select ${requests.id} from ${requests} where ${requests.kind} in ${[...ENTITY_KINDS]})` : undefined,
       ),
     )
     .orderBy(asc(workflowTimers.dueAt))

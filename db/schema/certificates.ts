@@ -1,4 +1,16 @@
-import { pgTable, text, timestamp, uuid, integer, jsonb, numeric, index } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid, integer, jsonb, numeric, index, boolean } from 'drizzle-orm/pg-core';
+
+/** A product as a certificate lists it (machines/services/types.ts CertificateProduct). */
+export interface CertificateProductRow {
+  nameAr: string;
+  nameEn: string;
+  brandAr?: string;
+  brandEn?: string;
+  hsCode?: string;
+  globalHsCode?: string;
+  productNumber?: string;
+  category?: string;
+}
 
 /**
  * Issued certificates (Halal certificates of facilities, CB designation certificates) and Halal marks.
@@ -22,7 +34,7 @@ export const certificates = pgTable(
     /** 'Saudi' | 'Global' for marks; free text scope for certificates. */
     scope: text('scope'),
     categories: jsonb('categories').$type<string[]>().notNull().default([]),
-    products: jsonb('products').$type<{ nameAr: string; nameEn: string; brandAr?: string; brandEn?: string; hsCode?: string }[]>().notNull().default([]),
+    products: jsonb('products').$type<CertificateProductRow[]>().notNull().default([]),
     /** Random code printed in the QR; the public verification page looks it up. */
     verificationCode: text('verification_code').notNull().unique(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
@@ -33,7 +45,11 @@ export const certificates = pgTable(
   (t) => [index('certificates_facility_idx').on(t.facilityPublicId)],
 );
 
-/** Bills (invoices) paid through the government payment portal. Status: 1 awaiting, 2 paid, 3 expired, 4 cancelled. */
+/**
+ * Bills (invoices) paid through the government payment portal. Status: 1 awaiting, 2 paid, 3 expired, 4 cancelled,
+ * kept equal to the status of the bill's own lifecycle (its workflow has the bill's id). A bulk bill (spec 02 section 9:
+ * "bulk invoices are issued at the end of each Gregorian month") has no single request: its lines name them.
+ */
 export const bills = pgTable(
   'bills',
   {
@@ -50,9 +66,38 @@ export const bills = pgTable(
     total: numeric('total', { precision: 14, scale: 2 }).notNull(),
     status: integer('status').notNull().default(1),
     paymentReference: text('payment_reference'),
+    /** True for a month-end bulk invoice; `period` is its Gregorian month ('2026-11'). */
+    bulk: boolean('bulk').notNull().default(false),
+    period: text('period'),
     dueAt: timestamp('due_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('bills_request_idx').on(t.requestId), index('bills_facility_idx').on(t.facilityPublicId)],
+);
+
+/**
+ * A charge waiting for the month-end bulk invoice (external set A 128 "waiting for the invoice"): not payable on its
+ * own, so no payment can arrive that the request would not take. At the end of the month the facility's lines of that
+ * month become one bulk bill (bill_id set) and their requests await its payment together.
+ */
+export const billLines = pgTable(
+  'bill_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id').notNull(),
+    facilityPublicId: text('facility_public_id').notNull(),
+    service: integer('service').notNull(),
+    feeKind: text('fee_kind').notNull(),
+    amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+    vat: numeric('vat', { precision: 14, scale: 2 }).notNull(),
+    total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+    /** The Gregorian month the line was charged in ('2026-11'). */
+    period: text('period').notNull(),
+    /** 'pending' until invoiced, 'invoiced', or 'cancelled' when the request withdrew before the month ended. */
+    status: text('status').notNull().default('pending'),
+    billId: uuid('bill_id').references(() => bills.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('bill_lines_facility_period_idx').on(t.facilityPublicId, t.period, t.status), index('bill_lines_request_idx').on(t.requestId), index('bill_lines_bill_idx').on(t.billId)],
 );

@@ -66,7 +66,11 @@ export const facilities = pgTable(
   ],
 );
 
-/** Users of a facility or CB: MainUser=0 (may delegate), SubUser=1 (spec 01 section 3). */
+/**
+ * Users of a facility or CB: MainUser=0 (may delegate), SubUser=1 (spec 01 section 3). One main user per facility
+ * (the one who added it; a delegation never makes another). A sub user's `permissions` are the delegated ones
+ * (server/plugins/auth.ts turns them into Actor.facilityPermissions); the main user holds all of the role's.
+ */
 export const facilityMembers = pgTable(
   'facility_members',
   {
@@ -82,17 +86,22 @@ export const facilityMembers = pgTable(
     delegationId: uuid('delegation_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.facilityId, t.userId] }), index('facility_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.facilityId, t.userId] }),
+    index('facility_members_user_idx').on(t.userId),
+    uniqueIndex('facility_members_one_main_user_uq').on(t.facilityId).where(sql`${t.role} = 0`),
+  ],
 );
 
 /**
- * A main user's delegation of access to another person (spec 02 section 3, Delegate). Its status follows the
- * delegation machine (server/modules/facilities/delegation-machine.ts): awaitingOtp -> awaitingAcknowledgment ->
- * completed, or cancelled. Membership exists only once it is completed.
+ * A main user's delegation of access to another person (spec 02 section 3, Delegate): the delegate's details. The
+ * delegation itself runs in the workflow engine (machines/delegation.ts, kind `delegation`); this row has the id
+ * of that request, which holds the status and the verifiable history. Membership exists only once it is active.
  */
 export const delegations = pgTable(
   'delegations',
   {
+    /** The id of the delegation's request in the workflow engine (kind `delegation`), set by the delegation service. */
     id: uuid('id').primaryKey().defaultRandom(),
     facilityId: uuid('facility_id')
       .notNull()
@@ -113,11 +122,7 @@ export const delegations = pgTable(
     /** Delegation type: main=0 (may delegate in turn), sub=1. */
     type: integer('type').notNull(),
     permissions: jsonb('permissions').$type<string[]>().notNull().default([]),
-    status: text('status').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    otpVerifiedAt: timestamp('otp_verified_at', { withTimezone: true }),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
-    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
   (t) => [index('delegations_facility_idx').on(t.facilityId)],
 );

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, pgSequence, text, timestamp, uuid, integer, jsonb, index, primaryKey } from 'drizzle-orm/pg-core';
 
-/** Numbers shown to people as the request number (see workflows/store.ts formatRequestNumber). */
+/** Numbers shown to people: each kind of thing has its own series (requests, bills, certificates, Halal marks). */
 export const requestNumberSeq = pgSequence('request_number_seq', { startWith: 1 });
+export const billNumberSeq = pgSequence('bill_number_seq', { startWith: 1 });
+export const certificateNumberSeq = pgSequence('certificate_number_seq', { startWith: 1 });
+export const markNumberSeq = pgSequence('mark_number_seq', { startWith: 1 });
 
 /**
  * One row per workflow instance (a certification request, a bill, a certificate lifecycle ...). The machine

@@ -9,3 +9,4 @@ export * from './attachment-categories';
 export * from './fields';
 export * from './product';
 export * from './internal-request';
+export * from './parts';

@@ -1,7 +1,22 @@
 import { z } from 'zod';
 import { FormMessage as M, formIssuesOf, type FormIssue } from './messages';
-import { CATEGORY_TREE, MAIN_CATEGORIES, OPERATIONS, type MainCategory, type Operation } from './catalogues';
-import { ATTACHMENT_CATEGORIES, INTERNAL_REQUEST_ATTACHMENTS, type AttachmentCategory } from './attachment-categories';
+import { MAIN_CATEGORIES, OPERATIONS, type MainCategory, type Operation } from './catalogues';
+import { INTERNAL_REQUEST_ATTACHMENTS } from './attachment-categories';
+import {
+  attachmentList,
+  attachmentListDraft,
+  blankToUndefined,
+  categoryShape,
+  coveredCategoryCodes,
+  draftList,
+  draftShape,
+  enumField,
+  issueAt as issue,
+  noDuplicateStrings,
+  optionalField as optional,
+  validCategorySelection,
+  type IssueSink as Ctx,
+} from './parts';
 import type { HsRulesSource } from './hs-relevance';
 import {
   addressField,
@@ -70,16 +85,6 @@ const validityField = () =>
       .max(VALIDITY_YEARS.max, M.validityRange),
   );
 
-const enumField = <T extends string>(values: readonly T[], message: string) =>
-  z
-    .string({ error: requiredOrInvalid })
-    .refine((v) => (values as readonly string[]).includes(v), message)
-    .transform((v) => v as T);
-
-/** An optional field: left blank ('' or null) it is absent rather than "required". */
-const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const optional = <S extends z.ZodType>(s: S) => z.preprocess(blankToUndefined, s.optional());
-
 // ---- per-step field shapes (objects of field schemas; the draft makes each field optional) ----
 
 const factoryShape = () => ({
@@ -119,12 +124,6 @@ const trademarkShape = () => ({
   nameEn: englishLettersField(),
 });
 
-const categoryShape = () => ({
-  category: enumField(MAIN_CATEGORIES, M.categoryInvalid),
-  /** Empty: the whole main category (spec 02 section 5 "a whole main category or chosen sub-categories"). */
-  subCategories: z.array(z.string({ error: requiredOrInvalid }), { error: M.invalid }).default([]),
-});
-
 const productionShape = () => ({
   productionLines: countField(1, 999, M.productionLinesRange),
   haccpCriticalPoints: countField(0, 999, M.haccpRange),
@@ -133,16 +132,7 @@ const productionShape = () => ({
   productionArea: areaField(),
 });
 
-const attachmentRefShape = () => ({
-  id: z.uuid({ error: M.invalid }),
-  category: enumField(INTERNAL_REQUEST_ATTACHMENTS.allowed, M.attachmentCategoryNotAllowed),
-});
-
 // ---- rules over lists and across steps ----
-
-/** Where a rule reports a problem: a zod refinement context, or a plain collector for the cross-step rules. */
-type Ctx = { addIssue(issue: { code: 'custom'; message: string; path: PropertyKey[] }): void };
-const issue = (ctx: Ctx, message: string, path: PropertyKey[]) => ctx.addIssue({ code: 'custom', message, path });
 
 function noDuplicateTrademarks(items: readonly { nameAr: string; nameEn: string }[], ctx: Ctx) {
   const ar = new Set<string>();
@@ -157,53 +147,6 @@ function noDuplicateTrademarks(items: readonly { nameAr: string; nameEn: string 
 
 function noDuplicateProducts(items: readonly TProduct[], ctx: Ctx) {
   for (const d of duplicateProducts(items)) issue(ctx, M.productDuplicate, [d.index, d.field]);
-}
-
-function noDuplicateStrings(message: string) {
-  return (items: readonly string[], ctx: Ctx) => {
-    const seen = new Set<string>();
-    items.forEach((v, i) => {
-      if (seen.has(v)) issue(ctx, message, [i]);
-      seen.add(v);
-    });
-  };
-}
-
-function validCategorySelection(items: readonly { category: MainCategory; subCategories: string[] }[], ctx: Ctx) {
-  const seen = new Set<string>();
-  items.forEach((c, i) => {
-    if (seen.has(c.category)) issue(ctx, M.categoryDuplicate, [i, 'category']);
-    seen.add(c.category);
-    const subs: readonly string[] = CATEGORY_TREE[c.category];
-    c.subCategories.forEach((s, j) => {
-      if (!subs.includes(s) || c.subCategories.indexOf(s) !== j) issue(ctx, M.subCategoryMismatch, [i, 'subCategories', j]);
-    });
-  });
-}
-
-function attachmentCounts(items: readonly { id: string; category: AttachmentCategory }[], ctx: Ctx) {
-  const ids = new Set<string>();
-  const counts = new Map<AttachmentCategory, number>();
-  items.forEach((a, i) => {
-    if (ids.has(a.id)) issue(ctx, M.attachmentDuplicate, [i, 'id']);
-    ids.add(a.id);
-    const n = (counts.get(a.category) ?? 0) + 1;
-    counts.set(a.category, n);
-    if (n > ATTACHMENT_CATEGORIES[a.category].maxFiles) issue(ctx, M.attachmentTooMany, [i, 'category']);
-  });
-  // "at least one where demanded" (spec 02 section 5): one issue on the list, whose text names the documents.
-  if (INTERNAL_REQUEST_ATTACHMENTS.required.some((c) => !counts.has(c))) issue(ctx, M.attachmentRequired, []);
-}
-
-/** Product category codes a category selection covers: chosen sub-categories, or all of a wholly chosen main. */
-export function coveredCategoryCodes(items: readonly { category: MainCategory; subCategories: readonly string[] }[]): Set<string> {
-  const codes = new Set<string>();
-  for (const c of items) {
-    const subs: readonly string[] = CATEGORY_TREE[c.category];
-    if (!subs.length) codes.add(c.category);
-    for (const s of c.subCategories.length ? c.subCategories : subs) codes.add(s);
-  }
-  return codes;
 }
 
 type TrademarkData = { nameAr: string; nameEn: string }[];
@@ -288,10 +231,7 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
       .superRefine(noDuplicateStrings(M.operationDuplicate)),
     production: z.object(productionShape(), { error: requiredOrInvalid }),
     validity: z.object({ years: validityField() }, { error: requiredOrInvalid }),
-    attachments: z
-      .array(z.object(attachmentRefShape(), { error: M.invalid }), { error: requiredOrInvalid })
-      .max(INTERNAL_REQUEST_LIMITS.attachments, M.tooManyItems)
-      .superRefine(attachmentCounts),
+    attachments: attachmentList(INTERNAL_REQUEST_ATTACHMENTS, INTERNAL_REQUEST_LIMITS.attachments),
     agreement: z.object({ accepted: z.literal(true, { error: M.agreementRequired }) }, { error: M.agreementRequired }),
   } satisfies Record<InternalRequestStep, z.ZodType>;
 
@@ -324,14 +264,6 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
     });
 
   // ---- the draft: every step and every field optional; filled fields keep their rules ----
-  function draftShape<S extends Record<string, z.ZodType>>(shape: S) {
-    return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, z.preprocess(blankToUndefined, s.optional())])) as {
-      [K in keyof S]: z.ZodPreprocess<z.ZodOptional<S[K]>, unknown>;
-    };
-  }
-  const draftList = <S extends Record<string, z.ZodType>>(shape: S, max: number) =>
-    z.array(z.object(draftShape(shape), { error: M.invalid }), { error: M.invalid }).max(max, M.tooManyItems).optional();
-
   const ZInternalRequestDraft = z.object(
     {
       factory: z.object(draftShape(factoryShape()), { error: M.invalid }).optional(),
@@ -349,7 +281,7 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
       operations: z.array(enumField<Operation>(OPERATIONS, M.operationInvalid), { error: M.invalid }).max(INTERNAL_REQUEST_LIMITS.operations, M.tooManyItems).optional(),
       production: z.object(draftShape(productionShape()), { error: M.invalid }).optional(),
       validity: z.object(draftShape({ years: validityField() }), { error: M.invalid }).optional(),
-      attachments: draftList(attachmentRefShape(), INTERNAL_REQUEST_LIMITS.attachments),
+      attachments: attachmentListDraft(INTERNAL_REQUEST_ATTACHMENTS, INTERNAL_REQUEST_LIMITS.attachments),
       agreement: z.object({ accepted: z.boolean({ error: M.invalid }).optional() }, { error: M.invalid }).optional(),
     },
     { error: M.invalid },
@@ -390,7 +322,27 @@ export function createInternalRequestForm(options: { hsRules?: HsRulesSource } =
     return { success: true, data: ZInternalRequest.parse(input) };
   }
 
-  return { steps, ZProduct: createProductSchema(options.hsRules), ZInternalRequest, ZInternalRequestDraft, validateStep, validateSubmit };
+  /** The draft schema of each step (every field optional, filled fields valid): what a saved draft stores. */
+  const drafts = ZInternalRequestDraft.shape;
+
+  /** The cross-step rules in the service contract's shape (machines/services/types.ts CrossRule). */
+  const crossRuleList = crossRules.map((r) => ({
+    section: r.step,
+    needs: r.needs,
+    check: (data: Record<string, unknown>, add: (message: string, path: readonly (string | number)[]) => void) =>
+      r.check(data as Partial<StepData>, { addIssue: (i) => add(i.message, i.path.map((p) => (typeof p === 'number' ? p : String(p)))) }),
+  }));
+
+  return {
+    steps,
+    drafts,
+    crossRules: crossRuleList,
+    ZProduct: createProductSchema(options.hsRules),
+    ZInternalRequest,
+    ZInternalRequestDraft,
+    validateStep,
+    validateSubmit,
+  };
 }
 
 /** The form with the default Halal HS list (the web's view; the server builds its own from configuration). */

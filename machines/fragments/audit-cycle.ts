@@ -161,8 +161,7 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
         service: o.auditFees.service,
         feeKind: 'auditFees',
         paid: { target: 'planApproved' },
-        cancelTarget: o.cancelPayment.target,
-        cancelActions: o.cancelPayment.actions,
+        cancel: { target: o.cancelPayment.target, actions: o.cancelPayment.actions, kind: 'toDraft' },
         applicant: o.applicant,
       }),
     );
@@ -183,8 +182,7 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
         service: o.certificateFees.service,
         feeKind: o.certificateFees.feeKind,
         paid: { target: 'waitingIssue' },
-        cancelTarget: o.cancelPayment.target,
-        cancelActions: o.cancelPayment.actions,
+        cancel: { target: o.cancelPayment.target, actions: o.cancelPayment.actions, kind: 'toDraft' },
         applicant: o.applicant,
       }),
     );

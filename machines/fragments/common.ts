@@ -1,4 +1,5 @@
 import { may, type MayParams } from '../guards';
+import { Permissions as P } from '../permissions';
 import type { Permissions } from '../permissions';
 import type { RequestStateConfig, RequestTransitions } from '../request-setup';
 
@@ -90,20 +91,26 @@ export const deletedState: RequestStateConfig = {
 };
 
 /**
- * ADD_NOTE by any Halal-center employee while the request is open: recorded in the history (the count in the
- * context makes the accepted event visible in the snapshot), nothing else. It is added to every resting state that
- * is not final rather than to the root, because xstate still runs root transitions on a finished snapshot.
+ * What Halal-center staff may do in any resting state of a submitted request, besides its own events:
+ * - ADD_NOTE: recorded in the history (the count in the context makes the accepted event visible in the snapshot);
+ * - GRANT_DISCOUNT (PaymentManagement.GrantDiscount, reason required): later bills are reduced, and 100 % makes the
+ *   rest of the request free of charge (payment states declare their own GRANT_DISCOUNT, which waives the open bill).
+ * Not in a draft that was never submitted (staff do not act on an applicant's unsent draft), not in final states.
+ * Added to each resting state rather than to the root, because xstate still runs root transitions on a finished snapshot.
  */
 export function withStaffNotes<T extends Record<string, RequestStateConfig>>(states: T, staffPermission: string): T {
   const note = { guard: may({ permission: staffPermission }), actions: 'countNote' as const };
+  const discount = { guard: may({ permission: P.payments.grantDiscount }), actions: 'grantDiscount' as const };
   const visit = (config: RequestStateConfig): RequestStateConfig => {
     if (config.states) {
       const children = Object.fromEntries(Object.entries(config.states).map(([k, v]) => [k, visit(v as RequestStateConfig)]));
       return { ...config, states: children };
     }
-    if (config.type === 'final') return config;
+    if (config.type === 'final' || config.id === 'draft') return config;
     const on = { ...(config.on ?? {}) } as Record<string, unknown>;
     on.ADD_NOTE = on.ADD_NOTE ? [...[on.ADD_NOTE].flat(), note] : note;
+    const tags = [config.tags ?? []].flat();
+    if (!on.GRANT_DISCOUNT && !tags.includes('payment') && !tags.includes('final')) on.GRANT_DISCOUNT = discount;
     return { ...config, on: on as RequestStateConfig['on'] };
   };
   return Object.fromEntries(Object.entries(states).map(([k, v]) => [k, visit(v)])) as T;

@@ -1,7 +1,8 @@
 import type { FeeKind, PaymentService } from '../effects';
 import { may } from '../guards';
+import { Permissions as P } from '../permissions';
 import type { RequestContext } from '../types';
-import type { RequestStates } from '../request-setup';
+import type { RequestStates, RequestTransitions } from '../request-setup';
 import { stoppedState, type ApplicantPolicies, type Branch } from './common';
 
 export interface PaymentStepOptions {
@@ -9,15 +10,21 @@ export interface PaymentStepOptions {
   pending: { name: string; code: number };
   /** `stopped`: the request stops (deleted after retention); otherwise the state is a plain resting state. */
   expired: { name: string; code: number; stopped: boolean; on?: RequestStates[string]['on'] };
-  /** Optional wait for the month-end bulk invoice before the bill can be paid (external set A: 128). */
+  /**
+   * Optional wait for the month-end bulk invoice before the bill can be paid (external set A: 128). While waiting
+   * the charge is an invoice line, not a payable bill, so no payment can arrive that the request would not take.
+   */
   invoiceWait?: { name: string; code: number };
   service: PaymentService | ((context: RequestContext) => PaymentService);
   feeKind: FeeKind;
   /** Where a confirmed payment leads, and what it does there. */
   paid: Branch;
-  /** Where cancelling leads (a new request goes back to draft). */
-  cancelTarget: string;
-  cancelActions?: Branch['actions'];
+  /**
+   * Where cancelling leads. `toDraft`: a new request goes back to draft, which spec 02 section 4 allows only while
+   * nothing has been paid ("after payment ... a request cannot be edited or cancelled"); `withdraw`: a change asked
+   * of an issued certificate is withdrawn and the request returns to the certificate.
+   */
+  cancel: { target: string; actions?: Branch['actions']; kind: 'toDraft' | 'withdraw' };
   applicant: ApplicantPolicies;
   /** Give each state an id equal to its name (when targeted from elsewhere in the machine). */
   ids?: boolean;
@@ -26,8 +33,9 @@ export interface PaymentStepOptions {
 /**
  * The payment step: entering it creates the bill; the payment portal's callback (PAYMENT_CONFIRMED) moves on;
  * the payment window's deadline (PAYMENT_EXPIRED) expires the bill and the request; the applicant may CANCEL, which
- * cancels the bill and goes back (spec: "cancelling a request awaiting payment moves it back to draft").
- * A 100% discount never enters it: see enterPayment.
+ * cancels the bill and goes back (spec: "cancelling a request awaiting payment moves it back to draft"); staff may
+ * waive the fee (GRANT_DISCOUNT 100 %, reason required), which cancels the bill and goes on as if it were paid.
+ * A 100% discount granted earlier never enters it: see enterPayment.
  */
 export function paymentStep(o: PaymentStepOptions): RequestStates {
   const createBill = {
@@ -39,10 +47,18 @@ export function paymentStep(o: PaymentStepOptions): RequestStates {
       bulk: o.invoiceWait !== undefined,
     }),
   };
+  const cancelBill = { type: 'effect.cancelBill' as const, params: {} };
   const cancel = {
-    guard: may({ permission: o.applicant.request, relation: 'applicant' }),
-    target: o.cancelTarget,
-    actions: [{ type: 'effect.cancelBill' as const, params: {} }, ...[o.cancelActions ?? []].flat()],
+    guard: may({ permission: o.applicant.request, relation: 'applicant', ...(o.cancel.kind === 'toDraft' ? { when: 'nothingPaid' as const } : {}) }),
+    target: o.cancel.target,
+    actions: [cancelBill, ...[o.cancel.actions ?? []].flat()],
+  };
+  const waive: RequestTransitions = {
+    GRANT_DISCOUNT: {
+      guard: may({ permission: P.payments.grantDiscount, when: 'grantsFullDiscount' }),
+      target: o.paid.target,
+      actions: ['grantDiscount', cancelBill, ...[o.paid.actions ?? []].flat()],
+    },
   };
   const states: RequestStates = {
     [o.pending.name]: {
@@ -51,20 +67,21 @@ export function paymentStep(o: PaymentStepOptions): RequestStates {
       meta: {
         status: o.pending.code,
         deadline: { after: 'paymentWindow', event: 'PAYMENT_EXPIRED' },
-        description: `Awaiting payment of the ${o.feeKind} bill.`,
+        description: o.invoiceWait ? 'The month-end bulk invoice is issued: awaiting its payment.' : `Awaiting payment of the ${o.feeKind} bill.`,
       },
       on: {
         PAYMENT_CONFIRMED: {
           guard: may({ relation: 'system' }),
           target: o.paid.target,
-          actions: [{ type: 'effect.markBillPaid' as const, params: {} }, ...[o.paid.actions ?? []].flat()],
+          actions: [{ type: 'effect.markBillPaid' as const, params: {} }, 'countPaidFee', ...[o.paid.actions ?? []].flat()],
         },
         PAYMENT_EXPIRED: {
           guard: may({ relation: 'system' }),
           target: o.expired.name,
           actions: { type: 'effect.expireBill', params: {} },
         },
-        CANCEL: cancel,
+        // A bulk invoice pays for other requests too: none of them can withdraw from it once it is issued.
+        ...(o.invoiceWait ? {} : { CANCEL: cancel, ...waive }),
       },
     },
     [o.expired.name]: o.expired.stopped
@@ -82,11 +99,12 @@ export function paymentStep(o: PaymentStepOptions): RequestStates {
       meta: {
         status: o.invoiceWait.code,
         deadline: { after: 'endOfMonth', event: 'INVOICE_ISSUED' },
-        description: 'Waiting for the month-end bulk invoice.',
+        description: 'Charged to the month-end bulk invoice, which is issued at the end of the Gregorian month.',
       },
       on: {
-        INVOICE_ISSUED: { guard: may({ relation: 'system' }), target: o.pending.name },
+        INVOICE_ISSUED: { guard: may({ relation: 'system' }), target: o.pending.name, actions: { type: 'effect.issueMonthInvoice', params: {} } },
         CANCEL: cancel,
+        ...waive,
       },
     };
   }

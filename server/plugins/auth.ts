@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import { facilities, facilityMembers, sessions, users } from '../../db/schema';
 import { permissionsOf } from '../../machines/roles';
-import type { Actor } from '../../machines/actor';
+import { memberPermissions, type Actor } from '../../machines/actor';
+import { UserInFacilityRole } from '../../machines/forms/facilities/schemas';
 import { AppError, AppErrorCode } from '../errors';
 import type { RoutePolicy, SessionUser } from '../types';
 
@@ -16,14 +17,21 @@ interface TokenPayload {
   sub: string;
 }
 
-/** Builds the actor of a user: role permissions plus the facilities and CBs they are a member of. */
+/**
+ * Builds the actor of a user: role permissions, the facilities and CBs they are a member of, and what they hold in
+ * each (Actor.facilityPermissions: the main user all of the role's, a sub user the delegated ones).
+ */
 export async function actorOf(app: { db: import('../../db/client').Db }, userId: string, roles: string[]): Promise<Actor> {
   const rows = await app.db
-    .select({ publicId: facilities.publicId })
+    .select({ publicId: facilities.publicId, role: facilityMembers.role, delegated: facilityMembers.permissions })
     .from(facilityMembers)
     .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
     .where(eq(facilityMembers.userId, userId));
-  return { userId, roles, permissions: permissionsOf(roles), facilityIds: rows.map((r) => r.publicId) };
+  const permissions = permissionsOf(roles);
+  const facilityPermissions = Object.fromEntries(
+    rows.map((r) => [r.publicId, memberPermissions(r.role === UserInFacilityRole.MainUser, r.delegated, permissions)]),
+  );
+  return { userId, roles, permissions, facilityIds: rows.map((r) => r.publicId), facilityPermissions };
 }
 
 /** True when the actor satisfies the policy (see RoutePolicy). */

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, AppErrorCode, type ValidationDetail } from '../errors';
+import { AppError, AppErrorCode, httpStatusOf, type ValidationDetail } from '../errors';
 
 /**
  * The error body (spec 01 section 8, shaped like the original portal's): the web shows each
@@ -45,7 +45,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
       members: [d.field],
     }));
   }
-  return reply.status(err.status).send(body);
+  return reply.status(httpStatusOf(err)).send(body);
 }
 
 export default fp(async (app) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { WathqFullInfo } from '../adapters/cr-registry';
-import { DEMO_IDENTITIES, REGISTRY_ONLY_OWNER } from './demo-identities';
+import { DEMO_IDENTITIES, REGISTRY_ONLY_OWNER } from '../../db/demo-identities';
 
 type Status = 'active' | 'suspended' | 'deleted' | 'expired';
 

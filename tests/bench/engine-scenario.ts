@@ -3,6 +3,7 @@ import type { MachineCatalogue } from '../../workflows/catalogue';
 import type { RequestView, WorkflowEngine, WorkflowEvent } from '../../workflows/engine';
 import { machinesCatalogue } from '../../workflows/machines-catalogue';
 import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
+import { internalCertificateData } from '../services/fixtures';
 
 /**
  * What each bench client does: a production internal-certificate request waiting in the registration queue, which a
@@ -22,7 +23,7 @@ export const benchScenario: {
   actor: registration,
   loop: [{ type: 'ASSIGN_TO_ME' }, { type: 'CANCEL_ASSIGNMENT', note: 'Back to the queue' }],
   async prepare(engine) {
-    const r = await engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: { trademarks: [{ nameEn: 'Bench' }] } }, applicant);
+    const r = await engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: internalCertificateData() }, applicant);
     await engine.send(r.id, { type: 'SUBMIT', agreementAccepted: true }, applicant, r.version);
     return engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR, r.version + 1);
   },

@@ -1,22 +1,28 @@
+import { testStoreDeps } from '../helpers/deps';
 /**
  * npm run bench:engine — what the engine costs over the bare SQL of a transition.
  *
  * On the same database in one run it measures (a) the raw SQL of one transition through the driver (BEGIN, SELECT
  * ... FOR UPDATE, UPDATE the request, INSERT the history row, COMMIT) and (b) the engine's `send` (the same plus
  * restoring the snapshot, the machine's transition, the guard and payload checks, the hash chain and the timer diff),
- * at 1, 8 and 32 concurrent clients, each client on its own request. PGlite always; PostgreSQL too when DATABASE_URL
- * is set. Prints transitions/s and p50/p95/p99 latency per run, and last `ratio=<engine/raw transitions per second>`
+ * at 1, 8 and 32 concurrent clients, each client on its own request. PGlite always, three times: in memory (the
+ * engine's own cost), on disk as stock PGlite opens it (fsync off: what the embedded mode was before issue 19), and on
+ * disk as db/client.ts opens it (what `npm start` runs: every commit waits for its WAL fsync); PostgreSQL too when
+ * DATABASE_URL is set. Prints transitions/s and p50/p95/p99 latency per run, and last `ratio=<engine/raw transitions per second>`
  * for PostgreSQL at 8 clients (PGlite at 8 when there is no PostgreSQL). A benchmark, not a test: it asserts nothing.
  *
  * BENCH_SECONDS (default 3) sets the duration of each run.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
-import type { PGlite } from '@electric-sql/pglite';
-import { openDatabase, type Database } from '../../db/client';
-import { testConfig } from '../../server/config';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { MIGRATIONS_FOLDER, openDatabase, schema, type Database, type Db } from '../../db/client';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
-import { storeDeps } from '../../workflows';
 import type { WorkflowEngine } from '../../workflows/engine';
 import { benchScenario } from './engine-scenario';
 
@@ -121,10 +127,36 @@ function rawFor(database: Database): RawTransition {
   };
 }
 
-async function openBenchDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
+type Kind = 'pglite' | 'pglite-nofsync' | 'pglite-disk' | 'postgres';
+
+async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = await openDatabase({});
     return { database, drop: () => database.close() };
+  }
+  if (kind === 'pglite-nofsync') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
+    const client = await PGlite.create(join(dir, 'db'));
+    const db = drizzle({ client, schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    return {
+      database: { db: db as unknown as Db, kind: 'pglite', close: () => client.close() },
+      drop: async () => {
+        await client.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (kind === 'pglite-disk') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
+    const database = await openDatabase({ dataDir: join(dir, 'db') });
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `bench_${Date.now().toString(36)}`;
   const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
@@ -142,11 +174,11 @@ async function openBenchDatabase(kind: 'pglite' | 'postgres'): Promise<{ databas
   };
 }
 
-async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
+async function benchDatabase(kind: Kind): Promise<Result[]> {
   const { database, drop } = await openBenchDatabase(kind);
   const results: Result[] = [];
   try {
-    const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, catalogue: benchScenario.catalogue, deps: storeDeps(testConfig(), () => 1000) });
+    const engine: WorkflowEngine = new EmbeddedEngine({ db: database.db, deps: testStoreDeps({ catalogue: benchScenario.catalogue }) });
     const raw = rawFor(database);
     for (const clients of CLIENTS) {
       const rawIds: string[] = [];
@@ -173,7 +205,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
         const r = { db: kind, mode, clients, ...measured[mode] };
         results.push(r);
         console.log(
-          `${kind.padEnd(8)} ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} transitions/s  ` +
+          `${kind.padEnd(14)} ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} transitions/s  ` +
             `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms`,
         );
       }
@@ -186,7 +218,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Result[]> {
 
 async function main() {
   console.log(`engine benchmark: machine '${benchScenario.kind}', events ${benchScenario.loop.map((e) => e.type).join(' / ')}, ${SECONDS}s per run`);
-  const kinds: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const kinds: Kind[] = process.env.DATABASE_URL ? ['pglite', 'pglite-nofsync', 'pglite-disk', 'postgres'] : ['pglite', 'pglite-nofsync', 'pglite-disk'];
   if (!process.env.DATABASE_URL) console.log('PostgreSQL skipped: DATABASE_URL not set');
   const all: Result[] = [];
   for (const kind of kinds) all.push(...(await benchDatabase(kind)));

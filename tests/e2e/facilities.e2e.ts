@@ -7,7 +7,7 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  * Issue 6 end to end, in Arabic (the default): a new user adds an internal facility from its commercial
  * registration, delegates a sub user through the OTP flow reading the code from the SMS simulator's page, and the
  * sub user (a new account, password chosen through the link the simulator shows) sees the facility but no
- * delegation menu.
+ * delegation menu; the main user then removes them (the delegation is revoked) and the access ends.
  */
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
@@ -68,7 +68,7 @@ describe('facilities and delegation', () => {
     expect(await testId(page, 'page-title').innerText()).toBe('مصنع النخيل للتمور');
     expect(await testId(page, 'role-label').first().innerText()).toBe('رئيسي (أنت)');
 
-    // Delegation wizard: the delegate, their details, type and permissions, the OTP, the acknowledgment.
+    // Delegation wizard: the delegate, their details, the permissions, the OTP, the acknowledgment.
     await testId(page, 'delegation-menu').click();
     await page.waitForURL(`**/internal-delegation/${publicId}`);
     await waitForIdle(page);
@@ -104,6 +104,8 @@ describe('facilities and delegation', () => {
     await testId(page, 'acknowledge').click();
     await testId(page, 'complete-delegation').click();
     await testId(page, 'delegation-completed').waitFor();
+    // The delegation ran in the workflow engine: it has a request number (and a verifiable history).
+    expect(await testId(page, 'delegation-number').innerText()).toMatch(/\d{4}-\d{6}/);
     await screenshot(page, 'facilities-delegation-completed');
 
     // The new delegate's account: the simulator shows the set-password link.
@@ -138,6 +140,24 @@ describe('facilities and delegation', () => {
     await sub.page.goto(`/internal-delegation/${publicId}`);
     await testId(sub.page, 'error-screen').waitFor();
     expect(await testId(sub.page, 'error-screen').getAttribute('data-status')).toBe('403');
+
+    // The main user removes the delegate from the users list: the delegation is revoked and the access ends.
+    const owner = await openPage(browser, server.url);
+    await signIn(owner.page, 'new.applicant');
+    await owner.page.goto(facilityPath);
+    await waitForIdle(owner.page);
+    await testId(owner.page, 'users-tab').click();
+    await expect.poll(() => owner.page.locator('[data-testid="data-table"]').innerText()).toContain('سارة');
+    expect(await testId(owner.page, 'remove-user').count()).toBe(1);
+    await testId(owner.page, 'remove-user').click();
+    await testId(owner.page, 'remove-user-dialog').locator('button', { hasText: 'إزالة' }).click();
+    await expect.poll(() => owner.page.locator('[data-testid="data-table"]').innerText()).not.toContain('سارة');
+    expect(owner.errors).toEqual([]);
+    await owner.context.close();
+
+    await sub.page.goto('/associated-facilities');
+    await waitForIdle(sub.page);
+    expect(await testId(sub.page, `open-${publicId}`).count()).toBe(0);
     expect(sub.errors).toEqual([]);
     await sub.context.close();
   });

@@ -1,5 +1,5 @@
 import { createTestModel } from '@xstate/graph';
-import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition } from 'xstate';
+import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition, type StateValue } from 'xstate';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import {
   allowedActions,
@@ -45,6 +45,21 @@ export function transitionIds(machine: AnyStateMachine): Map<AnyTransitionDefini
  * Each path is replayed through the public API (initialTransition/transition, allowedActions, validateEvent,
  * statusOf, queueOf, deadlinesOf) as the system under test, and the states and transitions it takes are counted.
  */
+/** Ids of the active state nodes of a state value (the root excluded), from the machine's public node tree. */
+function activeStateIds(machine: AnyStateMachine, value: StateValue): string[] {
+  const out: string[] = [];
+  const walk = (node: { states: Record<string, unknown> }, v: StateValue) => {
+    const entries = typeof v === 'string' ? [[v, undefined] as const] : Object.entries(v);
+    for (const [key, sub] of entries) {
+      const child = node.states[key] as { id: string; states: Record<string, unknown> };
+      out.push(child.id);
+      if (sub !== undefined) walk(child, sub as StateValue);
+    }
+  };
+  walk(machine.root as unknown as { states: Record<string, unknown> }, value);
+  return out;
+}
+
 export async function walkMachine(kind: MachineKind): Promise<Coverage> {
   const machine = getMachine(kind);
   const ids = transitionIds(machine);
@@ -67,7 +82,8 @@ export async function walkMachine(kind: MachineKind): Promise<Coverage> {
       state.status,
       c.assigneeUserId !== null,
       c.returnedByAudit ?? null,
-      c.applicationFeePaid ?? null,
+      ((c.paidFees as number | undefined) ?? 0) > 0,
+      ((c.discountPercent as number | undefined) ?? 0) >= 100,
       c.round ?? null,
       ((c.openNonConformities as unknown[] | undefined)?.length ?? 0) > 0,
       ((c.returnedSections as unknown[] | undefined)?.length ?? 0) > 0,
@@ -90,7 +106,7 @@ export async function walkMachine(kind: MachineKind): Promise<Coverage> {
         for (const d of deadlinesOf(snapshot, new Date('2026-01-15T00:00:00Z')))
           if (!allowedActions(kind, snapshot, SYSTEM_ACTOR).some((a) => a.type === d.event))
             throw new Error(`${kind}: deadline ${d.event} of ${d.stateId} is not accepted from the system`);
-        for (const n of snapshot._nodes) coverage.coveredStates.add(n.id);
+        for (const id of activeStateIds(machine, snapshot.value)) coverage.coveredStates.add(id);
       };
       checkState(current);
       const execute = (step: { event: MachineEvent; state: AnyMachineSnapshot }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../machines/actor';
-import { allowedActions, validateEvent } from '../../machines';
-import { Drive, NON_CONFORMITY, people } from './drive';
+import { allowedActions, deadlinesOf, mayStart, validateEvent } from '../../machines';
+import { Drive, FACILITY, NON_CONFORMITY, people, user } from './drive';
 import { PLAN } from './samples';
 
 /** An internal certificate request submitted, paid and taken by registration employee reg-1. */
@@ -23,11 +23,12 @@ function atDecision(discountPercent = 0) {
 }
 
 describe('who may send what, in which state', () => {
-  it('only members of the facility may edit, submit or delete its draft; staff may only add notes', () => {
+  it('only members of the facility may edit, submit or delete its draft; staff do not act on a draft never submitted', () => {
     const d = new Drive('internalCertificate');
     expect(d.allowed(people.applicant).sort()).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
     expect(d.allowed(people.otherApplicant)).toEqual([]);
-    expect(d.allowed(people.registration)).toEqual(['ADD_NOTE']);
+    expect(d.allowed(people.registration)).toEqual([]);
+    expect(d.tries('ADD_NOTE', people.registration, { note: 'A note on an unsent draft' })).toBe(false);
     expect(d.allowed(SYSTEM_ACTOR)).toEqual(['DRAFT_EXPIRED']);
     expect(d.tries('SUBMIT', people.otherApplicant, { agreementAccepted: true })).toBe(false);
   });
@@ -35,7 +36,7 @@ describe('who may send what, in which state', () => {
   it('registration takes a new request (1 -> 4); only the assignee decides once it is assigned', () => {
     const d = new Drive('internalCertificate').send('SUBMIT', people.applicant).send('PAYMENT_CONFIRMED', people.system);
     expect(d.status).toBe(1);
-    expect(d.allowed(people.registration).sort()).toEqual(['ADD_NOTE', 'ASSIGN_TO_EMPLOYEE', 'ASSIGN_TO_ME']);
+    expect(d.allowed(people.registration).sort()).toEqual(['ADD_NOTE', 'ASSIGN_TO_EMPLOYEE', 'ASSIGN_TO_ME', 'GRANT_DISCOUNT']);
     expect(d.allowed(people.auditEmployee)).toEqual(['ADD_NOTE']);
     d.send('ASSIGN_TO_ME', people.registration);
     expect(d.status).toBe(4);
@@ -182,22 +183,37 @@ describe('payment', () => {
     expect(d.effects).toEqual([{ type: 'effect.issueCertificate', params: { certificateKind: 'internal' } }]);
   });
 
-  it('cancelling while a bill awaits payment returns the request to draft and cancels the bill', () => {
+  it('cancelling while a bill awaits payment returns the request to draft and cancels the bill, until a fee is paid', () => {
     const fresh = new Drive('internalCertificate').send('SUBMIT', people.applicant).send('CANCEL', people.applicant);
     expect(fresh.status).toBe(0);
     expect(fresh.effects).toEqual([{ type: 'effect.cancelBill', params: {} }]);
+    // Resubmitting bills the application fee again (nothing was paid).
+    fresh.send('SUBMIT', people.applicant);
+    expect(fresh.status).toBe(2);
+    expect(fresh.effects[0]).toMatchObject({ type: 'effect.createBill', params: { feeKind: 'application' } });
 
-    // Audit fees of round 2: back to draft, round and assignment reset.
+    // Spec 02 section 4 step 8: once the application fee is paid, the audit fees' bill cannot take the request back to draft.
     const d = atDecision().send('RETURN_TO_AUDIT', people.committee);
     d.send('SUBMIT_PLAN', people.teamLeader).send('ACCEPT_PLAN', people.applicant);
     expect(d.status).toBe(27);
-    d.send('CANCEL', people.applicant);
-    expect(d.status).toBe(0);
-    expect(d.effects).toEqual([{ type: 'effect.cancelBill', params: {} }]);
-    expect(d.snapshot.context).toMatchObject({ round: 1, assigneeUserId: null });
-    // The application fee was paid before: resubmitting does not bill it again.
-    d.send('SUBMIT', people.applicant);
+    expect(d.allowed(people.applicant)).not.toContain('CANCEL');
+    expect(d.tries('CANCEL', people.applicant)).toBe(false);
+  });
+
+  it('staff may waive a fee: a 100% discount with a reason cancels the open bill and goes on as if paid', () => {
+    const d = new Drive('internalCertificate').send('SUBMIT', people.applicant);
+    expect(d.status).toBe(2);
+    expect(d.tries('GRANT_DISCOUNT', people.applicant, { percent: 100, reason: 'x' })).toBe(false);
+    expect(validateEvent('internalCertificate', { type: 'GRANT_DISCOUNT', percent: 100 })).toContainEqual(
+      expect.objectContaining({ field: 'reason', message: 'machines:validation.reasonRequired' }),
+    );
+    d.send('GRANT_DISCOUNT', people.registration, { percent: 100, reason: 'Exempted by decision 12/1447' });
     expect(d.status).toBe(1);
+    expect(d.effects).toEqual([{ type: 'effect.cancelBill', params: {} }]);
+    expect(d.snapshot.context.discountPercent).toBe(100);
+    // Free of charge from now on: the plan's acceptance goes straight to "plan approved" (28) without audit fees.
+    d.send('ASSIGN_TO_ME', people.registration).send('ACCEPT', people.registration).send('SUBMIT_PLAN', people.teamLeader).send('ACCEPT_PLAN', people.applicant);
+    expect(d.status).toBe(28);
     expect(d.effects).toEqual([]);
   });
 
@@ -370,25 +386,107 @@ describe('other lifecycles', () => {
     d.send('ADD_PRODUCTS', external, { products: [{ name: 'Dates' }] }).send('ASSIGN_TO_ME', reg).send('ACCEPT', reg);
     expect(d.status).toBe(128);
     expect(d.effects[0]).toMatchObject({ type: 'effect.createBill', params: { bulk: true, feeKind: 'addProducts' } });
-    d.send('INVOICE_ISSUED', people.system).send('CANCEL', external);
-    expect(d.status).toBe(105);
+    // Waiting for the month-end invoice the change can be withdrawn; once the bulk invoice is issued it cannot.
+    expect(d.allowed(external)).toContain('CANCEL');
+    d.send('INVOICE_ISSUED', people.system);
+    expect(d.status).toBe(129);
+    expect(d.effects).toEqual([{ type: 'effect.issueMonthInvoice', params: {} }]);
+    expect(d.allowed(external)).not.toContain('CANCEL');
+    d.send('PAYMENT_CONFIRMED', people.system);
+    expect(d.status).toBe(108);
   });
 
-  it('delegation completes only after the delegate acknowledges it', () => {
-    const d = new Drive('delegation', { data: { delegateUserId: 'delegate-9' } });
-    const delegate = { userId: 'delegate-9', roles: [], permissions: [], facilityIds: [] };
-    expect(d.status).toBe(1);
-    expect(d.allowed(people.applicant)).toEqual(['REVOKE']);
-    expect(d.allowed(delegate).sort()).toEqual(['ACKNOWLEDGE', 'DECLINE']);
-    expect(d.tries('ACKNOWLEDGE', people.applicant, { acknowledged: true })).toBe(false);
-    d.send('ACKNOWLEDGE', delegate, { acknowledged: true });
-    expect(d.status).toBe(2);
-    expect(d.effects).toEqual([{ type: 'effect.grantDelegation', params: {} }]);
+  describe('delegation (the wizard’s steps are the machine’s states)', () => {
+    const data = { delegationType: 1, permissions: ['InternalFacilityRequestService.Request'] };
+    const otherMember = user('sub-2', ['applicant'], [FACILITY]);
+    const acknowledged = { acknowledged: true, delegateUserId: 'delegate-9' };
+
+    it('OTP, then the delegator’s acknowledgment, and only then access; the OTP step is the system’s to record', () => {
+      const d = new Drive('delegation', { data });
+      expect(d.status).toBe(1);
+      expect(d.allowed(people.applicant)).toEqual(['CANCEL']);
+      expect(d.allowed(SYSTEM_ACTOR).sort()).toEqual(['DRAFT_EXPIRED', 'OTP_VERIFIED']);
+      // Nobody claims the code by hand, and nothing skips it.
+      expect(d.tries('OTP_VERIFIED', people.applicant)).toBe(false);
+      expect(d.tries('ACKNOWLEDGE', people.applicant, acknowledged)).toBe(false);
+      d.send('OTP_VERIFIED', people.system);
+      expect(d.status).toBe(2);
+      expect(d.effects).toEqual([]);
+      expect(d.allowed(people.applicant).sort()).toEqual(['ACKNOWLEDGE', 'CANCEL']);
+      // Only the delegator acknowledges, with the declaration ticked and the delegate's account named.
+      expect(d.allowed(otherMember)).toEqual([]);
+      expect(d.tries('ACKNOWLEDGE', otherMember, acknowledged)).toBe(false);
+      expect(validateEvent('delegation', { type: 'ACKNOWLEDGE', acknowledged: false, delegateUserId: 'x' })).toEqual([
+        { field: 'acknowledged', message: 'machines:validation.acknowledgmentRequired' },
+      ]);
+      expect(validateEvent('delegation', { type: 'ACKNOWLEDGE', acknowledged: true }).map((i) => i.field)).toEqual(['delegateUserId']);
+      d.send('ACKNOWLEDGE', people.applicant, acknowledged);
+      expect(d.status).toBe(3);
+      expect(d.snapshot.context.delegateUserId).toBe('delegate-9');
+      expect(d.effects).toEqual([{ type: 'effect.grantDelegation', params: {} }]);
+      expect(d.snapshot.context.data).toEqual(data);
+    });
+
+    it('an active delegation is revoked by its delegator (withdrawing the access), not cancelled or expired', () => {
+      const d = new Drive('delegation', { data }).send('OTP_VERIFIED', people.system).send('ACKNOWLEDGE', people.applicant, acknowledged);
+      expect(d.allowed(people.applicant)).toEqual(['REVOKE']);
+      expect(d.allowed(SYSTEM_ACTOR)).toEqual([]);
+      expect(d.allowed(otherMember)).toEqual([]);
+      expect(d.tries('CANCEL', people.applicant)).toBe(false);
+      d.send('REVOKE', people.applicant);
+      expect(d.status).toBe(4);
+      expect(d.effects).toEqual([{ type: 'effect.revokeDelegation', params: {} }]);
+      expect(d.snapshot.status).toBe('done');
+    });
+
+    it('an unfinished delegation is cancelled by its delegator or expires with one retention timer for both steps', () => {
+      const cancelled = new Drive('delegation', { data }).send('OTP_VERIFIED', people.system).send('CANCEL', people.applicant);
+      expect(cancelled.status).toBe(5);
+      expect(cancelled.effects).toEqual([]);
+      const d = new Drive('delegation', { data });
+      const timers = () => deadlinesOf(d.snapshot).map(({ event, after, stateId }) => ({ event, after, stateId }));
+      expect(timers()).toEqual([{ event: 'DRAFT_EXPIRED', after: 'draftRetention', stateId: 'delegation.pending' }]);
+      // The OTP step does not restart the timer: the same state (pending) keeps declaring it.
+      d.send('OTP_VERIFIED', people.system);
+      expect(timers()).toEqual([{ event: 'DRAFT_EXPIRED', after: 'draftRetention', stateId: 'delegation.pending' }]);
+      d.send('DRAFT_EXPIRED', people.system);
+      expect(d.status).toBe(6);
+      expect(deadlinesOf(d.snapshot)).toEqual([]);
+    });
+
+    it('a delegation starts only with a type and at least one permission (the history records what was given)', () => {
+      expect(String(new Drive('delegation', { data: { delegationType: 1, permissions: [] } }).snapshot.error)).toMatch(/permissions/);
+      expect(String(new Drive('delegation', { data: { delegationType: 2, permissions: ['x'] } }).snapshot.error)).toMatch(/delegationType/);
+    });
   });
 
-  it('a certificate becomes expiring soon and expires by deadlines; a suspension needs the admin’s permission', () => {
+  it('a sub user acts only within the permissions delegated to them for that facility', () => {
+    // Role permissions are the applicant's; per facility, this user was delegated Request (and not Submit) in
+    // FACILITY, and both in another facility.
+    const sub = {
+      ...user('sub-1', ['applicant'], [FACILITY, 'facility-g']),
+      facilityPermissions: {
+        [FACILITY]: ['InternalFacilityRequestService.Request'],
+        'facility-g': ['InternalFacilityRequestService.Request', 'InternalFacilityRequestService.Submit'],
+      },
+    };
+    const here = new Drive('internalCertificate');
+    expect(here.allowed(sub).sort()).toEqual(['DELETE', 'EDIT']);
+    expect(here.tries('SUBMIT', sub, { agreementAccepted: true })).toBe(false);
+    const there = new Drive('internalCertificate', { facilityId: 'facility-g' });
+    expect(there.allowed(sub).sort()).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
+    there.send('SUBMIT', sub);
+    expect(there.status).toBe(2); // submitted, awaiting the application fee
+    // Nothing delegated for a facility: no request of theirs to start there.
+    expect(mayStart('internalCertificate', { ...sub, facilityPermissions: { [FACILITY]: [] } }, FACILITY)).toBe(false);
+    expect(mayStart('internalCertificate', sub, FACILITY)).toBe(true);
+    // Actors without per-facility permissions (the system, histories written before) keep the role's.
+    expect(new Drive('internalCertificate').allowed(people.applicant).sort()).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
+  });
+
+  it('a certificate becomes expiring soon and expires by deadlines; a suspension needs the suspend permission', () => {
     const d = new Drive('certificate', { data: { expiresAt: '2027-06-30T00:00:00Z' } });
-    expect(d.tries('SUSPEND', people.committee, { reason: 'x' })).toBe(false);
+    expect(d.tries('SUSPEND', people.registration, { reason: 'x' })).toBe(false);
     d.send('SUSPEND', people.admin).send('REINSTATE', people.admin);
     d.send('EXPIRING_SOON', people.system).send('CERTIFICATE_EXPIRED', people.system);
     expect(d.status).toBe(2);
@@ -402,7 +500,7 @@ describe('other lifecycles', () => {
     const certificate = new Drive('certificate');
     expect(certificate.snapshot.status).toBe('error');
     expect(String(certificate.snapshot.error)).toMatch(/expiresAt/);
-    expect(String(new Drive('delegation').snapshot.error)).toMatch(/delegateUserId/);
+    expect(String(new Drive('delegation').snapshot.error)).toMatch(/delegationType/);
     expect(new Drive('bill').snapshot.status).toBe('active');
   });
 });

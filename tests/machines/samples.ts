@@ -8,7 +8,7 @@ export function inputFor(kind: MachineKind, discountPercent = 0): MachineInput {
     bill: {},
     certificate: { expiresAt: '2027-06-30T00:00:00.000Z' },
     halalMark: { validFrom: '2026-01-01', expiresAt: '2027-01-01' },
-    delegation: { delegateUserId: 'delegate-d' },
+    delegation: { delegationType: 1, permissions: ['InternalFacilityRequestService.Request'] },
   }[kind as string] ?? {};
   return { requestId: `req-${kind}`, ownerUserId: 'owner-o', facilityId: 'facility-f', discountPercent, data };
 }
@@ -86,7 +86,9 @@ export function payloadsFor(kind: MachineKind, type: EventType, snapshot: AnyMac
     case 'RENEW':
       return [{ expiresAt: '2030-06-30T00:00:00.000Z' }];
     case 'ACKNOWLEDGE':
-      return [{ acknowledged: true }];
+      return [{ acknowledged: true, delegateUserId: 'delegate-d' }];
+    case 'GRANT_DISCOUNT':
+      return [{ percent: 100, reason: 'Exempted by decision of the center' }, { percent: 50, reason: 'Half of the fees waived' }];
     default:
       return [{}];
   }

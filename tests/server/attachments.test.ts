@@ -8,7 +8,7 @@ import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { attachments, requests, users } from '../../db/schema';
 import { FileStore } from '../../server/modules/attachments/file-store';
 import { lockRequestAttachments, requireAttachments, sweepOrphanFiles } from '../../server/modules/attachments/service';
-import { jpeg, multipartBody, pdf, png } from './attachments-multipart';
+import { jpeg, multipartBody, pdf, png } from '../helpers/multipart';
 
 const FACILITY = 'inf-almarai-foods';
 let t: TestApp;

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { certificates, delegations, facilities, facilityMembers, users } from '../../db/schema';
-import { withLuhnDigit } from '../../machines/forms/facilities/formats';
-import { DEMO_IDENTITIES } from '../../server/simulators/demo-identities';
-import { nextDelegationStatus } from '../../server/modules/facilities/delegation-machine';
+import { certificates, facilities, facilityMembers, requests, users, workflowTimers } from '../../db/schema';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import { normalizePhone, withLuhnDigit } from '../../machines/forms/facilities/formats';
+import { actorOf } from '../../server/plugins/auth';
+import { DEMO_IDENTITIES } from '../../db/demo-identities';
 import type { Client } from '../helpers/app';
 import { createFacilitiesTestApp, type FacilitiesTestApp } from './facilities-harness';
 
 const INTERNAL = '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest';
 const CB = '/api/ConformityBodyDelegation/SubmitCBDelegationRequest';
+const REMOVE_INTERNAL = '/api/InternalFacilityDelegation/RemoveUser';
 
 let t: FacilitiesTestApp;
 let main: Client;
@@ -24,30 +26,42 @@ const startBody = (facilityPublicId: string, nationalId: string, phone: string, 
 });
 const memberRow = async (publicId: string, nationalId: string) => {
   const [row] = await t.database.db
-    .select({ role: facilityMembers.role, permissions: facilityMembers.permissions })
+    .select({ role: facilityMembers.role, permissions: facilityMembers.permissions, delegationId: facilityMembers.delegationId })
     .from(facilityMembers)
     .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
     .innerJoin(users, eq(users.id, facilityMembers.userId))
     .where(and(eq(facilities.publicId, publicId), eq(users.nationalId, nationalId)));
   return row;
 };
+const userIdOf = async (userName: string) => (await t.database.db.select({ id: users.id }).from(users).where(eq(users.userName, userName)))[0].id;
+const stateOf = async (id: string) => (await t.app.engine.get(id))?.stateValue;
+
+/** Start, OTP, acknowledgment: the whole wizard by `by` through `path`; returns the completed delegation. */
+async function delegate(by: Client, path: string, facilityPublicId: string, nationalId: string, phone: string, permissions: string[]) {
+  const started = await by.post(path, startBody(facilityPublicId, nationalId, phone, { permissions }));
+  expect(started.statusCode, started.body).toBe(200);
+  const id = started.json().id as string;
+  const verified = await by.post(path, { step: 'verifyOtp', delegationId: id, code: await t.lastOtp(normalizePhone(phone)!) });
+  expect(verified.statusCode, verified.body).toBe(200);
+  const done = await by.post(path, { step: 'acknowledge', delegationId: id, acknowledged: true });
+  expect(done.statusCode, done.body).toBe(200);
+  expect(done.json().status).toBe('active');
+  return done.json() as { id: string; accountCreated: boolean };
+}
+
+/** A new delegate's password, set through the one-time link of the newest SMS to `phone`. */
+async function acceptInvitation(phone: string, password: string) {
+  const sms = (await t.smsTo(phone)).find((m) => m.text.includes('/delegate-invitation/'));
+  const token = sms!.text.match(/\/delegate-invitation\/([\w-]+)/)![1];
+  expect((await t.anonymous.post(`/api/delegate-invitations/${token}`, { password })).statusCode).toBe(200);
+}
 
 beforeAll(async () => {
-  t = await createFacilitiesTestApp();
+  // Many sign-ins from one address in this file.
+  t = await createFacilitiesTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '200' });
   main = await t.login('internal.main');
 }, 120_000);
 afterAll(() => t?.close());
-
-describe('delegation machine', () => {
-  it('moves only forward, only by the delegator, and completes only after acknowledgment', () => {
-    expect(nextDelegationStatus('awaitingOtp', 'u1', { type: 'OTP_VERIFIED', actorUserId: 'u1' })).toBe('awaitingAcknowledgment');
-    expect(nextDelegationStatus('awaitingOtp', 'u1', { type: 'ACKNOWLEDGE', actorUserId: 'u1' })).toBeNull();
-    expect(nextDelegationStatus('awaitingOtp', 'u1', { type: 'OTP_VERIFIED', actorUserId: 'u2' })).toBeNull();
-    expect(nextDelegationStatus('awaitingAcknowledgment', 'u1', { type: 'ACKNOWLEDGE', actorUserId: 'u1' })).toBe('completed');
-    expect(nextDelegationStatus('completed', 'u1', { type: 'CANCEL', actorUserId: 'u1' })).toBeNull();
-    expect(nextDelegationStatus('awaitingAcknowledgment', 'u1', { type: 'CANCEL', actorUserId: 'u1' })).toBe('cancelled');
-  });
-});
 
 describe('delegating a new person (no account yet)', () => {
   it('OTP to the delegate, acknowledgment, then an account with a set-password link; the delegate signs in as a sub user', async () => {
@@ -57,7 +71,7 @@ describe('delegating a new person (no account yet)', () => {
 
     const started = await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '+966 55 700 0001'));
     expect(started.statusCode, started.body).toBe(200);
-    expect(started.json()).toMatchObject({ status: 'awaitingOtp', otp: { maskedPhone: '+96655***0001' } });
+    expect(started.json()).toMatchObject({ status: 'awaitingOtp', statusCode: 1, otp: { maskedPhone: '+96655***0001' } });
     const id = started.json().id;
     const [sms] = await t.smsTo('+966557000001');
     expect(sms.text).toContain('Al Marai Foods Factory');
@@ -68,7 +82,7 @@ describe('delegating a new person (no account yet)', () => {
     expect(await memberRow('inf-almarai-foods', nationalId)).toBeUndefined();
 
     const verified = await main.post(INTERNAL, { step: 'verifyOtp', delegationId: id, code: await t.lastOtp('+966557000001') });
-    expect(verified.json().status).toBe('awaitingAcknowledgment');
+    expect(verified.json()).toMatchObject({ status: 'pendingAcknowledgment', statusCode: 2, otp: null });
     // Still no access: the delegation completes only after the acknowledgment.
     expect(await memberRow('inf-almarai-foods', nationalId)).toBeUndefined();
 
@@ -77,8 +91,9 @@ describe('delegating a new person (no account yet)', () => {
 
     const done = await main.post(INTERNAL, { step: 'acknowledge', delegationId: id, acknowledged: true });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ status: 'completed', accountCreated: true });
-    expect(await memberRow('inf-almarai-foods', nationalId)).toMatchObject({ role: 1 });
+    expect(done.json()).toMatchObject({ status: 'active', statusCode: 3, accountCreated: true });
+    // An empty selection delegates every permission the facility type allows.
+    expect(await memberRow('inf-almarai-foods', nationalId)).toMatchObject({ role: 1, delegationId: id, permissions: expect.arrayContaining(['InternalFacilityRequestService.Submit']) });
 
     // The delegate cannot sign in until they choose a password through the link sent to their mobile.
     const noPassword = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: nationalId, password: '!invited' } });
@@ -96,17 +111,84 @@ describe('delegating a new person (no account yet)', () => {
     const again = await t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Other@20260' });
     expect(again.statusCode).toBe(404);
 
-    const delegate = await t.login(nationalId, 'Delegate@2026');
-    const list = await delegate.get('/api/Facility/GetUserFacilities');
+    const delegateClient = await t.login(nationalId, 'Delegate@2026');
+    const list = await delegateClient.get('/api/Facility/GetUserFacilities');
     expect(list.json().items.map((f: { publicId: string }) => f.publicId)).toEqual(['inf-almarai-foods']);
     expect(list.json().items[0].currentUserRole).toBe(1);
-    expect((await delegate.get('/api/Facility/IsUserForFacilityIsMainUser/inf-almarai-foods')).json()).toBe(false);
-    expect((await delegate.get('/api/InternalFacilityDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/inf-almarai-foods')).statusCode).toBe(403);
-    const subTries = await delegate.post(INTERNAL, startBody('inf-almarai-foods', newNationalId(), '0557000002'));
-    expect(subTries.statusCode).toBe(403);
-    expect(subTries.json().error.code).toBe('NotMainUser');
+    expect((await delegateClient.get('/api/Facility/IsUserForFacilityIsMainUser/inf-almarai-foods')).json()).toBe(false);
     const users = (await main.get('/api/Facility/GetListOfUsersForFacility/inf-almarai-foods')).json();
-    expect(users.find((u: { userName: string }) => u.userName === nationalId)).toMatchObject({ role: 1, delegatedBy: 'Khalid Al-Harbi', isCurrentUser: false });
+    expect(users.find((u: { userName: string }) => u.userName === nationalId)).toMatchObject({ role: 1, delegatedBy: 'Khalid Al-Harbi', isCurrentUser: false, delegationId: id });
+  });
+});
+
+describe('only the main user starts a delegation, and only through the delegation calls', () => {
+  it('a sub user gets 403 on every step, whatever the facility', async () => {
+    const sub = await t.login('internal.sub');
+    expect((await sub.get('/api/InternalFacilityDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/inf-almarai-foods')).statusCode).toBe(403);
+    const tries = await sub.post(`${INTERNAL}?lang=en`, startBody('inf-almarai-foods', newNationalId(), '0557000002'));
+    expect(tries.statusCode).toBe(403);
+    expect(tries.json().error).toMatchObject({ code: 'NotMainUser', message: 'Only the main user can do this.' });
+    // The main user's delegation in progress cannot be driven by a sub user either.
+    const started = (await main.post(INTERNAL, startBody('inf-almarai-foods', newNationalId(), '0557000003'))).json();
+    const cancel = await sub.post(INTERNAL, { step: 'cancel', delegationId: started.id });
+    expect(cancel.statusCode).toBe(403);
+    expect(await stateOf(started.id)).toBe('pending.awaitingOtp');
+    const cbSub = await t.login('cb.sub');
+    expect((await cbSub.post(CB, startBody('cb-global-halal', newNationalId(), '+60123000700'))).statusCode).toBe(403);
+  });
+
+  it('the generic request calls refuse kind delegation: no start, no events (no OTP skipped, no access granted)', async () => {
+    const before = await t.database.db.select({ id: requests.id }).from(requests).where(eq(requests.kind, 'delegation'));
+    const start = await main.post('/api/requests?lang=en', { kind: 'delegation', facilityId: 'inf-almarai-foods', data: { delegationType: 1, permissions: ['FacilityManagment.InternalFacility'] } });
+    expect(start.statusCode).toBe(400);
+    expect(await t.database.db.select({ id: requests.id }).from(requests).where(eq(requests.kind, 'delegation'))).toHaveLength(before.length);
+
+    // A delegation of the main user's own: the generic events door still refuses to move it.
+    const nationalId = newNationalId();
+    const d = (await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000004'))).json();
+    const version = (await main.get(`/api/requests/${d.id}`)).json().version;
+    const cbSubId = await userIdOf('cb.sub');
+    for (const event of [
+      { type: 'OTP_VERIFIED' },
+      { type: 'ACKNOWLEDGE', payload: { acknowledged: true, delegateUserId: cbSubId } },
+      { type: 'CANCEL' },
+    ]) {
+      const res = await main.post(`/api/requests/${d.id}/events`, { ...event, expectedVersion: version });
+      expect(res.statusCode, event.type).toBe(403);
+    }
+    expect(await stateOf(d.id)).toBe('pending.awaitingOtp');
+    expect(await memberRow('inf-almarai-foods', DEMO_IDENTITIES['cb.sub'].nationalId)).toBeUndefined();
+    // Request lists leave delegations out.
+    const mine = (await main.get('/api/queues/all?tab=mine&pageNumber=1&pageSize=50')).json();
+    expect(mine.items.map((r: { id: string }) => r.id)).not.toContain(d.id);
+  });
+});
+
+describe('the history of a delegation', () => {
+  it('records each step (the OTP as the system, the acknowledgment with the account it gave access to) and verifies', async () => {
+    const nationalId = newNationalId();
+    const d = await delegate(main, INTERNAL, 'inf-almarai-foods', nationalId, '0557000005', ['FacilityManagment.InternalFacility', 'InternalFacilityRequestService.Request']);
+    const history = await main.get(`/api/requests/${d.id}/history?lang=en`);
+    expect(history.statusCode, history.body).toBe(200);
+    const items = history.json().items as { event: string; actor: { userId: string; system: boolean }; to: { code: number; label: string }; payload: Record<string, unknown> }[];
+    const mainId = await userIdOf('internal.main');
+    const delegateId = (await t.database.db.select({ id: users.id }).from(users).where(eq(users.nationalId, nationalId)))[0].id;
+    expect(items.map((h) => [h.event, h.actor.system ? 'system' : h.actor.userId, h.to.code])).toEqual([
+      ['START', mainId, 1],
+      ['OTP_VERIFIED', SYSTEM_ACTOR.userId, 2],
+      ['ACKNOWLEDGE', mainId, 3],
+    ]);
+    expect(items[2]).toMatchObject({ to: { label: 'Active' }, payload: { acknowledged: true, delegateUserId: delegateId } });
+    // The START row keeps what was delegated.
+    const [row] = await t.database.db.select({ input: requests.input }).from(requests).where(eq(requests.id, d.id));
+    expect(row.input).toMatchObject({ data: { delegationType: 1, permissions: ['FacilityManagment.InternalFacility', 'InternalFacilityRequestService.Request'] } });
+
+    const staff = await t.login('registration');
+    const verify = await staff.get(`/api/requests/${d.id}/history/verify`);
+    expect(verify.json()).toEqual({ ok: true, rows: 3 });
+    // Someone of another facility does not see it.
+    const other = await t.login('external');
+    expect((await other.get(`/api/requests/${d.id}/history`)).statusCode).toBe(404);
   });
 });
 
@@ -122,7 +204,7 @@ describe('delegating an existing user', () => {
     const code = await t.lastOtp(DEMO_IDENTITIES['cb.sub'].phone);
     await main.post(INTERNAL, { step: 'verifyOtp', delegationId: started.json().id, code });
     const done = await main.post(INTERNAL, { step: 'acknowledge', delegationId: started.json().id, acknowledged: true });
-    expect(done.json()).toMatchObject({ status: 'completed', accountCreated: false });
+    expect(done.json()).toMatchObject({ status: 'active', accountCreated: false });
     const cbSub = await t.login('cb.sub');
     const mine = (await cbSub.get('/api/Facility/GetUserFacilities')).json().items.map((f: { publicId: string }) => f.publicId).sort();
     expect(mine).toEqual(['cb-global-halal', 'inf-almarai-foods']);
@@ -133,11 +215,11 @@ describe('delegating an existing user', () => {
 
   it('needs no mobile or email for a person with an account, and both for a new person', async () => {
     const body = startBody('inf-almarai-foods', DEMO_IDENTITIES['external'].nationalId, '');
-    const { phone: _phone, email: _email, ...delegate } = body.delegate;
-    const existing = await main.post(INTERNAL, { ...body, delegate });
+    const { phone: _phone, email: _email, ...delegateData } = body.delegate;
+    const existing = await main.post(INTERNAL, { ...body, delegate: delegateData });
     expect(existing.statusCode, existing.body).toBe(200);
     expect(existing.json().otp.maskedPhone).toBe('+90530***0001');
-    const fresh = { ...delegate, nationalId: newNationalId() };
+    const fresh = { ...delegateData, nationalId: newNationalId() };
     const noEmail = await main.post(INTERNAL, { ...body, delegate: { ...fresh, phone: '0557000040' } });
     expect(noEmail.json().error.validationErrors[0].members).toEqual(['delegate.email']);
     const noPhone = await main.post(INTERNAL, { ...body, delegate: { ...fresh, email: 'new.person@example.com' } });
@@ -145,23 +227,10 @@ describe('delegating an existing user', () => {
   });
 
   it('refuses delegating to oneself and invalid ids', async () => {
-    const self = await main.post(INTERNAL, startBody('inf-almarai-foods', DEMO_IDENTITIES['internal.main'].nationalId, '0557000003'));
+    const self = await main.post(INTERNAL, startBody('inf-almarai-foods', DEMO_IDENTITIES['internal.main'].nationalId, '0557000006'));
     expect(self.json().error.code).toBe('DelegateIsSelf');
-    const bad = await main.post(`${INTERNAL}?lang=ar`, startBody('inf-almarai-foods', '1234567890', '0557000003'));
+    const bad = await main.post(`${INTERNAL}?lang=ar`, startBody('inf-almarai-foods', '1234567890', '0557000006'));
     expect(bad.json().error).toMatchObject({ code: 'NationalIdInvalid', message: 'رقم الهوية الوطنية أو الإقامة غير صالح.' });
-  });
-});
-
-describe('main (sub-authoriser) delegation', () => {
-  it('needs the explicit confirmation, then the delegate may delegate in turn', async () => {
-    const nationalId = newNationalId();
-    const unconfirmed = await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000010', { delegationType: 0 }));
-    expect(unconfirmed.json().error.code).toBe('MainDelegationConfirmationRequired');
-    const started = await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000010', { delegationType: 0, confirmMainDelegation: true }));
-    expect(started.statusCode, started.body).toBe(200);
-    await main.post(INTERNAL, { step: 'verifyOtp', delegationId: started.json().id, code: await t.lastOtp('+966557000010') });
-    await main.post(INTERNAL, { step: 'acknowledge', delegationId: started.json().id, acknowledged: true });
-    expect(await memberRow('inf-almarai-foods', nationalId)).toMatchObject({ role: 0 });
   });
 
   it('refuses permissions that do not belong to the facility type', async () => {
@@ -170,23 +239,117 @@ describe('main (sub-authoriser) delegation', () => {
   });
 });
 
+describe('no one can demote or remove the main user', () => {
+  it('a delegation cannot make another main user: refused with a clear message, nothing started', async () => {
+    const before = (await t.database.db.select({ id: requests.id }).from(requests).where(eq(requests.kind, 'delegation'))).length;
+    const res = await main.post(`${INTERNAL}?lang=en`, startBody('inf-almarai-foods', newNationalId(), '0557000010', { delegationType: 0 }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({
+      code: 'MainUserExists',
+      message: 'This facility already has a main user. A delegation can only add sub users; the main user cannot be replaced or demoted.',
+    });
+    const ar = await main.post(`${INTERNAL}?lang=ar`, startBody('inf-almarai-foods', newNationalId(), '0557000010', { delegationType: 0 }));
+    expect(ar.json().error.message).toMatch(/مستخدم رئيسي/);
+    expect((await t.database.db.select({ id: requests.id }).from(requests).where(eq(requests.kind, 'delegation'))).length).toBe(before);
+  });
+
+  it('the main user cannot be removed, by themselves or anyone; a sub user cannot remove anyone', async () => {
+    const mainId = await userIdOf('internal.main');
+    const self = await main.post(`${REMOVE_INTERNAL}?lang=en`, { facilityPublicId: 'inf-almarai-foods', userId: mainId });
+    expect(self.statusCode).toBe(409);
+    expect(self.json().error).toMatchObject({ code: 'MainUserProtected', message: "The facility's main user cannot be removed or changed." });
+    const sub = await t.login('internal.sub');
+    const bySub = await sub.post(REMOVE_INTERNAL, { facilityPublicId: 'inf-almarai-foods', userId: mainId });
+    expect(bySub.json().error.code).toBe('NotMainUser');
+    expect((await main.get('/api/Facility/IsUserForFacilityIsMainUser/inf-almarai-foods')).json()).toBe(true);
+  });
+
+  it('a delegation never changes an existing membership: the acknowledgment is refused and the membership stays as it was', async () => {
+    // A person becomes a member while their delegation waits for the acknowledgment (another way in, or a race).
+    const nationalId = DEMO_IDENTITIES['external'].nationalId;
+    const d = (await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, ''))).json();
+    await main.post(INTERNAL, { step: 'verifyOtp', delegationId: d.id, code: await t.lastOtp(DEMO_IDENTITIES.external.phone) });
+    const [facility] = await t.database.db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, 'inf-almarai-foods'));
+    await t.database.db.insert(facilityMembers).values({ facilityId: facility.id, userId: await userIdOf('external'), role: 1, permissions: ['FacilityManagment.InternalFacility'] });
+    const ack = await main.post(INTERNAL, { step: 'acknowledge', delegationId: d.id, acknowledged: true });
+    expect(ack.statusCode).toBe(409);
+    expect(ack.json().error.code).toBe('DelegateAlreadyMember');
+    expect(await memberRow('inf-almarai-foods', nationalId)).toMatchObject({ role: 1, permissions: ['FacilityManagment.InternalFacility'], delegationId: null });
+    expect(await stateOf(d.id)).toBe('pending.pendingAcknowledgment');
+  });
+
+  it('below the calls too: a main delegation driven straight through the engine is refused by the one-main-user rule', async () => {
+    const mainActor = await actorOf(t.app, await userIdOf('internal.main'), ['applicant']);
+    const view = await t.app.engine.start('delegation', { ownerUserId: mainActor.userId, facilityId: 'inf-almarai-foods', data: { delegationType: 0, permissions: ['FacilityManagment.InternalFacility'] } }, mainActor);
+    const verified = await t.app.engine.send(view.id, { type: 'OTP_VERIFIED' }, SYSTEM_ACTOR);
+    const newcomer = newNationalId();
+    const [u] = await t.database.db.insert(users).values({ userName: newcomer, email: `${newcomer}@example.com`, name: 'Would Be Main', passwordHash: '!invited', roles: ['applicant'], nationalId: newcomer }).returning();
+    await expect(t.app.engine.send(view.id, { type: 'ACKNOWLEDGE', acknowledged: true, delegateUserId: u.id }, mainActor, verified.version)).rejects.toThrow();
+    expect(await memberRow('inf-almarai-foods', newcomer)).toBeUndefined();
+    expect(await stateOf(view.id)).toBe('pending.pendingAcknowledgment');
+  });
+});
+
+describe('removing a delegated user revokes the delegation', () => {
+  it('the access ends at once, and the delegation\'s history records the revocation', async () => {
+    const nationalId = newNationalId();
+    const phone = '0557000012';
+    const d = await delegate(main, INTERNAL, 'inf-almarai-foods', nationalId, phone, []);
+    await acceptInvitation('+966557000012', 'Delegate@2026');
+    const delegateClient = await t.login(nationalId, 'Delegate@2026');
+    expect((await delegateClient.get('/api/Facility/GetFacilityByPublicId?publicId=inf-almarai-foods')).statusCode).toBe(200);
+    const delegateId = (await t.database.db.select({ id: users.id }).from(users).where(eq(users.nationalId, nationalId)))[0].id;
+
+    const removed = await main.post(REMOVE_INTERNAL, { facilityPublicId: 'inf-almarai-foods', userId: delegateId });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await memberRow('inf-almarai-foods', nationalId)).toBeUndefined();
+    expect((await delegateClient.get('/api/Facility/GetFacilityByPublicId?publicId=inf-almarai-foods')).statusCode).toBe(404);
+    const history = (await main.get(`/api/requests/${d.id}/history`)).json().items.map((h: { event: string }) => h.event);
+    expect(history).toEqual(['START', 'OTP_VERIFIED', 'ACKNOWLEDGE', 'REVOKE']);
+    expect(await stateOf(d.id)).toBe('revoked');
+    // Nothing left to remove.
+    expect((await main.post(REMOVE_INTERNAL, { facilityPublicId: 'inf-almarai-foods', userId: delegateId })).statusCode).toBe(404);
+  });
+});
+
 describe('cancelling', () => {
   it('a cancelled delegation cannot be completed and leaves no membership', async () => {
     const nationalId = newNationalId();
     const started = (await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000020'))).json();
     await main.post(INTERNAL, { step: 'verifyOtp', delegationId: started.id, code: await t.lastOtp('+966557000020') });
-    expect((await main.post(INTERNAL, { step: 'cancel', delegationId: started.id })).json().status).toBe('cancelled');
+    expect((await main.post(INTERNAL, { step: 'cancel', delegationId: started.id })).json()).toMatchObject({ status: 'cancelled', statusCode: 5 });
     const ack = await main.post(INTERNAL, { step: 'acknowledge', delegationId: started.id, acknowledged: true });
     expect(ack.statusCode).toBe(409);
     expect(await memberRow('inf-almarai-foods', nationalId)).toBeUndefined();
   });
+
+  it('a new start for the same person replaces the unfinished one', async () => {
+    const nationalId = newNationalId();
+    const first = (await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000022'))).json();
+    const second = (await main.post(INTERNAL, startBody('inf-almarai-foods', nationalId, '0557000022'))).json();
+    expect(await stateOf(first.id)).toBe('cancelled');
+    expect(await stateOf(second.id)).toBe('pending.awaitingOtp');
+  });
+
   it('another facility cannot drive someone else\'s delegation', async () => {
     const started = (await main.post(INTERNAL, startBody('inf-almarai-foods', newNationalId(), '0557000021'))).json();
     const other = await t.login('new.applicant');
     const res = await other.post(INTERNAL, { step: 'cancel', delegationId: started.id });
     expect(res.statusCode).toBe(404);
-    const [row] = await t.database.db.select().from(delegations).where(eq(delegations.id, started.id));
-    expect(row.status).toBe('awaitingOtp');
+    expect(await stateOf(started.id)).toBe('pending.awaitingOtp');
+  });
+
+  it('an unfinished delegation expires when the retention period ends', async () => {
+    const started = (await main.post(INTERNAL, startBody('inf-almarai-foods', newNationalId(), '0557000023'))).json();
+    const [timer] = await t.database.db.select().from(workflowTimers).where(eq(workflowTimers.requestId, started.id));
+    expect(timer).toMatchObject({ event: 'DRAFT_EXPIRED', after: 'draftRetention' });
+    expect(timer.dueAt.getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    await t.database.db.update(workflowTimers).set({ dueAt: new Date(Date.now() - 1000) }).where(eq(workflowTimers.id, timer.id));
+    const engine = t.app.engine as unknown as { fireDueTimers(now?: Date): Promise<number> };
+    await engine.fireDueTimers();
+    expect(await stateOf(started.id)).toBe('expired');
+    const verify = await main.post(INTERNAL, { step: 'verifyOtp', delegationId: started.id, code: await t.lastOtp('+966557000023') });
+    expect(verify.statusCode).toBe(409);
   });
 });
 
@@ -224,6 +387,7 @@ describe('certificates that block delegation', () => {
     await setCbCertificate(4, 300);
     const ack = await cbMain.post(CB, { step: 'acknowledge', delegationId: d.id, acknowledged: true });
     expect(ack.json().error.code).toBe('DelegationCertificateBlocked');
+    expect(await stateOf(d.id)).toBe('pending.pendingAcknowledgment');
     await setCbCertificate(1, 400);
   });
 

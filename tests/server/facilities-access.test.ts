@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { facilities, users } from '../../db/schema';
 import type { Client } from '../helpers/app';
 import { createFacilitiesTestApp, PDF, type FacilitiesTestApp } from './facilities-harness';
-import { DEMO_IDENTITIES } from '../../server/simulators/demo-identities';
+import { DEMO_IDENTITIES } from '../../db/demo-identities';
 
 /**
  * Every call of the Facility, ExternalFacility, ConformityBody, ConformityBodyDelegation,
@@ -127,7 +127,10 @@ const CASES: Case[] = [
   { method: 'GET', route: '/api/ConformityBodyDelegation/ValidateIsConformityBodyMember/:cbId/:userId', url: () => `/api/ConformityBodyDelegation/ValidateIsConformityBodyMember/cb-global-halal/${ids['cb.sub']}`, allowed: ['cb.main', 200], refused: 'internal.main' },
   { method: 'GET', route: '/api/ConformityBodyDelegation/ValidateIsConformityBodyMemberById/:cbId/:userId', url: () => `/api/ConformityBodyDelegation/ValidateIsConformityBodyMemberById/${ids.globalCb}/${ids['cb.sub']}`, allowed: ['cb.sub', 200], refused: 'external' },
   { method: 'POST', route: '/api/ConformityBodyDelegation/ValidateUserExisitenceBeforeAndReturnUserInfoForCB', url: () => '/api/ConformityBodyDelegation/ValidateUserExisitenceBeforeAndReturnUserInfoForCB', body: () => ({ facilityPublicId: 'cb-global-halal', nationalId: DEMO_IDENTITIES['internal.sub'].nationalId }), allowed: ['cb.main', 200], refused: 'internal.main' },
+  // The main user may call it, and is refused for themselves: the main user cannot be removed.
+  { method: 'POST', route: '/api/ConformityBodyDelegation/RemoveUser', url: () => '/api/ConformityBodyDelegation/RemoveUser', body: () => ({ facilityPublicId: 'cb-global-halal', userId: ids['cb.main'] }), allowed: ['cb.main', 409, 'MainUserProtected'], refused: 'internal.main' },
   // ---- InternalFacilityDelegation ----
+  { method: 'POST', route: '/api/InternalFacilityDelegation/RemoveUser', url: () => '/api/InternalFacilityDelegation/RemoveUser', body: () => ({ facilityPublicId: 'inf-almarai-foods', userId: ids['internal.main'] }), allowed: ['internal.main', 409, 'MainUserProtected'], refused: 'internal.sub' },
   { method: 'POST', route: '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest', url: () => '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest', body: () => delegateStart('inf-almarai-foods', '1000000016'), allowed: ['internal.main', 200], refused: 'new.applicant' },
   { method: 'GET', route: '/api/InternalFacilityDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/:id', url: () => '/api/InternalFacilityDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/inf-almarai-foods', allowed: ['internal.main', 200], refused: 'new.applicant' },
   { method: 'POST', route: '/api/InternalFacilityDelegation/ValidateIfUserHasAuthorityOnFacilityAsync', url: () => `/api/InternalFacilityDelegation/ValidateIfUserHasAuthorityOnFacilityAsync?facilityId=inf-almarai-foods&userId=${ids['internal.main']}`, allowed: ['internal.sub', 200], refused: 'new.applicant' },

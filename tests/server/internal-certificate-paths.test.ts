@@ -5,6 +5,8 @@ import { users } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { getMachine, guardParamsOf, statusOf, type MachineEvent, type MayParams } from '../../machines';
 import { ROLE_PERMISSIONS, type RoleName } from '../../machines/roles';
+import { completeDraft } from '../helpers/requests';
+import { internalCertificateData } from '../services/fixtures';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { transitionIds } from '../machines/coverage';
 import { NON_CONFORMITY, PLAN, eventsFor, inputFor } from '../machines/samples';
@@ -28,7 +30,15 @@ function maximalPaths(): Step[][] {
   const serializeState = (state: AnyMachineSnapshot, event: MachineEvent | undefined, prev: AnyMachineSnapshot | undefined) => {
     const c = state.context as Record<string, unknown>;
     const via = event && prev ? machine.getTransitionData(prev, event).map((t) => ids.get(t)).join('|') : 'init';
-    return JSON.stringify([state.value, c.assigneeUserId !== null, c.returnedByAudit ?? null, c.round ?? null, via]);
+    return JSON.stringify([
+      state.value,
+      c.assigneeUserId !== null,
+      c.returnedByAudit ?? null,
+      c.round ?? null,
+      ((c.paidFees as number | undefined) ?? 0) > 0,
+      ((c.discountPercent as number | undefined) ?? 0) >= 100,
+      via,
+    ]);
   };
   const input = inputFor(KIND, 0);
   const events = eventsFor(KIND, machine);
@@ -116,6 +126,11 @@ function payloadOf(event: MachineEvent, live: Live): Record<string, unknown> {
         },
       };
     }
+    case 'EDIT': {
+      // A real edit of the section the model names: its complete value from the schema-valid fixture.
+      const [section] = Object.keys((payload as { data: Record<string, unknown> }).data);
+      return { data: { [section]: internalCertificateData()[section] } };
+    }
     case 'ASSIGN_TO_EMPLOYEE':
       return { assigneeUserId: userIds.get(QUEUE_ASSIGNEE[live.queue ?? ''] ?? 'registration')! };
     case 'SUBMIT_AUDIT_RESULT':
@@ -146,9 +161,8 @@ describe('internal certificate machine paths through the HTTP API', () => {
 
   it.each(PATHS.map((p, i) => [i, p.map((s) => s.event.type).join(' > '), p] as const))('path %i: %s', async (_i, _name, steps) => {
     const applicant = clients.get('internal.main')!;
-    const started = await applicant.post('/api/requests', { kind: KIND, facilityId: FACILITY, data: {} });
-    expect(started.statusCode).toBe(201);
-    let live = started.json() as Live;
+    // A complete draft with its documents uploaded (one EDIT filled it), so the contract lets it be submitted.
+    let live = (await completeDraft(applicant, KIND, FACILITY)) as unknown as Live;
     let model = initialTransition(machine, inputFor(KIND, 0))[0] as AnyMachineSnapshot;
 
     for (const { event, guard } of steps) {

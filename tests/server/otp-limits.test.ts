@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
-import { delegations, otpChallenges, smsMessages } from '../../db/schema';
+import { otpChallenges, smsMessages } from '../../db/schema';
 import { checkResend, checkSms, checkVerify, type ChallengeState, type OtpLimits } from '../../server/modules/facilities/otp-rules';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import type { Client } from '../helpers/app';
@@ -204,8 +204,8 @@ describe('OTP limits through the delegation wizard (configured numbers, server-e
     // Even the right code is refused now, and the delegation did not move.
     const res4 = await main.post(SUBMIT, { step: 'verifyOtp', delegationId: d.id, code: second });
     expect(res4.json().error.code).toBe('1006');
-    const [row] = await t.database.db.select().from(delegations).where(eq(delegations.id, d.id));
-    expect(row.status).toBe('awaitingOtp');
+    expect((await t.app.engine.get(d.id))?.stateValue).toBe('pending.awaitingOtp');
+    expect((await t.app.engine.history(d.id)).map((h) => h.event)).toEqual(['START']);
   });
 
   it('1005 after the code expired; a resend gives a code that works', async () => {
@@ -217,7 +217,7 @@ describe('OTP limits through the delegation wizard (configured numbers, server-e
     expect((await main.post(SUBMIT, { step: 'resendOtp', delegationId: d.id })).statusCode).toBe(200);
     const ok = await main.post(SUBMIT, { step: 'verifyOtp', delegationId: d.id, code: await t.lastOtp('+966550001003') });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().status).toBe('awaitingAcknowledgment');
+    expect(ok.json().status).toBe('pendingAcknowledgment');
   });
 
   it('1001 once the phone got SMS_DAILY_LIMIT_PER_PHONE messages in 24 hours; older messages do not count', async () => {

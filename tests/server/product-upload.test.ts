@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
-import { multipartBody, pdf } from './attachments-multipart';
+import { multipartBody, pdf } from '../helpers/multipart';
 
 let t: TestApp;
 let applicant: Client;

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { bills, certificates, requestHistory, requests } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
+import { completeDraft, send } from '../helpers/requests';
 
 /** The workflow calls through the HTTP stack: sessions, policies, visibility, errors in the caller's language. */
 let t: TestApp;
@@ -21,18 +22,13 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const FACILITY = 'inf-almarai-foods';
-const startDraft = async (data: Record<string, unknown> = { trademarks: [{ nameAr: 'نادك', nameEn: 'Nadec' }] }) => {
-  const res = await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string; number: string; version: number; status: { code: number; label: string } };
-};
-const send = (c: Client, id: string, type: string, expectedVersion: number, payload?: Record<string, unknown>, lang = 'en') =>
-  c.post(`/api/requests/${id}/events?lang=${lang}`, { type, expectedVersion, ...(payload ? { payload } : {}) });
+/** A complete internal certificate draft, its attachments uploaded: version 2 (START, then the EDIT that filled it). */
+const startDraft = () => completeDraft(applicant, 'internalCertificate', FACILITY);
 
 /** Submits and confirms the application fee, as the payment callback would: the request waits in registration. */
 async function inRegistration() {
   const r = await startDraft();
-  expect((await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true })).statusCode).toBe(200);
+  expect((await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true })).statusCode).toBe(200);
   await t.app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR);
   return r;
 }
@@ -58,11 +54,12 @@ describe('POST /api/requests', () => {
   it('the first data must be sections of the kind', async () => {
     const res = await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data: { horoscope: {} } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.validationErrors[0].members).toEqual(['data.horoscope']);
+    // Data issues name the field from the data's root (the wizard's field paths).
+    expect(res.json().error.validationErrors[0].members).toEqual(['horoscope']);
   });
 
-  it('refuses a facility the caller is not a member of, kinds nobody starts, and anonymous callers', async () => {
-    expect((await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: 'exf-anatolia-meat' })).statusCode).toBe(403);
+  it('refuses a facility the caller is not a member of (it does not exist for them), kinds nobody starts, and anonymous callers', async () => {
+    expect((await applicant.post('/api/requests', { kind: 'internalCertificate', facilityId: 'exf-anatolia-meat' })).statusCode).toBe(404);
     expect((await applicant.post('/api/requests', { kind: 'bill', facilityId: FACILITY })).statusCode).toBe(400);
     expect((await applicant.post('/api/requests', { kind: 'noSuchKind', facilityId: FACILITY })).statusCode).toBe(400);
     expect((await t.anonymous.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY })).statusCode).toBe(401);
@@ -85,7 +82,7 @@ describe('reading a request', () => {
   it('actions are what the machine allows this user now, with labels', async () => {
     const r = await startDraft();
     const mine = (await applicant.get(`/api/requests/${r.id}/actions?lang=en`)).json();
-    expect(mine.version).toBe(1);
+    expect(mine.version).toBe(r.version);
     expect(mine.actions.map((a: { type: string }) => a.type)).toEqual(expect.arrayContaining(['EDIT', 'SUBMIT', 'DELETE']));
     expect(mine.actions.find((a: { type: string }) => a.type === 'SUBMIT').label).toBe('Submit');
     const staff = (await registration.get(`/api/requests/${r.id}/actions`)).json();
@@ -96,9 +93,9 @@ describe('reading a request', () => {
 describe('POST /api/requests/:id/events', () => {
   it('applies an accepted event and creates the application bill in the same step', async () => {
     const r = await startDraft();
-    const res = await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true });
+    const res = await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ version: 2, status: { code: 2, label: 'Pending Payment of Application Fee' }, queue: 'payment' });
+    expect(res.json()).toMatchObject({ version: r.version + 1, status: { code: 2, label: 'Pending Payment of Application Fee' }, queue: 'payment' });
     const [bill] = await t.database.db.select().from(bills).where(eq(bills.requestId, r.id));
     expect(bill).toMatchObject({ status: 1, feeKind: 'application', facilityPublicId: FACILITY });
     expect(Number(bill.total)).toBeCloseTo(Number(bill.amount) * 1.15, 2);
@@ -106,11 +103,11 @@ describe('POST /api/requests/:id/events', () => {
 
   it('a stale expectedVersion is 409 with the concurrency message, in the caller language', async () => {
     const r = await startDraft();
-    await send(applicant, r.id, 'SUBMIT', 1, { agreementAccepted: true });
-    const en = await send(applicant, r.id, 'CANCEL', 1, {}, 'en');
+    await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
+    const en = await send(applicant, r.id, 'CANCEL', r.version, {}, 'en');
     expect(en.statusCode).toBe(409);
     expect(en.json().error).toMatchObject({ code: 'ConcurrencyConflict', message: 'The data has been changed by another user. Please reload and try again.' });
-    const ar = await send(applicant, r.id, 'CANCEL', 1, {}, 'ar');
+    const ar = await send(applicant, r.id, 'CANCEL', r.version, {}, 'ar');
     expect(ar.json().error.code).toBe('ConcurrencyConflict');
     expect(ar.json().error.message).toMatch(/[\u0600-\u06FF]/);
   });
@@ -118,15 +115,15 @@ describe('POST /api/requests/:id/events', () => {
   it('refusals: not this user 403, not this state 409, bad payload 400 with the field; nothing changes', async () => {
     const r = await startDraft();
     const before = await t.database.db.select().from(requests).where(eq(requests.id, r.id));
-    const e403 = await send(registration, r.id, 'SUBMIT', 1, { agreementAccepted: true });
+    const e403 = await send(registration, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
     expect([e403.statusCode, e403.json().error.code]).toEqual([403, 'NotAuthorized']);
-    const e409 = await send(registration, r.id, 'ACCEPT', 1);
+    const e409 = await send(registration, r.id, 'ACCEPT', r.version);
     expect([e409.statusCode, e409.json().error.code]).toEqual([409, 'TransitionNotAllowed']);
-    const e400 = await send(applicant, r.id, 'SUBMIT', 1, {});
+    const e400 = await send(applicant, r.id, 'SUBMIT', r.version, {});
     expect(e400.statusCode).toBe(400);
     expect(e400.json().error.validationErrors[0]).toEqual({ members: ['agreementAccepted'], message: 'You must tick the agreement checkbox' });
     expect(await t.database.db.select().from(requests).where(eq(requests.id, r.id))).toEqual(before);
-    expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(1);
+    expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(r.version);
   });
 
   it('a malformed body is 400 before anything runs', async () => {
@@ -141,10 +138,10 @@ describe('POST /api/requests/:id/events', () => {
       method: 'POST',
       url: `/api/requests/${r.id}/events`,
       headers: { cookie: applicant.cookie },
-      payload: { type: 'SUBMIT', expectedVersion: 1, payload: { agreementAccepted: true } },
+      payload: { type: 'SUBMIT', expectedVersion: r.version, payload: { agreementAccepted: true } },
     });
     expect(res.statusCode).toBe(403);
-    expect((await applicant.get(`/api/requests/${r.id}`)).json().version).toBe(1);
+    expect((await applicant.get(`/api/requests/${r.id}`)).json().version).toBe(r.version);
   });
 });
 
@@ -152,27 +149,27 @@ describe('history', () => {
   it('lists accepted events in order with names, statuses and labels', async () => {
     const r = await inRegistration();
     const items = (await applicant.get(`/api/requests/${r.id}/history?lang=en`)).json().items;
-    expect(items.map((i: { event: string }) => i.event)).toEqual(['START', 'SUBMIT', 'PAYMENT_CONFIRMED']);
-    expect(items[1]).toMatchObject({
-      seq: 2,
+    expect(items.map((i: { event: string }) => i.event)).toEqual(['START', 'EDIT', 'SUBMIT', 'PAYMENT_CONFIRMED']);
+    expect(items[2]).toMatchObject({
+      seq: 3,
       actor: { name: 'Khalid Al-Harbi', system: false },
       from: { code: 0, label: 'Draft' },
       to: { code: 2 },
     });
-    expect(items[2].actor).toMatchObject({ system: true, userId: 'system', name: 'System' });
+    expect(items[3].actor).toMatchObject({ system: true, userId: 'system', name: 'System' });
     const ar = (await applicant.get(`/api/requests/${r.id}/history?lang=ar`)).json().items;
-    expect(ar[2].actor.name).toBe('النظام');
+    expect(ar[3].actor.name).toBe('النظام');
   });
 
   it('verify: staff only; finds a tampered row', async () => {
     const r = await inRegistration();
     expect((await applicant.get(`/api/requests/${r.id}/history/verify`)).statusCode).toBe(403);
-    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: true, rows: 3 });
+    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: true, rows: 4 });
     await t.database.db
       .update(requestHistory)
       .set({ payload: { agreementAccepted: false } })
-      .where(and(eq(requestHistory.requestId, r.id), eq(requestHistory.seq, 2)));
-    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: false, rows: 3, firstBrokenSeq: 2, reason: 'hash' });
+      .where(and(eq(requestHistory.requestId, r.id), eq(requestHistory.seq, 3)));
+    expect((await registration.get(`/api/requests/${r.id}/history/verify`)).json()).toEqual({ ok: false, rows: 4, firstBrokenSeq: 3, reason: 'hash' });
     expect((await registration.get('/api/requests/00000000-0000-4000-8000-000000000000/history/verify')).statusCode).toBe(404);
   });
 });
@@ -183,7 +180,7 @@ describe('GET /api/queues/:queue', () => {
   beforeAll(async () => {
     a = await inRegistration();
     b = await inRegistration();
-    const assigned = await send(registration, b.id, 'ASSIGN_TO_ME', 3);
+    const assigned = await send(registration, b.id, 'ASSIGN_TO_ME', 4);
     expect(assigned.statusCode).toBe(200);
     expect(assigned.json().status.code).toBe(4);
   });
@@ -195,7 +192,7 @@ describe('GET /api/queues/:queue', () => {
     expect(ids(waiting)).toContain(a.id);
     expect(ids(waiting)).not.toContain(b.id);
     expect(ids(await registration.get('/api/queues/registration?tab=mine&pageSize=100'))).toEqual([b.id]);
-    const accepted = await send(registration, b.id, 'ACCEPT', 4);
+    const accepted = await send(registration, b.id, 'ACCEPT', 5);
     expect(accepted.json().queue).toBe('audit');
     expect(ids(await registration.get('/api/queues/registration?tab=mine&pageSize=100'))).toEqual([]);
     expect(ids(await registration.get('/api/queues/registration?tab=finished&pageSize=100'))).toContain(b.id);
@@ -207,7 +204,10 @@ describe('GET /api/queues/:queue', () => {
     expect(ids(await registration.get(`/api/queues/registration?any=${a.number}`))).toEqual([a.id]);
     expect(ids(await registration.get('/api/queues/registration?creatorName=khalid&pageSize=100'))).toContain(a.id);
     expect(ids(await registration.get('/api/queues/registration?creatorName=nobody-by-this-name'))).toEqual([]);
-    expect(ids(await registration.get(`/api/queues/registration?brandName=${encodeURIComponent('نادك')}&pageSize=100`))).toContain(a.id);
+    // Brand names come from the service's projection of the data: the trademarks and the products' brands.
+    expect(ids(await registration.get(`/api/queues/registration?brandName=${encodeURIComponent('لوزين')}&pageSize=100`))).toContain(a.id);
+    expect(ids(await registration.get(`/api/queues/registration?brandName=Almarai&pageSize=100`))).toContain(a.id);
+    expect(ids(await registration.get(`/api/queues/registration?brandName=NoSuchBrand&pageSize=100`))).toEqual([]);
     const page = (await registration.get('/api/queues/registration?pageSize=1&pageNumber=1')).json();
     expect(page.items).toHaveLength(1);
     expect(page.totalCount).toBeGreaterThanOrEqual(1);
@@ -244,14 +244,16 @@ describe('an expired Halal certificate blocks the facility’s other services un
       .returning();
     try {
       const before = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));
-      const res = await external.post('/api/requests?lang=en', { kind: 'externalAddProducts', facilityId: 'exf-anatolia-meat' });
+      const res = await external.post('/api/requests?lang=en', { kind: 'shipment', facilityId: 'exf-anatolia-meat' });
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatchObject({ code: 'FacilityCertificateExpired' });
       expect(res.json().error.message).toContain('HC-TEST-EXPIRED');
       const after = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));
       expect(after.length).toBe(before.length);
-      const renewal = await external.post('/api/requests', { kind: 'externalRenewal', facilityId: 'exf-anatolia-meat' });
-      expect(renewal.json().error?.code).not.toBe('FacilityCertificateExpired');
+      // Renewing the expired certificate is the way out: it starts.
+      const renewal = await external.post('/api/requests', { kind: 'externalRenewal', facilityId: 'exf-anatolia-meat', certificateId: cert.id });
+      expect(renewal.statusCode).toBe(201);
+      expect(renewal.json().context.subject).toEqual({ certificateId: cert.id });
     } finally {
       await t.app.db.delete(certificates).where(eq(certificates.id, cert.id));
     }

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../server/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -125,7 +126,7 @@ export function engineContract(name: string, factory: () => Promise<ContractHarn
       const before = await dbState(h.db, started.id);
       const err = await refusal(h.engine.send(started.id, scenario.second.event, scenario.second.actor, 1));
       expect(err.code).toBe('ConcurrencyConflict');
-      expect(err.status).toBe(409);
+      expect(httpStatusOf(err)).toBe(409);
       expect(await dbState(h.db, started.id)).toEqual(before);
     });
 
@@ -133,15 +134,15 @@ export function engineContract(name: string, factory: () => Promise<ContractHarn
       const started = await start();
       const initial = await dbState(h.db, started.id);
       const e403 = await refusal(h.engine.send(started.id, scenario.notAuthorized.event, scenario.notAuthorized.actor, 1));
-      expect([e403.code, e403.status]).toEqual(['NotAuthorized', 403]);
+      expect([e403.code, httpStatusOf(e403)]).toEqual(['NotAuthorized', 403]);
       const e409 = await refusal(h.engine.send(started.id, scenario.notHandled.event, scenario.notHandled.actor, 1));
-      expect([e409.code, e409.status]).toEqual(['TransitionNotAllowed', 409]);
+      expect([e409.code, httpStatusOf(e409)]).toEqual(['TransitionNotAllowed', 409]);
       expect(await dbState(h.db, started.id)).toEqual(initial);
 
       await h.engine.send(started.id, scenario.accepted.event, scenario.accepted.actor, 1);
       const moved = await dbState(h.db, started.id);
       const e400 = await refusal(h.engine.send(started.id, scenario.invalidPayload.event, scenario.invalidPayload.actor, 2));
-      expect([e400.code, e400.status]).toEqual(['ValidationFailed', 400]);
+      expect([e400.code, httpStatusOf(e400)]).toEqual(['ValidationFailed', 400]);
       expect(e400.details.map((d) => d.field)).toContain(scenario.invalidPayload.field);
       expect(await dbState(h.db, started.id)).toEqual(moved);
     });

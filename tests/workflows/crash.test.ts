@@ -14,6 +14,8 @@ import { machinesCatalogue } from '../../workflows/machines-catalogue';
 import { replay, type StoredSnapshot } from '../../workflows/step';
 import { checkChain } from '../../workflows/hash-chain';
 import { TEST_DATABASE_URL } from '../helpers/db';
+import { pdf } from '../helpers/multipart';
+import { internalCertificateData } from '../services/fixtures';
 
 /*
  * Crash safety of the embedded engine. The real server (server/main.ts) runs as a child process on its own database
@@ -118,6 +120,19 @@ class Http {
     this.csrf = (await s.json()).csrfToken;
   }
 
+  /** Uploads a small PDF into a request's attachment category; the attachment's id. */
+  async upload(facilityPublicId: string, requestId: string, category: string): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pdf())], { type: 'application/pdf' }), `${category}.pdf`);
+    const res = await fetch(`${this.base}/api/attachments?facilityPublicId=${facilityPublicId}&category=${category}&requestId=${requestId}`, {
+      method: 'POST',
+      headers: { cookie: this.cookie, 'x-csrf-token': this.csrf },
+      body: form,
+    });
+    if (res.status !== 201) throw new Error(`upload ${res.status}`);
+    return ((await res.json()) as { id: string }).id;
+  }
+
   async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
     const res = await fetch(`${this.base}${path}`, {
       method,
@@ -137,10 +152,18 @@ async function stream(http: Http, acks: Ack[], stop: { now: boolean }): Promise<
   while (!stop.now) {
     try {
       if (!current) {
-        const r = await http.call('POST', '/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data: { trademarks: [{ nameEn: 'Crash' }] } });
+        // A complete draft (the service contract refuses to submit less), with its two required documents uploaded.
+        const { attachments: _placeholders, ...data } = internalCertificateData();
+        const r = await http.call('POST', '/api/requests', { kind: 'internalCertificate', facilityId: FACILITY, data });
         if (r.status !== 201) throw new Error(`start ${r.status} ${JSON.stringify(r.json)}`);
-        current = { id: r.json.id as string, version: r.json.version as number, status: (r.json.status as { code: number }).code };
-        acks.push({ requestId: current.id, event: 'START', version: current.version });
+        const id = r.json.id as string;
+        acks.push({ requestId: id, event: 'START', version: r.json.version as number });
+        const attachments = [];
+        for (const category of ['commercialRegistrationCopy', 'industrialLicense']) attachments.push({ id: await http.upload(FACILITY, id, category), category });
+        const e = await http.call('POST', `/api/requests/${id}/events`, { type: 'EDIT', expectedVersion: r.json.version, payload: { data: { attachments } } });
+        if (e.status !== 200) throw new Error(`EDIT ${e.status} ${JSON.stringify(e.json)}`);
+        current = { id, version: e.json.version as number, status: (e.json.status as { code: number }).code };
+        acks.push({ requestId: id, event: 'EDIT', version: current.version });
         continue;
       }
       const type = current.status === 0 ? 'SUBMIT' : 'CANCEL';

@@ -1,7 +1,6 @@
+import { testStoreDeps } from '../helpers/deps';
 import { createTestDatabase, testDbKind } from '../helpers/db';
-import { testConfig } from '../../server/config';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
-import { storeDeps } from '../../workflows';
 import type { MachineCatalogue } from '../../workflows/catalogue';
 import { machinesCatalogue } from '../../workflows/machines-catalogue';
 import { engineContract, type ContractScenario } from './contract';
@@ -15,7 +14,7 @@ function embedded(name: string, catalogue: () => MachineCatalogue, scenario: Con
     async () => {
       const database = await createTestDatabase({ seed: false });
       // A flat fee: the fee schedule is the payments module's and has its own tests.
-      const engine = new EmbeddedEngine({ db: database.db, catalogue: catalogue(), deps: storeDeps(testConfig(), () => 1000) });
+      const engine = new EmbeddedEngine({ db: database.db, deps: testStoreDeps({ catalogue: catalogue() }) });
       return { engine, db: database.db, fireDueTimers: (at) => engine.fireDueTimers(at), close: () => database.close() };
     },
     scenario,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
 import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
-import { AppError, AppErrorCode } from '../../server/errors';
+import { AppError, AppErrorCode } from '../../lib/app-error';
 import type { MachineCatalogue } from '../catalogue';
 import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
 import {
+  appendAnnotation,
   claimDueTimer,
   lockRequest,
   markTimerFired,
@@ -21,7 +22,8 @@ import {
 
 export interface EmbeddedEngineOptions {
   db: Db;
-  catalogue: MachineCatalogue;
+  /** The machines; default the store's (deps.catalogue), which must also know the entity lifecycles effects start. */
+  catalogue?: MachineCatalogue;
   deps: StoreDeps;
   /** The engine's clock (tests move it forward to make deadlines due). */
   now?: () => Date;
@@ -44,7 +46,7 @@ export class EmbeddedEngine implements WorkflowEngine {
 
   constructor(opts: EmbeddedEngineOptions) {
     this.db = opts.db;
-    this.catalogue = opts.catalogue;
+    this.catalogue = opts.catalogue ?? opts.deps.catalogue;
     this.deps = opts.deps;
     this.now = opts.now ?? (() => new Date());
   }
@@ -54,8 +56,9 @@ export class EmbeddedEngine implements WorkflowEngine {
     const machineVersion = this.catalogue.currentVersion(kind);
     const machine = this.catalogue.getMachine(kind, machineVersion);
     const id = randomUUID();
-    const fullInput: Record<string, unknown> = { ...input, requestId: id };
-    const { next, effects } = startStep(this.catalogue, machine, fullInput);
+    const started = startStep(this.catalogue, kind, machine, { ...input, requestId: id });
+    if (!started.ok) throw refusalError(started.refusal);
+    const { step: { next, effects }, input: fullInput } = started;
     const now = this.now();
     const row = await this.db.transaction((tx) =>
       persistStart(
@@ -102,7 +105,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     const stored = row.snapshot as unknown as StoredSnapshot;
     const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);
     if (!step.ok) return step;
-    const updated = await persistTransition(tx, row, { ...step, event, actor, now: this.now() }, this.deps);
+    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now() }, this.deps);
     return { ok: true, row: updated };
   }
 
@@ -127,6 +130,11 @@ export class EmbeddedEngine implements WorkflowEngine {
     return this.catalogue.allowedActions(row.kind, snapshot, actor, row.machineVersion);
   }
 
+  annotate(id: string, annotation: Parameters<WorkflowEngine['annotate']>[1], actor: Actor): Promise<boolean> {
+    // The same table write in both adapters: an annotation is not an event of the workflow.
+    return this.db.transaction((tx) => appendAnnotation(tx, id, annotation, actor, new Date()));
+  }
+
   list(query: QueueQuery): Promise<Page<RequestView>> {
     return listRequests(this.db, query);
   }
@@ -140,7 +148,12 @@ export class EmbeddedEngine implements WorkflowEngine {
    * Returns the number of timers fired (accepted or refused by the machine). A timer whose transaction fails is
    * reported to `onError` and left due for the next sweep.
    */
-  async fireDueTimers(now: Date = this.now(), limit = 1000, onError: (err: unknown, timerId: string) => void = () => {}): Promise<number> {
+  async fireDueTimers(
+    now: Date = this.now(),
+    limit = 1000,
+    onError: (err: unknown, timerId: string) => void = () => {},
+    onlyEntities = false,
+  ): Promise<number> {
     const skip: string[] = [];
     let fired = 0;
     while (fired < limit) {
@@ -148,7 +161,7 @@ export class EmbeddedEngine implements WorkflowEngine {
       let outcome: 'none' | 'busy' | 'fired';
       try {
         outcome = await this.db.transaction(async (tx) => {
-          const timer = await claimDueTimer(tx, now, skip);
+          const timer = await claimDueTimer(tx, now, skip, onlyEntities);
           if (!timer) return 'none' as const;
           claimed = timer.id;
           const row = await tryLockRequest(tx, timer.requestId);

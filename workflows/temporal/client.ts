@@ -3,8 +3,10 @@ import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { Client, Connection, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import type { Actor } from '../../machines/actor';
-import type { Config } from '../../server/config';
-import { AppError, AppErrorCode, type ValidationDetail } from '../../server/errors';
+import type { EngineConfig } from '../index';
+import { EmbeddedEngine } from '../embedded/embedded-engine';
+import { ENTITY_KINDS } from '../../machines/services/types';
+import { AppError, AppErrorCode, type ValidationDetail } from '../../lib/app-error';
 import type { MachineCatalogue } from '../catalogue';
 import type {
   AllowedAction,
@@ -20,7 +22,7 @@ import type {
 } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, type StoredSnapshot } from '../step';
-import { readRequest, viewOf, type StoreDeps } from '../store';
+import { appendAnnotation, readRequest, viewOf, type StoreDeps } from '../store';
 import {
   REQUEST_WORKFLOW_TYPE,
   allowedActionsQuery,
@@ -138,6 +140,11 @@ export class TemporalEngine implements WorkflowEngine {
   private readonly deps: StoreDeps;
   private readonly gateway: RequestWorkflowGateway;
   private readonly continueAsNewAfterEvents?: number;
+  /**
+   * Entity lifecycles (bills, certificates, marks, delegations) are started by requests' effects inside their
+   * transactions and run on the embedded engine in both modes; their timers are fired by the embedded timer runner.
+   */
+  readonly entities: EmbeddedEngine;
 
   constructor(opts: TemporalEngineOptions) {
     this.db = opts.db;
@@ -145,6 +152,7 @@ export class TemporalEngine implements WorkflowEngine {
     this.deps = opts.deps;
     this.gateway = opts.gateway;
     this.continueAsNewAfterEvents = opts.continueAsNewAfterEvents;
+    this.entities = new EmbeddedEngine({ db: opts.db, catalogue: opts.catalogue, deps: opts.deps });
   }
 
   async start(kind: string, input: StartInput, actor: Actor, options: StartOptions = {}): Promise<RequestView> {
@@ -154,7 +162,7 @@ export class TemporalEngine implements WorkflowEngine {
       await this.gateway.start({
         requestId,
         kind,
-        durations: this.deps.durations,
+        durations: this.deps.durations(),
         start: { input, actor, creatorName: options.creatorName ?? '' },
         ...(this.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.continueAsNewAfterEvents } : {}),
       });
@@ -169,6 +177,7 @@ export class TemporalEngine implements WorkflowEngine {
   async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number): Promise<RequestView> {
     const row = await readRequest(this.db, id);
     if (!row || row.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
+    if ((ENTITY_KINDS as readonly string[]).includes(row.kind)) return this.entities.send(id, event, actor, expectedVersion);
     // The workflow checks the version too; answering a stale one here saves the round trip.
     if (expectedVersion !== undefined && row.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
     try {
@@ -197,12 +206,18 @@ export class TemporalEngine implements WorkflowEngine {
   async allowedActions(id: string, actor: Actor): Promise<AllowedAction[]> {
     const row = await readRequest(this.db, id);
     if (!row || row.deletedAt) return [];
+    if ((ENTITY_KINDS as readonly string[]).includes(row.kind)) return this.entities.allowedActions(id, actor);
     const fromWorkflow = await this.gateway.allowedActions(id, actor);
     if (fromWorkflow) return fromWorkflow;
     // The workflow is gone (completed past the namespace's retention): the stored snapshot answers the same.
     const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
     const snapshot = restoreSnapshot(machine, row.snapshot as unknown as StoredSnapshot);
     return snapshot.status === 'active' ? this.catalogue.allowedActions(row.kind, snapshot, actor, row.machineVersion) : [];
+  }
+
+  annotate(id: string, annotation: Parameters<WorkflowEngine['annotate']>[1], actor: Actor): Promise<boolean> {
+    // The same table write in both adapters: an annotation is not an event of the workflow.
+    return this.db.transaction((tx) => appendAnnotation(tx, id, annotation, actor, new Date()));
   }
 
   list(query: QueueQuery): Promise<Page<RequestView>> {
@@ -221,7 +236,7 @@ export class TemporalEngine implements WorkflowEngine {
 }
 
 /** Connects to TEMPORAL_ADDRESS and builds the engine (WORKFLOW_ENGINE=temporal). */
-export async function createTemporalEngine(config: Config, db: Db, opts: { catalogue: MachineCatalogue; deps: StoreDeps }): Promise<TemporalEngine> {
+export async function createTemporalEngine(config: EngineConfig, db: Db, opts: { catalogue: MachineCatalogue; deps: StoreDeps }): Promise<TemporalEngine> {
   if (!config.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required when WORKFLOW_ENGINE=temporal');
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });

@@ -198,7 +198,7 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
       const event: WorkflowEvent = { type: d.event };
       const step = decide(event, SYSTEM_ACTOR);
       if (step.ok) {
-        await persist(step, event, SYSTEM_ACTOR, deadline);
+        await persist(step, step.event, SYSTEM_ACTOR, deadline);
         return;
       }
       await activities.recordDeadlineRefused({ requestId, deadline, now: Date.now() });
@@ -214,13 +214,15 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
     } else {
       const start = input.start;
       if (!start) throw ApplicationFailure.nonRetryable('a new request workflow needs start input', 'BadRequest');
-      const machineInput: Record<string, unknown> = { ...start.input, requestId };
-      let first: ReturnType<typeof startStep>;
+      let started: ReturnType<typeof startStep>;
       try {
-        first = startStep(catalogue, machine, machineInput);
+        started = startStep(catalogue, kind, machine, { ...start.input, requestId });
       } catch (err) {
         throw ApplicationFailure.nonRetryable(`the machine refused its input: ${String(err)}`, 'BadRequest');
       }
+      if (!started.ok) throw refusalFailure(started.refusal);
+      const first = started.step;
+      const machineInput = started.input;
       const now = Date.now();
       const deadlines = first.next.deadlines.map((d) => dueAt(d, now));
       ready = exclusive(async () => {
@@ -273,7 +275,7 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
             }
             const step = decide(event, actor);
             if (!step.ok) throw refusalFailure(step.refusal);
-            return persist(step, event, actor);
+            return persist(step, step.event, actor);
           });
         } finally {
           inFlight--;
@@ -302,7 +304,7 @@ export function createRequestWorkflow(catalogue: MachineCatalogue) {
           log.warn('system event refused', { kind, id: requestId, event: event.type, refusal: step.refusal.code });
           return;
         }
-        await persist(step, event, SYSTEM_ACTOR);
+        await persist(step, step.event, SYSTEM_ACTOR);
       })
         .catch((err: unknown) => log.error('system event not applied', { kind, id: requestId, event: event.type, error: String(err) }))
         .finally(() => inFlight--);

@@ -149,18 +149,18 @@ export type TDelegate = z.infer<typeof ZDelegate>;
 
 /**
  * The delegation wizard's steps, all sent to Submit{CB,Facility}DelegationRequest: start (sends the OTP to the
- * delegate's mobile), resendOtp, verifyOtp, acknowledge (completes), cancel.
+ * delegate's mobile), resendOtp, verifyOtp, acknowledge (completes), cancel. Each delegation is a request of kind
+ * `delegation` in the workflow engine (machines/delegation.ts); its id is the request id.
  */
 export const ZDelegationStep = z.discriminatedUnion('step', [
   z.object({
     step: z.literal('start'),
     facilityPublicId: z.string().min(1, 'required'),
     delegate: ZDelegate,
-    /** main=0 (may delegate in turn), sub=1. */
+    /** main=0, sub=1 (spec 02 section 3). A facility has one main user, so a delegation is always sub (0 is refused). */
     delegationType: z.union([z.literal(0), z.literal(1)]),
+    /** The delegated permissions; empty means every one the facility type allows. */
     permissions: z.array(z.string()).default([]),
-    /** Required for a main (sub-authoriser) delegation: the main user confirms they hand over delegation rights. */
-    confirmMainDelegation: z.boolean().optional(),
   }),
   z.object({ step: z.literal('resendOtp'), delegationId: z.string().uuid('invalid') }),
   z.object({ step: z.literal('verifyOtp'), delegationId: z.string().uuid('invalid'), code: z.string().trim().min(1, 'required').max(10) }),
@@ -244,6 +244,8 @@ export const ZMemberDto = z.object({
   permissions: z.array(z.string()),
   memberSince: z.string(),
   delegatedBy: z.string().nullable(),
+  /** The delegation that made this user a member (its history is at /api/requests/:id/history); null for the main user. */
+  delegationId: z.string().nullable(),
 });
 
 export const ZCurrentUserInFacility = z.object({
@@ -293,11 +295,24 @@ export const ZOtpState = z.object({
   attemptsLeft: z.number(),
 });
 
+/** Where a delegation is (the states of machines/delegation.ts). */
+export const DELEGATION_STATUSES = ['awaitingOtp', 'pendingAcknowledgment', 'active', 'revoked', 'cancelled', 'expired'] as const;
+export type TDelegationStatus = (typeof DELEGATION_STATUSES)[number];
+
+/** Removing a user from a facility (its main user only): a delegated user's delegation is revoked. */
+export const ZRemoveMember = z.object({ facilityPublicId: z.string().min(1, 'required'), userId: z.string().uuid('invalid') });
+
 export const ZDelegationDto = z.object({
+  /** The delegation's request id: GET /api/requests/:id/history is its verifiable history. */
   id: z.string(),
+  /** The request number the engine gave it. */
+  number: z.string(),
   facilityPublicId: z.string(),
-  status: z.enum(['awaitingOtp', 'awaitingAcknowledgment', 'completed', 'cancelled']),
+  status: z.enum(DELEGATION_STATUSES),
+  /** The status code of machines/delegation.ts (labels in locales/<lang>/status.json, `delegation`). */
+  statusCode: z.number(),
   delegationType: z.number(),
+  permissions: z.array(z.string()),
   delegate: z.object({ firstName: z.string(), lastName: z.string(), maskedPhone: z.string(), email: z.string() }),
   otp: ZOtpState.nullable(),
   accountCreated: z.boolean(),

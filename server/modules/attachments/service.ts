@@ -3,7 +3,8 @@ import { fileTypeFromFile } from 'file-type';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, facilities, requests } from '../../../db/schema';
-import type { Actor } from '../../../machines/actor';
+import { holdsForFacility, type Actor } from '../../../machines/actor';
+import { FACILITY_ACCESS, FILE_WRITE_PERMISSIONS } from '../../../machines/forms/facilities/permissions';
 import { Permissions } from '../../../machines/permissions';
 import {
   ATTACHMENT_CATEGORIES,
@@ -59,9 +60,18 @@ const DECLARED_TYPES: Record<FileExtension, readonly string[]> = {
 
 const isStaff = (actor: Actor) => actor.permissions.includes(Permissions.portals.halalCenter);
 const isMember = (actor: Actor, facilityPublicId: string) => actor.facilityIds.includes(facilityPublicId);
+/** A facility has one type, so holding any type's view permission for it is holding its own. */
+const VIEW_PERMISSIONS = Object.values(FACILITY_ACCESS).map((a) => a.view);
+/** A member who may change the facility's files: the delegated permissions are per facility. */
+const mayWrite = (actor: Actor, facilityPublicId: string) =>
+  isMember(actor, facilityPublicId) && holdsForFacility(actor, facilityPublicId, FILE_WRITE_PERMISSIONS);
 
-/** Files of a facility are seen by its members and by Halal-center staff (spec 02 section 6: downloads are restricted). */
-export const maySee = (actor: Actor, facilityPublicId: string) => isMember(actor, facilityPublicId) || isStaff(actor);
+/**
+ * Files of a facility are seen by its members who may see the facility and by Halal-center staff (spec 02
+ * section 6: downloads are restricted).
+ */
+export const maySee = (actor: Actor, facilityPublicId: string) =>
+  (isMember(actor, facilityPublicId) && holdsForFacility(actor, facilityPublicId, VIEW_PERMISSIONS)) || isStaff(actor);
 
 export function ruleOf(category: string): AttachmentCategoryRule & { category: AttachmentCategory } {
   if (!isAttachmentCategory(category)) throw new AppError(UploadError.UnknownCategory, { category });
@@ -81,7 +91,7 @@ export const megabytes = (bytes: number): number => +(bytes / (1024 * 1024)).toF
  */
 async function authorizeUpload(db: Db, actor: Actor, target: UploadTarget, rule: AttachmentCategoryRule): Promise<void> {
   const [facility] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId));
-  const member = isMember(actor, target.facilityPublicId);
+  const member = mayWrite(actor, target.facilityPublicId);
   const staffMay = isStaff(actor) && rule.staffMayUpload && !!target.requestId;
   if (!member && !staffMay) throw new AppError(UploadError.UnauthorizedUpload);
   if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
@@ -226,7 +236,7 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
 export async function deleteAttachment(db: Db, actor: Actor, id: string): Promise<void> {
   const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
   if (!row) throw new AppError(AppErrorCode.EntityNotFound);
-  if (!isMember(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
+  if (!mayWrite(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
   if (row.lockedAt) throw new AppError(UploadError.AttachmentLocked);
   await db.update(attachments).set({ deletedAt: new Date() }).where(eq(attachments.id, id));
 }

@@ -3,7 +3,7 @@ import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { sessions, users } from '../../../db/schema';
 import { isStaff } from '../../../machines/roles';
-import { verifyPassword } from '../../auth/password';
+import { verifyPassword } from '../../../lib/password';
 import { AppError, AppErrorCode } from '../../errors';
 import { SESSION_COOKIE } from '../../plugins/auth';
 

@@ -1,7 +1,8 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { facilities, facilityMembers } from '../../../db/schema';
-import type { Actor } from '../../../machines/actor';
+import { memberPermissions, type Actor } from '../../../machines/actor';
+import { FACILITY_ACCESS } from '../../../machines/forms/facilities/permissions';
 import { AppError, AppErrorCode } from '../../errors';
 import { UserInFacilityRole, type FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
@@ -33,24 +34,33 @@ export interface MemberContext {
   facility: FacilityRow;
   membership: MemberRow;
   isMainUser: boolean;
+  /** What the caller holds in this facility (the main user all of the role's, a sub user the delegated ones). */
+  permissions: string[];
 }
 
 /**
- * The facility, provided the caller is one of its users. A user of another facility gets 404 NotFacilityMember,
- * the same answer as for a facility that does not exist, so ids cannot be probed.
+ * The facility, provided the caller is one of its users and holds, for it, the permission to see it (and
+ * `permission`, any of, when given: the delegated permissions are enforced per facility, 403 FacilityPermissionMissing).
+ * A user of another facility gets 404 NotFacilityMember, the same answer as for a facility that does not exist, so
+ * ids cannot be probed.
  */
 export async function requireMember(
   db: Db,
   actor: Actor,
   idOrPublicId: string,
-  opts: { types?: readonly FacilityType[]; mainUser?: boolean } = {},
+  opts: { types?: readonly FacilityType[]; mainUser?: boolean; permission?: string | readonly string[] } = {},
 ): Promise<MemberContext> {
   const facility = await findFacility(db, idOrPublicId, opts.types);
   const membership = facility ? await membershipOf(db, facility.id, actor.userId) : undefined;
   if (!facility || !membership) throw new AppError('NotFacilityMember');
   const isMainUser = membership.role === UserInFacilityRole.MainUser;
   if (opts.mainUser && !isMainUser) throw new AppError('NotMainUser');
-  return { facility, membership, isMainUser };
+  const permissions = memberPermissions(isMainUser, membership.permissions, actor.permissions);
+  const needed = [FACILITY_ACCESS[facility.type as FacilityType].view, ...(opts.permission === undefined ? [] : [opts.permission].flat())];
+  if (!permissions.includes(needed[0]) || (needed.length > 1 && !needed.slice(1).some((p) => permissions.includes(p)))) {
+    throw new AppError('FacilityPermissionMissing');
+  }
+  return { facility, membership, isMainUser, permissions };
 }
 
 /** For Halal-center calls: any facility, or 404. */

@@ -132,7 +132,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/api/ConformityBody/update', { config: { policy: Policy.conformityBodyEdit }, schema: { tags, body: ZUpdateConformityBody, response: { 200: ZFacilityDto } } }, async (request) => {
     const actor = actorOf(request);
-    const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: CB });
+    const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: CB, permission: Policy.conformityBodyEdit });
     return facilityDto(db, await updateConformityBody(deps, actor, facility, request.body), membership.role);
   });
 
@@ -141,7 +141,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { policy: Policy.conformityBodyEdit }, schema: { tags, body: ZUpdateCbForRenewal, response: { 200: ZFacilityDto } } },
     async (request) => {
       const actor = actorOf(request);
-      const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: CB });
+      const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: CB, permission: Policy.conformityBodyEdit });
       return facilityDto(db, await updateForRenewal(deps, actor, facility, request.body), membership.role);
     },
   );
@@ -156,7 +156,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ConformityBody/ValidateAcceptanceNumberAsync',
     { config: { policy: [Policy.conformityBodyCreate, Policy.conformityBodyEdit] }, schema: { tags, body: z.object({ acceptanceNumber: z.string().min(1, 'required'), publicId: z.string().optional() }), response: ok } },
     async (request) => {
-      const own = request.body.publicId ? (await requireMember(db, actorOf(request), request.body.publicId, { types: CB })).facility : undefined;
+      const own = request.body.publicId ? (await requireMember(db, actorOf(request), request.body.publicId, { types: CB, permission: Policy.conformityBodyEdit })).facility : undefined;
       await validateAcceptanceNumber(db, request.body.acceptanceNumber, own?.id);
       return true as const;
     },
@@ -189,7 +189,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: z.object({ registrationNumber: z.string().min(1, 'required'), countryCode: z.string().regex(/^[A-Z]{2}$/, 'invalid').optional(), publicId: z.string().optional() }), response: ok },
     },
     async (request) => {
-      const own = request.body.publicId ? (await requireMember(db, actorOf(request), request.body.publicId, { types: CB })).facility : undefined;
+      const own = request.body.publicId ? (await requireMember(db, actorOf(request), request.body.publicId, { types: CB, permission: Policy.conformityBodyEdit })).facility : undefined;
       await validateRegistrationNumber(db, request.body.registrationNumber, request.body.countryCode, own?.id);
       return true as const;
     },
@@ -199,7 +199,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ConformityBody/ValidateUpdateConformityBodyRequest',
     { config: { policy: Policy.conformityBodyEdit }, schema: { tags, body: ZUpdateConformityBody, response: ok } },
     async (request) => {
-      const { facility } = await requireMember(db, actorOf(request), request.body.publicId, { types: CB });
+      const { facility } = await requireMember(db, actorOf(request), request.body.publicId, { types: CB, permission: Policy.conformityBodyEdit });
       assertCbServicesAllowed(facility);
       await validateConformityBody(db, request.body, facility);
       return true as const;

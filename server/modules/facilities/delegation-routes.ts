@@ -1,12 +1,13 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import { membershipOf, requireMember } from './access';
 import { assertDelegationAllowed } from './certificate-rules';
-import { lookupDelegate, submitDelegationStep } from './delegation-service';
+import { lookupDelegate, removeMember, submitDelegationStep, type StepContext } from './delegation-service';
 import { depsOf } from './deps';
 import { actorOf, Policy, publicBaseUrl } from './policies';
-import { UserInFacilityRole, ZDelegateLookup, ZDelegationDto, ZDelegationStep, ZUserLookup, type FacilityType } from '../../../machines/forms/facilities/schemas';
+import { UserInFacilityRole, ZDelegateLookup, ZDelegationDto, ZDelegationStep, ZRemoveMember, ZUserLookup, type FacilityType } from '../../../machines/forms/facilities/schemas';
 
 const ZIdParam = z.object({ id: z.string().min(1) });
 const ok = { 200: z.literal(true) };
@@ -14,6 +15,7 @@ const ok = { 200: z.literal(true) };
 /**
  * /api/ConformityBodyDelegation and /api/InternalFacilityDelegation (spec 01 section 7): the delegation wizard of
  * a CB's or internal facility's main user. Both groups share the service; each is limited to its facility type.
+ * These are the only doors of a delegation: the generic request calls refuse kind `delegation`.
  */
 const delegationRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
@@ -23,10 +25,30 @@ const delegationRoutes: FastifyPluginAsyncZod = async (app) => {
     { prefix: '/api/InternalFacilityDelegation', tag: 'InternalFacilityDelegation', types: ['InternalFacility'], policy: Policy.internal, submit: 'SubmitFacilityDelegationRequest' },
   ];
 
+  const stepContext = (request: FastifyRequest, types: readonly FacilityType[]): StepContext => ({
+    deps,
+    engine: request.server.engine,
+    actor: actorOf(request),
+    creatorName: request.sessionUser?.name ?? '',
+    types,
+    baseUrl: publicBaseUrl(request),
+    log: request.log,
+  });
+
   for (const g of groups) {
     const tags = [g.tag];
     app.post(`${g.prefix}/${g.submit}`, { config: { policy: g.policy }, schema: { tags, body: ZDelegationStep, response: { 200: ZDelegationDto } } }, async (request) =>
-      submitDelegationStep({ deps, actor: actorOf(request), types: g.types, baseUrl: publicBaseUrl(request) }, request.body),
+      submitDelegationStep(stepContext(request, g.types), request.body),
+    );
+
+    // Ours (the spec's list has no call for it): the main user removes a user; a delegation is revoked in the engine.
+    app.post(
+      `${g.prefix}/RemoveUser`,
+      { config: { policy: g.policy }, schema: { tags, summary: 'Remove a sub user (revokes their delegation); the main user cannot be removed', body: ZRemoveMember, response: ok } },
+      async (request) => {
+        await removeMember(stepContext(request, g.types), request.body.facilityPublicId, request.body.userId);
+        return true as const;
+      },
     );
 
     app.get(`${g.prefix}/ValidateIfCurrentUserHasAuthorityToAddDelegation/:id`, { config: { policy: g.policy }, schema: { tags, params: ZIdParam, response: ok } }, async (request) => {

@@ -1,59 +1,39 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client';
 import { delegateInvitations, delegations, facilityMembers, users } from '../../../db/schema';
-import type { Actor } from '../../../machines/actor';
-import { Permissions as P } from '../../../machines/permissions';
+import { SYSTEM_ACTOR, type Actor } from '../../../machines/actor';
+import type { WorkflowEngine, RequestView } from '../../../workflows/engine';
 import { AppError, AppErrorCode } from '../../errors';
 import { tFor, type Language } from '../../i18n';
-import { requireMember, type FacilityRow } from './access';
+import { membershipOf, requireMember, type FacilityRow } from './access';
 import { assertDelegationAllowed } from './certificate-rules';
 import { violatedUniqueIndex } from './db-errors';
-import { nextDelegationStatus, type DelegationEvent, type DelegationStatus } from './delegation-machine';
 import type { FacilitiesDeps } from './deps';
 import { isNationalOrResidentId, maskPhone, normalizePhone } from '../../../machines/forms/facilities/formats';
+import { DELEGABLE_PERMISSIONS } from '../../../machines/forms/facilities/permissions';
 import { latestChallenge, otpStateOf, resendOtp, sendSms, startOtp, verifyOtp, type OtpMessage } from './otp-service';
-import { UserInFacilityRole, type FacilityType, type TDelegate, type TDelegationDto, type TDelegationStep } from '../../../machines/forms/facilities/schemas';
+import {
+  UserInFacilityRole,
+  type FacilityType,
+  type TDelegate,
+  type TDelegationDto,
+  type TDelegationStatus,
+  type TDelegationStep,
+} from '../../../machines/forms/facilities/schemas';
 import './errors';
 
 type DelegationRow = typeof delegations.$inferSelect;
+const KIND = 'delegation';
 const OTP_PURPOSE = 'delegation';
 
-/**
- * What a delegate may be given, per facility type (spec 02 section 6: the main delegate has all permissions; a sub
- * delegate all except delegation, which is the membership role, not a permission). An empty selection means all.
- * Other modules read a member's list from facility_members.permissions to scope what the delegate may do there.
+/*
+ * The delegation wizards (cb-delegation, internal-delegation) on the workflow engine: each delegation is a request
+ * of kind `delegation` (machines/delegation.ts), so its steps are the machine's transitions and its history is the
+ * engine's hash-chained history. This module adds what the machine cannot do itself: the checks on the delegate,
+ * the OTP service (codes, attempts and resend limits), the delegate's account and the messages.
  */
-export const DELEGABLE_PERMISSIONS: Record<FacilityType, readonly string[]> = {
-  InternalFacility: [
-    P.facility.internal,
-    P.facility.internalEdit,
-    P.internalRequest.request,
-    P.internalRequest.submit,
-    P.files.uploadProductPhoto,
-    P.files.downloadProductPhoto,
-  ],
-  ExternalFacility: [
-    P.facility.external,
-    P.facility.externalEdit,
-    P.externalRequest.request,
-    P.externalRequest.submit,
-    P.shipment.default,
-    P.shipment.submit,
-  ],
-  ConformityBody: [
-    P.facility.conformityBody,
-    P.facility.conformityBodyEdit,
-    P.cbAccreditation.request,
-    P.cbAccreditation.submit,
-    P.externalRequest.request,
-    P.externalRequest.submit,
-    P.shipment.default,
-    P.shipment.submit,
-    P.files.uploadProductPhoto,
-    P.files.downloadProductPhoto,
-  ],
-};
 
 const splitName = (name: string) => {
   const [first, ...rest] = name.trim().split(/\s+/);
@@ -70,6 +50,9 @@ function assertNationalId(nationalId: string): string {
   return v;
 }
 
+/** The wizard's name of the machine state: 'pending.awaitingOtp' -> 'awaitingOtp'. */
+const statusName = (view: RequestView): TDelegationStatus => view.stateValue.split('.').pop() as TDelegationStatus;
+
 /**
  * ValidateUserExisitenceBefore... (delegation wizard, step 1): is there a portal account for this national or
  * resident id, and is it already a user of the facility? Only the facility's main user may ask, and the answer
@@ -80,13 +63,9 @@ export async function lookupDelegate(db: Db, actor: Actor, facilityPublicId: str
   const nationalId = assertNationalId(nationalIdInput);
   const [u] = await db.select().from(users).where(eq(users.nationalId, nationalId));
   if (!u) return { exists: false, alreadyMember: false, user: null };
-  const [m] = await db
-    .select({ role: facilityMembers.role })
-    .from(facilityMembers)
-    .where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, u.id)));
   return {
     exists: true,
-    alreadyMember: !!m,
+    alreadyMember: !!(await membershipOf(db, facility.id, u.id)),
     user: {
       userId: u.id,
       ...splitName(u.name),
@@ -97,18 +76,35 @@ export async function lookupDelegate(db: Db, actor: Actor, facilityPublicId: str
   };
 }
 
-async function toDto(deps: FacilitiesDeps, d: DelegationRow, facility: FacilityRow): Promise<TDelegationDto> {
-  const challenge = d.status === 'awaitingOtp' ? await latestChallenge(deps.db, OTP_PURPOSE, d.id) : undefined;
-  const [invitation] = d.delegateUserId
-    ? await deps.db.select({ id: delegateInvitations.id }).from(delegateInvitations).where(eq(delegateInvitations.delegationId, d.id))
-    : [];
+export interface StepContext {
+  deps: FacilitiesDeps;
+  engine: WorkflowEngine;
+  actor: Actor;
+  /** The caller's display name (the engine keeps it as the creator's name). */
+  creatorName: string;
+  types: readonly FacilityType[];
+  /** Origin for the set-password link sent to a new delegate (PUBLIC_URL, else the caller's origin). */
+  baseUrl: string;
+  log?: FastifyBaseLogger;
+}
+
+async function toDto(ctx: StepContext, d: DelegationRow, view: RequestView, facility: FacilityRow): Promise<TDelegationDto> {
+  const status = statusName(view);
+  const challenge = status === 'awaitingOtp' ? await latestChallenge(ctx.deps.db, OTP_PURPOSE, d.id) : undefined;
+  const [invitation] = await ctx.deps.db
+    .select({ id: delegateInvitations.id })
+    .from(delegateInvitations)
+    .where(eq(delegateInvitations.delegationId, d.id));
   return {
-    id: d.id,
+    id: view.id,
+    number: view.number,
     facilityPublicId: facility.publicId,
-    status: d.status as DelegationStatus,
+    status,
+    statusCode: view.status,
     delegationType: d.type,
+    permissions: d.permissions,
     delegate: { firstName: d.firstName, lastName: d.lastName, maskedPhone: maskPhone(d.phone), email: d.email },
-    otp: challenge ? otpStateOf(deps, challenge) : null,
+    otp: challenge ? otpStateOf(ctx.deps, challenge) : null,
     accountCreated: !!invitation,
   };
 }
@@ -119,31 +115,18 @@ function otpText(facility: FacilityRow, lang: Language): OtpMessage['text'] {
   return (code, minutes) => t('facilities:sms.delegationOtp', { code, minutes, facility: name });
 }
 
-/** Moves the delegation through its machine, or refuses with TransitionNotAllowed (409). */
-function next(d: DelegationRow, event: DelegationEvent): DelegationStatus {
-  const status = nextDelegationStatus(d.status as DelegationStatus, d.delegatorUserId, event);
-  if (!status) throw new AppError(AppErrorCode.TransitionNotAllowed);
-  return status;
-}
-
-interface StepContext {
-  deps: FacilitiesDeps;
-  actor: Actor;
-  types: readonly FacilityType[];
-  /** Origin for the set-password link sent to a new delegate (PUBLIC_URL, else the caller's origin). */
-  baseUrl: string;
-}
-
-/** Start: checks the delegate and the delegator's authority, records the delegation and sends the OTP. */
+/**
+ * Start: checks the delegate and the delegator's authority, starts the delegation in the engine (its START row
+ * records the type and permissions given), keeps the delegate's details and sends the OTP.
+ */
 async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 'start' }>) {
-  const { deps, actor } = ctx;
+  const { deps, actor, engine } = ctx;
   const { facility } = await requireMember(deps.db, actor, step.facilityPublicId, { types: ctx.types, mainUser: true });
   await assertDelegationAllowed(deps.db, facility);
+  // One main user per facility, and the caller is it: a delegation cannot make another (spec 02 section 6).
+  if (step.delegationType === UserInFacilityRole.MainUser) throw new AppError('MainUserExists');
   const d: TDelegate = step.delegate;
   const nationalId = assertNationalId(d.nationalId);
-  if (step.delegationType === UserInFacilityRole.MainUser && step.confirmMainDelegation !== true) {
-    throw new AppError('MainDelegationConfirmationRequired');
-  }
   const allowed = DELEGABLE_PERMISSIONS[facility.type as FacilityType];
   if (step.permissions.some((p) => !allowed.includes(p))) throw new AppError('DelegationPermissionInvalid');
 
@@ -151,11 +134,8 @@ async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 's
   if (self?.nationalId === nationalId) throw new AppError('DelegateIsSelf');
   const [existing] = await deps.db.select().from(users).where(eq(users.nationalId, nationalId));
   if (existing) {
-    const [m] = await deps.db
-      .select({ role: facilityMembers.role })
-      .from(facilityMembers)
-      .where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, existing.id)));
-    if (m) throw new AppError('DelegateAlreadyMember');
+    const m = await membershipOf(deps.db, facility.id, existing.id);
+    if (m) throw new AppError(m.role === UserInFacilityRole.MainUser ? 'MainUserProtected' : 'DelegateAlreadyMember');
   } else {
     if (!d.email) throw new AppError(AppErrorCode.ValidationFailed, {}, [{ field: 'delegate.email', message: 'required' }]);
     const [emailOwner] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, d.email));
@@ -167,100 +147,105 @@ async function start(ctx: StepContext, step: Extract<TDelegationStep, { step: 's
   if (!phone) throw new AppError('PhoneInvalid');
   const email = existing?.email ?? d.email!;
   const lang: Language = existing ? (existing.preferredLanguage === 'en' ? 'en' : 'ar') : d.preferredLanguage;
+  const permissions = step.permissions.length ? [...new Set(step.permissions)] : [...allowed];
 
-  // An unfinished delegation of the same person to the same facility is replaced by this one.
-  await deps.db
-    .update(delegations)
-    .set({ status: 'cancelled', cancelledAt: new Date() })
-    .where(
-      and(
-        eq(delegations.facilityId, facility.id),
-        eq(delegations.nationalId, nationalId),
-        or(eq(delegations.status, 'awaitingOtp'), eq(delegations.status, 'awaitingAcknowledgment')),
-      ),
-    );
-  const [row] = await deps.db
-    .insert(delegations)
-    .values({
-      facilityId: facility.id,
-      delegatorUserId: actor.userId,
-      nationalId,
-      firstName: d.firstName,
-      lastName: d.lastName,
-      birthDate: d.birthDate,
-      phone,
-      preferredLanguage: lang,
-      email,
-      type: step.delegationType,
-      permissions: step.permissions.length ? step.permissions : [...allowed],
-      status: 'awaitingOtp',
-    })
-    .returning();
+  // An unfinished delegation of the same person to the same facility by this delegator is replaced by this one.
+  const earlier = await deps.db
+    .select({ id: delegations.id })
+    .from(delegations)
+    .where(and(eq(delegations.facilityId, facility.id), eq(delegations.nationalId, nationalId), eq(delegations.delegatorUserId, actor.userId)));
+  for (const { id } of earlier) {
+    const view = await engine.get(id);
+    if (view && !view.finished && view.stateValue.startsWith('pending.')) await engine.send(id, { type: 'CANCEL' }, actor);
+  }
+
+  const view = await engine.start(
+    KIND,
+    { ownerUserId: actor.userId, facilityId: facility.publicId, data: { delegationType: UserInFacilityRole.SubUser, permissions } },
+    actor,
+    { creatorName: ctx.creatorName },
+  );
   try {
+    const [row] = await deps.db
+      .insert(delegations)
+      .values({
+        id: view.id,
+        facilityId: facility.id,
+        delegatorUserId: actor.userId,
+        nationalId,
+        firstName: d.firstName,
+        lastName: d.lastName,
+        birthDate: d.birthDate,
+        phone,
+        preferredLanguage: lang,
+        email,
+        type: UserInFacilityRole.SubUser,
+        permissions,
+      })
+      .returning();
     await startOtp(deps, { purpose: OTP_PURPOSE, subjectId: row.id, phone, text: otpText(facility, lang) });
+    return toDto(ctx, row, view, facility);
   } catch (err) {
     // No code went out: the delegation cannot go on, so it does not linger as "awaiting OTP".
-    await deps.db.update(delegations).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(delegations.id, row.id));
+    await engine.send(view.id, { type: 'CANCEL' }, actor).catch(() => undefined);
     throw err;
   }
-  return toDto(deps, row, facility);
 }
 
-/** The delegation, provided the caller is the main user of its facility (only delegators drive the wizard). */
-async function loadOwn(ctx: StepContext, delegationId: string): Promise<{ d: DelegationRow; facility: FacilityRow }> {
-  const [d] = await ctx.deps.db.select().from(delegations).where(eq(delegations.id, delegationId));
-  if (!d) throw new AppError('NotFacilityMember');
-  const { facility } = await requireMember(ctx.deps.db, ctx.actor, d.facilityId, { types: ctx.types, mainUser: true });
-  return { d, facility };
+/** The delegation, provided the caller is the main user of its facility and the one who started it. */
+async function loadOwn(ctx: StepContext, delegationId: string) {
+  const view = await ctx.engine.get(delegationId);
+  const [d] = view?.kind === KIND ? await ctx.deps.db.select().from(delegations).where(eq(delegations.id, view.id)) : [];
+  if (!view || !d) throw new AppError('NotFacilityMember');
+  const { facility } = await requireMember(ctx.deps.db, ctx.actor, view.facilityId, { types: ctx.types, mainUser: true });
+  if (view.ownerUserId !== ctx.actor.userId) throw new AppError(AppErrorCode.NotAuthorized);
+  return { d, view, facility };
 }
 
-async function complete(ctx: StepContext, d: DelegationRow, facility: FacilityRow) {
+/**
+ * The delegate's account: the existing one (who must not be a user of the facility yet), or a new one without a
+ * usable password and a one-time link to choose it. Returns the SMS to send once the delegation is active.
+ */
+async function delegateAccount(ctx: StepContext, d: DelegationRow, facility: FacilityRow) {
   const { deps } = ctx;
-  const status = next(d, { type: 'ACKNOWLEDGE', actorUserId: ctx.actor.userId });
   const lang: Language = d.preferredLanguage === 'en' ? 'en' : 'ar';
   const t = tFor(lang);
   const facilityName = lang === 'ar' ? facility.nameAr : facility.nameEn;
   try {
-    await deps.db.transaction(async (tx) => {
-      let [user] = await tx.select().from(users).where(eq(users.nationalId, d.nationalId));
-      let text: string;
-      if (!user) {
-        // A new account: no usable password (the hash format is not scrypt), a one-time link to choose one.
-        [user] = await tx
-          .insert(users)
-          .values({
-            userName: d.nationalId,
-            email: d.email,
-            name: `${d.firstName} ${d.lastName}`,
-            passwordHash: '!invited',
-            roles: ['applicant'],
-            nationalId: d.nationalId,
-            phone: d.phone,
-            preferredLanguage: d.preferredLanguage,
-          })
-          .returning();
-        const token = randomBytes(32).toString('base64url');
-        const hours = deps.config.DELEGATE_INVITATION_HOURS;
-        await tx.insert(delegateInvitations).values({
-          userId: user.id,
-          delegationId: d.id,
-          tokenHash: createHash('sha256').update(token).digest('hex'),
-          expiresAt: new Date(Date.now() + hours * 3_600_000),
-        });
-        const link = `${ctx.baseUrl}/delegate-invitation/${token}`;
-        text = t('facilities:sms.delegationNewAccount', { facility: facilityName, userName: user.userName, link, hours });
-      } else {
-        text = t('facilities:sms.delegationAdded', { facility: facilityName });
+    return await deps.db.transaction(async (tx) => {
+      const [user] = await tx.select().from(users).where(eq(users.nationalId, d.nationalId));
+      if (user) {
+        const [m] = await tx
+          .select({ role: facilityMembers.role })
+          .from(facilityMembers)
+          .where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, user.id)));
+        if (m) throw new AppError(m.role === UserInFacilityRole.MainUser ? 'MainUserProtected' : 'DelegateAlreadyMember');
+        return { userId: user.id, created: false, text: t('facilities:sms.delegationAdded', { facility: facilityName }) };
       }
-      await tx.insert(facilityMembers).values({
-        facilityId: facility.id,
-        userId: user.id,
-        role: d.type === UserInFacilityRole.MainUser ? UserInFacilityRole.MainUser : UserInFacilityRole.SubUser,
-        permissions: d.permissions,
+      const [created] = await tx
+        .insert(users)
+        .values({
+          userName: d.nationalId,
+          email: d.email,
+          name: `${d.firstName} ${d.lastName}`,
+          // Not a scrypt hash: nobody can sign in until the delegate chooses a password through the link.
+          passwordHash: '!invited',
+          roles: ['applicant'],
+          nationalId: d.nationalId,
+          phone: d.phone,
+          preferredLanguage: d.preferredLanguage,
+        })
+        .returning();
+      const token = randomBytes(32).toString('base64url');
+      const hours = deps.config.DELEGATE_INVITATION_HOURS;
+      await tx.insert(delegateInvitations).values({
+        userId: created.id,
         delegationId: d.id,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt: new Date(Date.now() + hours * 3_600_000),
       });
-      await tx.update(delegations).set({ status, delegateUserId: user.id, completedAt: new Date() }).where(eq(delegations.id, d.id));
-      await sendSms(deps, tx, { phone: d.phone, purpose: 'delegationCompleted', subjectId: d.id, text });
+      const link = `${ctx.baseUrl}/delegate-invitation/${token}`;
+      return { userId: created.id, created: true, text: t('facilities:sms.delegationNewAccount', { facility: facilityName, userName: created.userName, link, hours }) };
     });
   } catch (err) {
     const index = violatedUniqueIndex(err);
@@ -268,8 +253,31 @@ async function complete(ctx: StepContext, d: DelegationRow, facility: FacilityRo
     if (index) throw new AppError('DelegateAlreadyMember');
     throw err;
   }
-  const [row] = await deps.db.select().from(delegations).where(eq(delegations.id, d.id));
-  return toDto(deps, row, facility);
+}
+
+/** Acknowledge: the delegate's account, then ACKNOWLEDGE in the engine (the membership is its effect), then the SMS. */
+async function acknowledge(ctx: StepContext, d: DelegationRow, view: RequestView, facility: FacilityRow) {
+  const { deps, engine } = ctx;
+  if (statusName(view) !== 'pendingAcknowledgment') throw new AppError(AppErrorCode.TransitionNotAllowed);
+  // The facility's certificates may have changed since the start.
+  await assertDelegationAllowed(deps.db, facility);
+  const account = await delegateAccount(ctx, d, facility);
+  let next: RequestView;
+  try {
+    next = await engine.send(view.id, { type: 'ACKNOWLEDGE', acknowledged: true, delegateUserId: account.userId }, ctx.actor, view.version);
+  } catch (err) {
+    // The machine refused (cancelled or acknowledged meanwhile): an account made for this delegation goes too.
+    if (account.created) await deps.db.delete(users).where(eq(users.id, account.userId));
+    throw err;
+  }
+  await deps.db.update(delegations).set({ delegateUserId: account.userId }).where(eq(delegations.id, d.id));
+  try {
+    await sendSms(deps, deps.db, { phone: d.phone, purpose: 'delegationCompleted', subjectId: d.id, text: account.text });
+  } catch (err) {
+    // The delegation is complete (it is in the history); a refused message does not undo it.
+    ctx.log?.warn({ err, delegationId: d.id }, 'delegation completed but its SMS was not sent');
+  }
+  return toDto(ctx, { ...d, delegateUserId: account.userId }, next, facility);
 }
 
 /**
@@ -278,43 +286,54 @@ async function complete(ctx: StepContext, d: DelegationRow, facility: FacilityRo
  */
 export async function submitDelegationStep(ctx: StepContext, step: TDelegationStep): Promise<TDelegationDto> {
   if (step.step === 'start') return start(ctx, step);
-  const { d, facility } = await loadOwn(ctx, step.delegationId);
-  const { deps, actor } = ctx;
+  const { d, view, facility } = await loadOwn(ctx, step.delegationId);
+  const { deps, engine } = ctx;
   switch (step.step) {
     case 'resendOtp': {
-      if (d.status !== 'awaitingOtp') throw new AppError(AppErrorCode.TransitionNotAllowed);
+      if (statusName(view) !== 'awaitingOtp') throw new AppError(AppErrorCode.TransitionNotAllowed);
       const c = await latestChallenge(deps.db, OTP_PURPOSE, d.id);
       if (!c) throw new AppError(AppErrorCode.TransitionNotAllowed);
       await resendOtp(deps, c.id, otpText(facility, d.preferredLanguage === 'en' ? 'en' : 'ar'));
-      return toDto(deps, d, facility);
+      return toDto(ctx, d, view, facility);
     }
     case 'verifyOtp': {
-      const status = next(d, { type: 'OTP_VERIFIED', actorUserId: actor.userId });
+      // Checked before the code, so a code entered in the wrong step does not use up an attempt.
+      if (statusName(view) !== 'awaitingOtp') throw new AppError(AppErrorCode.TransitionNotAllowed);
       const c = await latestChallenge(deps.db, OTP_PURPOSE, d.id);
       if (!c) throw new AppError(AppErrorCode.TransitionNotAllowed);
       await verifyOtp(deps, c.id, step.code);
-      const [row] = await deps.db
-        .update(delegations)
-        .set({ status, otpVerifiedAt: new Date() })
-        .where(and(eq(delegations.id, d.id), eq(delegations.status, d.status)))
-        .returning();
-      if (!row) throw new AppError(AppErrorCode.ConcurrencyConflict);
-      return toDto(deps, row, facility);
+      // The OTP service matched the code: the system records it in the delegation's history.
+      const next = await engine.send(view.id, { type: 'OTP_VERIFIED' }, SYSTEM_ACTOR, view.version);
+      return toDto(ctx, d, next, facility);
     }
     case 'acknowledge': {
       if (!step.acknowledged) throw new AppError('AcknowledgmentRequired');
-      // The facility's certificates may have changed since the start.
-      await assertDelegationAllowed(deps.db, facility);
-      return complete(ctx, d, facility);
+      return acknowledge(ctx, d, view, facility);
     }
     case 'cancel': {
-      const status = next(d, { type: 'CANCEL', actorUserId: actor.userId });
-      const [row] = await deps.db
-        .update(delegations)
-        .set({ status, cancelledAt: new Date() })
-        .where(eq(delegations.id, d.id))
-        .returning();
-      return toDto(deps, row, facility);
+      const next = await engine.send(view.id, { type: 'CANCEL' }, ctx.actor, view.version);
+      return toDto(ctx, d, next, facility);
     }
   }
+}
+
+/**
+ * Removes a user from the facility (the main user only): a delegated user's delegation is revoked in the engine
+ * (its history records it; the membership goes with effect.revokeDelegation). The main user is never removed.
+ */
+export async function removeMember(ctx: StepContext, facilityPublicId: string, userId: string): Promise<void> {
+  const { deps, engine, actor } = ctx;
+  const { facility } = await requireMember(deps.db, actor, facilityPublicId, { types: ctx.types, mainUser: true });
+  const m = await membershipOf(deps.db, facility.id, userId);
+  if (!m) throw new AppError('NotFacilityMember');
+  if (m.role === UserInFacilityRole.MainUser) throw new AppError('MainUserProtected');
+  const view = m.delegationId ? await engine.get(m.delegationId) : null;
+  if (view?.kind === KIND && statusName(view) === 'active') {
+    await engine.send(view.id, { type: 'REVOKE' }, actor, view.version);
+    return;
+  }
+  // A sub user from before delegations ran in the engine (the seeded demo users): there is no delegation to revoke.
+  await deps.db
+    .delete(facilityMembers)
+    .where(and(eq(facilityMembers.facilityId, facility.id), eq(facilityMembers.userId, userId), ne(facilityMembers.role, UserInFacilityRole.MainUser)));
 }

@@ -8,6 +8,7 @@ import { assertCrNumberFormat, assertCrActive, createInternal, isInternalCrRegis
 import { depsOf } from './deps';
 import { createExternal, isExternalRegistrationTaken, listMembers, listUserFacilities, memberDetail, updateExternal, validateExternal } from './facility-service';
 import { actorOf, facilityDto, Policy } from './policies';
+import { Permissions as P } from '../../../machines/permissions';
 import {
   FACILITY_TYPES,
   UserInFacilityRole,
@@ -71,7 +72,7 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { policy: Policy.anyFacility }, schema: { tags, params: ZIdParam, response: { 200: ZCurrentUserInFacility } } },
     async (request) => {
       const actor = actorOf(request);
-      const { facility, membership, isMainUser } = await requireMember(db, actor, request.params.id);
+      const { facility, membership, isMainUser, permissions } = await requireMember(db, actor, request.params.id);
       return {
         facilityId: facility.id,
         publicId: facility.publicId,
@@ -80,7 +81,8 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
         role: membership.role,
         isMainUser,
         canDelegate: isMainUser,
-        permissions: membership.permissions,
+        // What the caller holds here: the main user all of the role's, a sub user the delegated ones.
+        permissions,
       };
     },
   );
@@ -182,7 +184,7 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/api/Facility/UpdateExternal', { config: { policy: Policy.externalEdit }, schema: { tags, body: ZUpdateExternal, response: { 200: ZFacilityDto } } }, async (request) => {
     const actor = actorOf(request);
-    const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: ['ExternalFacility'] });
+    const { facility, membership } = await requireMember(db, actor, request.body.publicId, { types: ['ExternalFacility'], permission: Policy.externalEdit });
     const row = await updateExternal(deps, actor, facility, request.body);
     return facilityDto(db, row, membership.role);
   });
@@ -195,7 +197,7 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { registrationNumber, countryCode, publicId } = request.body;
-      const own = publicId ? (await requireMember(db, actorOf(request), publicId, { types: ['ExternalFacility'] })).facility : undefined;
+      const own = publicId ? (await requireMember(db, actorOf(request), publicId, { types: ['ExternalFacility'], permission: Policy.externalEdit })).facility : undefined;
       if (await isExternalRegistrationTaken(db, registrationNumber, countryCode, own?.id)) throw new AppError('RegistrationNumberDuplicate');
       return true as const;
     },
@@ -237,14 +239,14 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/Facility/ValidateUpdateExternalFacilityRequest',
     { config: { policy: Policy.externalEdit }, schema: { tags, body: ZUpdateExternal, response: ok } },
     async (request) => {
-      const { facility } = await requireMember(db, actorOf(request), request.body.publicId, { types: ['ExternalFacility'] });
+      const { facility } = await requireMember(db, actorOf(request), request.body.publicId, { types: ['ExternalFacility'], permission: Policy.externalEdit });
       await validateExternal(db, request.body, facility.id);
       return true as const;
     },
   );
 
   app.post('/api/Facility/VerifyAndUpdateCrData', { config: { policy: Policy.anyFacility }, schema: { tags, body: ZPublicIdQuery, response: { 200: ZFacilityDto } } }, async (request) => {
-    const { facility, membership } = await requireMember(db, actorOf(request), request.body.publicId, { types: ['InternalFacility'] });
+    const { facility, membership } = await requireMember(db, actorOf(request), request.body.publicId, { types: ['InternalFacility'], permission: P.facility.internalEdit });
     return facilityDto(db, await verifyAndUpdateCr(deps, facility), membership.role);
   });
 

@@ -122,6 +122,7 @@ export async function listMembers(db: Db, facilityId: string, currentUserId: str
     permissions: m.permissions,
     memberSince: m.createdAt.toISOString(),
     delegatedBy: delegatorName ? (names.get(delegatorName) ?? null) : null,
+    delegationId: m.delegationId,
   }));
 }
 

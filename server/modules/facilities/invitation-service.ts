@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { delegateInvitations, users } from '../../../db/schema';
-import { hashPassword } from '../../auth/password';
+import { hashPassword } from '../../../lib/password';
 import { AppError } from '../../errors';
 import './errors';
 

@@ -7,7 +7,7 @@ import { AppError } from '../../errors';
 import { membershipOf } from './access';
 import { ATTACHMENT_CATEGORIES, ATTACHMENT_RULES, MAX_ATTACHMENT_BYTES, readContent, storeUpload } from './attachments';
 import { CATEGORY_TREE } from './cb-service';
-import { DELEGABLE_PERMISSIONS } from './delegation-service';
+import { DELEGABLE_PERMISSIONS } from '../../../machines/forms/facilities/permissions';
 import { depsOf } from './deps';
 import { acceptInvitation, invitationInfo } from './invitation-service';
 import { actorOf, Policy } from './policies';

@@ -2,44 +2,28 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { certificates, workflowTimers } from '../../../db/schema';
-import { createInternalRequestForm, formIssuesOf, type FormIssue } from '../../../machines/forms';
-import { EXPIRING_SOON_DAYS } from '../../../machines/deadlines';
 import { Permissions } from '../../../machines/permissions';
 import type { RequestView } from '../../../workflows/engine';
-import { canSee } from '../../../workflows/queries';
 import type { Actor } from '../../../machines/actor';
-import { AppError, AppErrorCode, registerErrorStatus } from '../../errors';
+import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
-import { formToSections, sectionsToForm } from './form-sections';
+import { daysLeft } from '../requests/preconditions';
+import { sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
 
 /**
- * The internal certificate wizard's calls: save a draft step (validated with the same zod schemas as the web, then
- * sent as EDIT), submit or resubmit (the whole form validated first, then SUBMIT / RESUBMIT), the draft's deletion
- * date, and the certificate a request produced. Lifecycle rules stay the machine's: these only validate and map.
+ * The internal certificate wizard's conveniences: save draft steps (EDIT), submit or resubmit, the draft's deletion
+ * date, renewals and the certificate a request produced. They go through the same request service as the generic
+ * calls (server/modules/requests/service.ts), so the service contract validates them exactly the same way.
  */
 const KINDS = new Set(['internalCertificate', 'internalRenewal']);
-
-/** A renewal asked for while the certificate still has more than EXPIRING_SOON_DAYS to run. */
-export const RenewalNotOpen = 'RenewalNotOpen';
-registerErrorStatus({ [RenewalNotOpen]: 400 });
-const DAY = 86_400_000;
 const params = z.object({ id: z.uuid() });
 
-const invalid = (issues: readonly FormIssue[]) =>
-  new AppError(
-    AppErrorCode.ValidationFailed,
-    {},
-    issues.map((i) => ({ field: i.path, message: i.message })),
-  );
-
 const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
-  const form = createInternalRequestForm({ hsRules: app.config.HALAL_HS_PREFIXES });
-
   async function load(id: string, actor: Actor): Promise<RequestView> {
-    const view = await app.engine.get(id);
-    if (!view || view.deleted || !KINDS.has(view.kind) || !canSee(actor, view.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
+    const view = await visibleRequest(app, id, actor);
+    if (!KINDS.has(view.kind)) throw new AppError(AppErrorCode.EntityNotFound);
     return view;
   }
 
@@ -49,21 +33,19 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.internalRequest.request },
       schema: {
         tags: ['internal-requests'],
-        summary: 'Save wizard steps of a draft or returned request (each filled field validated), as the EDIT event',
+        summary: 'Save wizard steps of a draft or returned request (the EDIT event: each section parsed by its draft schema)',
         params,
         body: z.object({ expectedVersion: z.number().int().min(1), form: z.record(z.string(), z.unknown()) }),
         response: { 200: ZRequest, ...errorResponses },
       },
     },
     async (request) => {
-      const view = await load(request.params.id, request.actor!);
-      const { agreement: _agreement, ...steps } = request.body.form;
-      const parsed = form.ZInternalRequestDraft.safeParse(steps);
-      if (!parsed.success) throw invalid(formIssuesOf(parsed.error.issues));
-      const data = formToSections(steps);
+      await load(request.params.id, request.actor!);
+      // The agreement is ticked on submission, not stored.
+      const { agreement: _agreement, ...data } = request.body.form;
       if (Object.keys(data).length === 0) throw new AppError(AppErrorCode.BadRequest);
-      const next = await app.engine.send(view.id, { type: 'EDIT', data }, request.actor!, request.body.expectedVersion);
-      return presentRequest(request.t, next);
+      const { view } = await sendRequestEvent(app, request.actor!, request.params.id, { type: 'EDIT', expectedVersion: request.body.expectedVersion, payload: { data } });
+      return presentRequest(request.t, view);
     },
   );
 
@@ -73,7 +55,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.internalRequest.submit },
       schema: {
         tags: ['internal-requests'],
-        summary: 'Submit a draft (SUBMIT) or resubmit a returned request (RESUBMIT) after validating the whole form',
+        summary: 'Submit a draft (SUBMIT) or resubmit a returned request (RESUBMIT); the whole request is validated',
         params,
         body: z.object({ expectedVersion: z.number().int().min(1), agreementAccepted: z.boolean() }),
         response: { 200: ZRequest, ...errorResponses },
@@ -81,14 +63,11 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await load(request.params.id, request.actor!);
-      const data = (view.context.data ?? {}) as Record<string, unknown>;
-      const checked = form.validateSubmit({ ...sectionsToForm(data), agreement: { accepted: request.body.agreementAccepted } });
-      if (!checked.success) throw invalid(checked.issues);
       const allowed = await app.engine.allowedActions(view.id, request.actor!);
       const type = allowed.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
-      const event = type === 'SUBMIT' ? { type, agreementAccepted: true } : { type };
-      const next = await app.engine.send(view.id, event, request.actor!, request.body.expectedVersion);
-      return presentRequest(request.t, next);
+      const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
+      const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
+      return { ...presentRequest(request.t, next), notices: notices.map((n) => request.t(n.key, n.params)) };
     },
   );
 
@@ -123,12 +102,17 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.internalRequest.request },
       schema: {
         tags: ['internal-requests'],
-        summary: 'Whether a certificate of the caller’s facility may be renewed now (under 60 days left, or expired)',
+        summary: 'Whether a certificate of the caller’s facility may be renewed now (the expiring-soon threshold, or expired)',
         params: z.object({ certificateId: z.uuid() }),
         response: { 200: z.object({ number: z.string(), expiresAt: z.string(), daysLeft: z.number().int(), open: z.boolean() }), ...errorResponses },
       },
     },
-    async (request) => renewable(request.params.certificateId, request.actor!),
+    async (request) => {
+      const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, request.params.certificateId));
+      if (!cert || cert.kind !== 'internalHalal' || !request.actor!.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
+      const left = daysLeft(cert);
+      return { number: cert.number, expiresAt: cert.expiresAt.toISOString(), daysLeft: left, open: left <= app.settings.current().expiringSoonDays };
+    },
   );
 
   app.post(
@@ -143,32 +127,16 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const actor = request.actor!;
-      const cert = await renewable(request.body.certificateId, actor);
-      if (!cert.open) throw new AppError(RenewalNotOpen, { days: EXPIRING_SOON_DAYS });
-      const original = cert.requestId ? await app.engine.get(cert.requestId) : null;
-      const data = { ...((original?.context.data ?? {}) as Record<string, unknown>), certificateId: request.body.certificateId };
-      const view = await app.engine.start('internalRenewal', { ownerUserId: actor.userId, facilityId: cert.facilityPublicId, data }, actor, {
-        creatorName: request.sessionUser!.name,
+      const [cert] = await app.db.select({ facilityPublicId: certificates.facilityPublicId }).from(certificates).where(eq(certificates.id, request.body.certificateId));
+      if (!cert) throw new AppError(AppErrorCode.EntityNotFound);
+      const view = await startRequest(app, request.actor!, request.sessionUser!.name, {
+        kind: 'internalRenewal',
+        facilityId: cert.facilityPublicId,
+        certificateId: request.body.certificateId,
       });
       return reply.status(201).send(presentRequest(request.t, view));
     },
   );
-
-  /** The certificate if it is an internal one of the caller's facilities, and whether its renewal is open. */
-  async function renewable(certificateId: string, actor: Actor) {
-    const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, certificateId));
-    if (!cert || cert.kind !== 'internalHalal' || !actor.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
-    const daysLeft = Math.ceil((cert.expiresAt.getTime() - Date.now()) / DAY);
-    return {
-      number: cert.number,
-      expiresAt: cert.expiresAt.toISOString(),
-      daysLeft,
-      open: daysLeft <= EXPIRING_SOON_DAYS,
-      requestId: cert.requestId,
-      facilityPublicId: cert.facilityPublicId,
-    };
-  }
 
   app.get(
     '/api/internal-requests/:id/certificate',

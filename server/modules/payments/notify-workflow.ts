@@ -1,6 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { payments } from '../../../db/schema';
+import { billLines, payments, requestHistory, requests } from '../../../db/schema';
+import { REQUEST_KINDS } from '../../../machines/services';
 import { SYSTEM_ACTOR } from '../../../machines/actor';
 import type { WorkflowEngine } from '../../../workflows/engine';
 import { AppError } from '../../errors';
@@ -25,16 +26,52 @@ const FINAL_REFUSALS = new Set(['TransitionNotAllowed', 'NotAuthorized', 'Entity
 export type NotifyOutcome = 'accepted' | 'refused' | 'noWorkflow' | 'pending' | 'busy';
 
 /**
- * Tells the request's workflow that its bill is paid: PAYMENT_CONFIRMED { paymentReference } from the system actor. The machine
- * decides what follows (issue the certificate, move to the next step). The payment row is claimed first
- * (workflow_notified_at set where it was null), so two callbacks arriving together send the event once ('busy' for
- * the loser); the outcome is recorded, and the claim is released when the try failed for a passing reason (or no
- * engine runs yet), so that a repeated callback tries again.
+ * The requests a bill pays: its own request, or every request whose invoice line the month-end bulk bill holds. A
+ * yearly instalment belongs to a certificate, not a request: only its own lifecycle hears the payment.
+ */
+export async function requestsPaidBy(app: FastifyInstance, bill: { id: string; requestId: string | null }): Promise<string[]> {
+  const ids = bill.requestId
+    ? [bill.requestId]
+    : (await app.db.select({ requestId: billLines.requestId }).from(billLines).where(eq(billLines.billId, bill.id))).map((l) => l.requestId);
+  if (!ids.length) return [];
+  const unique = [...new Set(ids)];
+  const entities = await app.db
+    .select({ id: requests.id })
+    .from(requests)
+    .where(and(inArray(requests.id, unique), notInArray(requests.kind, [...REQUEST_KINDS])));
+  const skip = new Set(entities.map((r) => r.id));
+  return unique.filter((id) => !skip.has(id));
+}
+
+/** Whether a request already took this payment (a retried callback must not record a refusal for it). */
+async function alreadyConfirmed(app: FastifyInstance, requestId: string, paymentReference: string | null): Promise<boolean> {
+  if (!paymentReference) return false;
+  const [row] = await app.db
+    .select({ seq: requestHistory.seq })
+    .from(requestHistory)
+    .where(
+      and(
+        eq(requestHistory.requestId, requestId),
+        eq(requestHistory.event, PAYMENT_CONFIRMED),
+        sql`${requestHistory.payload}->>'paymentReference' = ${paymentReference}`,
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+/**
+ * Tells each request a bill pays that it is paid: PAYMENT_CONFIRMED { paymentReference } from the system actor. The
+ * machine decides what follows. The payment row is claimed first (workflow_notified_at set where it was null), so two
+ * callbacks arriving together send the events once ('busy' for the loser); the outcome is recorded, and the claim is
+ * released when a try failed for a passing reason (or no engine runs yet), so that a repeated callback tries again.
+ * A request that refuses the payment (it moved on, e.g. expired a moment before) gets the refusal in its history
+ * (PAYMENT_REFUSED) and the payment is flagged 'refused' for staff, who must refund it: a payment is never lost.
  */
 export async function notifyPaymentConfirmed(
   app: FastifyInstance,
   payment: { id: string },
-  bill: { id: string; requestId: string | null; paymentReference: string | null },
+  bill: { id: string; number: string; requestId: string | null; paymentReference: string | null },
 ): Promise<NotifyOutcome> {
   const claimed = await app.db
     .update(payments)
@@ -42,26 +79,36 @@ export async function notifyPaymentConfirmed(
     .where(and(eq(payments.id, payment.id), isNull(payments.workflowNotifiedAt)))
     .returning({ id: payments.id });
   if (!claimed.length) return 'busy';
-  let outcome: NotifyOutcome;
   const engine = engineOf(app);
-  if (!bill.requestId) outcome = 'noWorkflow';
-  else if (!engine) outcome = 'pending';
-  else {
+  const targets = await requestsPaidBy(app, bill);
+  let outcome: NotifyOutcome = targets.length ? 'accepted' : 'noWorkflow';
+  if (!engine) outcome = 'pending';
+  for (const requestId of engine ? targets : []) {
+    if (await alreadyConfirmed(app, requestId, bill.paymentReference)) continue;
     try {
       const event = { type: PAYMENT_CONFIRMED, ...(bill.paymentReference ? { paymentReference: bill.paymentReference } : {}) };
-      await engine.send(bill.requestId, event, SYSTEM_ACTOR);
-      outcome = 'accepted';
+      await engine!.send(requestId, event, SYSTEM_ACTOR);
     } catch (err) {
       if (err instanceof AppError && FINAL_REFUSALS.has(String(err.code))) {
-        // Paid, but the request no longer waits for it (e.g. it expired a moment before): staff must refund.
-        app.log.warn({ billId: bill.id, requestId: bill.requestId, code: err.code }, 'payment confirmed but the workflow refused it');
+        app.log.warn({ billId: bill.id, requestId, code: err.code }, 'payment confirmed but the workflow refused it: refund due');
+        await engine!.annotate(
+          requestId,
+          { event: 'PAYMENT_REFUSED', payload: { billNumber: bill.number, paymentReference: bill.paymentReference, refusal: String(err.code) }, note: null },
+          SYSTEM_ACTOR,
+        );
         outcome = 'refused';
       } else {
+        // A passing failure: the next callback retries every request of the bill (the accepted ones refuse it again,
+        // harmlessly, since their payment state is gone).
         app.log.error({ err, billId: bill.id }, 'telling the workflow about a payment failed; the next callback retries');
         outcome = 'pending';
+        break;
       }
     }
   }
+  // The bill's own lifecycle hears it too (an instalment or bulk bill may have no single request waiting; a request's
+  // own effect may have told it already, and then it refuses, harmlessly).
+  if (engine && outcome !== 'pending') await engine.send(bill.id, { type: PAYMENT_CONFIRMED }, SYSTEM_ACTOR).catch(() => undefined);
   await app.db
     .update(payments)
     .set(outcome === 'pending' ? { workflowNotifiedAt: null } : { workflowOutcome: outcome })

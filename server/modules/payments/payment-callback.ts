@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { bills, payments } from '../../../db/schema';
 import { AppError, AppErrorCode } from '../../errors';
 import { verifyCallback, type PaymentCallback } from '../../adapters/payment-portal';
-import { toHalalas } from './fees';
-import { notifyPaymentConfirmed } from './notify-workflow';
+import { toHalalas } from '../../../machines/services/fees';
+import { notifyPaymentConfirmed, requestsPaidBy } from './notify-workflow';
+import { SYSTEM_ACTOR } from '../../../machines/actor';
 import './errors';
 
 export type CallbackOutcome = 'paid' | 'cancelled' | 'rejected';
@@ -60,6 +61,16 @@ export async function applyPaymentCallback(app: FastifyInstance, cb: PaymentCall
   // has an answer.
   if (result.outcome === 'paid' && !result.payment.workflowNotifiedAt) {
     await notifyPaymentConfirmed(app, result.payment, { ...result.bill, paymentReference: cb.paymentReference });
+  }
+  // Money taken for a bill that had expired or been cancelled: the request's history says so, staff see it flagged.
+  if (result.outcome === 'rejected' && result.changed && app.hasDecorator('engine')) {
+    for (const requestId of await requestsPaidBy(app, result.bill)) {
+      await app.engine.annotate(
+        requestId,
+        { event: 'PAYMENT_REFUSED', payload: { billNumber: result.bill.number, paymentReference: cb.paymentReference, refusal: 'BillNotPayable' }, note: null },
+        SYSTEM_ACTOR,
+      );
+    }
   }
   return { billId: result.bill.id, outcome: result.outcome, changed: result.changed, returnPath: result.payment.returnPath };
 }

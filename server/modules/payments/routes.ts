@@ -7,6 +7,7 @@ import { bilingual } from '../certificates/bilingual';
 import { billView, listBills, loadBill } from './bill-view';
 import { renderBillPdf } from './bill-pdf';
 import { applyPaymentCallback } from './payment-callback';
+import { paymentsNeedingAttention } from './attention';
 import { CALLBACK_PATH, startPayment } from './start-payment';
 import { publicOrigin } from './public-origin';
 import './errors';
@@ -88,7 +89,9 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const bill = await loadBill(app.db, request.actor!, request.params.id);
-      const pdf = await renderBillPdf(await billView(app.db, bill, request.t), bilingual(), app.config.VAT_RATE);
+      // The rate the bill was issued with (settings may have changed since).
+      const rate = Number(bill.amount) > 0 ? Math.round((Number(bill.vat) / Number(bill.amount)) * 10_000) / 10_000 : app.settings.current().vatRate;
+      const pdf = await renderBillPdf(await billView(app.db, bill, request.t), bilingual(), rate);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="bill-${bill.number}.pdf"`)
@@ -118,6 +121,33 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
         lang: request.lang,
         returnPath: request.body?.returnPath,
       }),
+  );
+
+  app.get(
+    '/api/payments/attention',
+    {
+      config: { policy: Permissions.portals.halalCenter },
+      schema: {
+        tags: ['payments'],
+        summary: 'Payments staff must act on: money taken for a bill no longer payable, or a payment its request refused (refund due)',
+        response: {
+          200: z.object({
+            items: z.array(
+              z.object({
+                paymentId: z.string(),
+                billId: z.string(),
+                billNumber: z.string(),
+                amount: z.string(),
+                reason: z.enum(['billNotPayable', 'refusedByRequest']),
+                completedAt: z.string().nullable(),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => ({ items: await paymentsNeedingAttention(app.db) }),
   );
 
   // The portal sends the browser here (GET, then we redirect to the page the person came from) and also notifies us

@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { tFor, type Language } from '../../i18n';
 import { paymentPortalOf } from '../../adapters/payment-portal';
 import { loadBill, mayPayBill } from './bill-view';
-import { toHalalas } from './fees';
+import { toHalalas } from '../../../machines/services/fees';
 import './errors';
 
 export interface StartedPayment {

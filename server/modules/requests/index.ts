@@ -1,9 +1,8 @@
 import fp from 'fastify-plugin';
-import { createEngine } from '../../../workflows';
+import { createEngine, storeDeps } from '../../../workflows';
 import { EmbeddedEngine } from '../../../workflows/embedded/embedded-engine';
 import { TimerRunner } from '../../../workflows/embedded/timer-runner';
-import { billAmountFor } from '../payments/bill-amount';
-import { feeScheduleOf } from '../payments/fees';
+import { TemporalEngine } from '../../../workflows/temporal/client';
 import routes from './routes';
 
 /**
@@ -13,16 +12,22 @@ import routes from './routes';
  */
 export default fp(
   async (app) => {
-    const engine = await createEngine(app.config, app.db, { billAmount: billAmountFor(feeScheduleOf(app.config)) });
+    // Bills are priced with the settings in force when they are created, and validated with the server's services.
+    const deps = storeDeps({ settings: () => app.settings.current(), services: app.services });
+    const engine = await createEngine(app.config, app.db, deps);
     app.decorate('engine', engine);
-    const runner =
-      engine instanceof EmbeddedEngine
-        ? new TimerRunner(
-            () => engine.fireDueTimers(undefined, undefined, (err, timerId) => app.log.error({ err, timerId }, 'deadline timer failed; retried next sweep')),
-            app.config.TIMER_POLL_MS,
-            (err) => app.log.error({ err }, 'timer sweep failed'),
-          )
-        : undefined;
+    // The embedded engine fires its deadlines here; under Temporal the requests' deadlines are workflow timers and only
+    // the entity lifecycles (bills, certificates, marks), which run embedded in both modes, are fired here.
+    const timers = engine instanceof EmbeddedEngine ? engine : engine instanceof TemporalEngine ? engine.entities : undefined;
+    const onlyEntities = engine instanceof TemporalEngine;
+    const runner = timers
+      ? new TimerRunner(
+          () =>
+            timers.fireDueTimers(undefined, undefined, (err, timerId) => app.log.error({ err, timerId }, 'deadline timer failed; retried next sweep'), onlyEntities),
+          app.config.TIMER_POLL_MS,
+          (err) => app.log.error({ err }, 'timer sweep failed'),
+        )
+      : undefined;
     app.addHook('onReady', async () => runner?.start());
     app.addHook('onClose', async () => {
       await runner?.stop();

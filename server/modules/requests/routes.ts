@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Actor } from '../../../machines/actor';
 import { Permissions } from '../../../machines/permissions';
-import { eventSchemas, isMachineKind, validateEvent } from '../../../machines';
-import { planTimingIssues } from './plan-timing';
-import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
-import type { RequestView } from '../../../workflows/engine';
-import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
+import { sendRequestEvent, startRequest, visibleRequest } from './service';
 import { presentActions, presentHistory, presentRequest, presentSummary } from './present';
 import {
   ZActions,
@@ -24,22 +19,14 @@ import {
 
 /**
  * The workflow calls (ours, not the original portal's): start a request, read it, send it an event, read its
- * history and allowed actions, and the reviewer queues. Handlers only translate HTTP to the engine; every lifecycle
- * rule is the machine's.
+ * history and allowed actions, and the reviewer queues. Handlers only translate HTTP to the request service
+ * (server/modules/requests/service.ts), which every other door uses too; every lifecycle rule is the machine's.
  */
-
-/** Lifecycles that other transitions start (a bill, an issued certificate, a mark); nobody starts them by hand. */
-const NOT_STARTED_BY_PEOPLE = new Set(['bill', 'certificate', 'halalMark']);
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
-  /** The request if this actor may see it; a request they may not see does not exist for them (404, not 403). */
-  async function visible(id: string, actor: Actor): Promise<RequestView> {
-    const view = await app.engine.get(id);
-    if (!view || view.deleted || !canSee(actor, view.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
-    return view;
-  }
+  const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
 
   app.post(
     '/api/requests',
@@ -47,25 +34,13 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: 'authenticated' },
       schema: {
         tags: ['requests'],
-        summary: 'Start a request (a draft of the machine of `kind`) for one of the caller’s facilities',
+        summary: 'Start a request (a draft of the service `kind`) for one of the caller’s facilities, or about one of its certificates',
         body: ZStartRequest,
-        response: { 201: ZRequest, ...errors },
+        response: { 201: ZRequest, ...errors, 409: ZErrorBody },
       },
     },
     async (request, reply) => {
-      const actor = request.actor!;
-      const { kind, facilityId, data } = request.body;
-      if (NOT_STARTED_BY_PEOPLE.has(kind)) throw new AppError(AppErrorCode.BadRequest);
-      if (!actor.facilityIds.includes(facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
-      await assertNotBlockedByExpiredCertificate(app.db, facilityId, kind);
-      // The first data goes by the rules of an edit: only the kind's sections.
-      if (data && Object.keys(data).length && isMachineKind(kind) && eventSchemas[kind].EDIT) {
-        const issues = validateEvent(kind, { type: 'EDIT', data });
-        if (issues.length) throw new AppError(AppErrorCode.ValidationFailed, {}, issues);
-      }
-      const view = await app.engine.start(kind, { ownerUserId: actor.userId, facilityId, data }, actor, {
-        creatorName: request.sessionUser!.name,
-      });
+      const view = await startRequest(app, request.actor!, request.sessionUser!.name, request.body);
       return reply.status(201).send(presentRequest(request.t, view));
     },
   );
@@ -92,14 +67,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const actor = request.actor!;
-      const { id } = request.params;
-      await visible(id, actor);
-      const { type, expectedVersion, payload = {} } = request.body;
-      const timing = planTimingIssues(type, payload, new Date());
-      if (timing.length) throw new AppError(AppErrorCode.ValidationFailed, {}, timing);
-      const view = await app.engine.send(id, { ...payload, type }, actor, expectedVersion);
-      return presentRequest(request.t, view);
+      const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body);
+      return { ...presentRequest(request.t, view), notices: notices.map((n) => request.t(n.key, n.params)) };
     },
   );
 

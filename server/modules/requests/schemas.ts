@@ -9,6 +9,8 @@ export const ZStartRequest = z.object({
   kind: z.string().min(1).max(60),
   /** Public id of the facility or conformity body the request is for; the caller must be a member of it. */
   facilityId: z.string().min(1).max(100),
+  /** The certificate a renewal, a change (products, categories) or a mark request is about. */
+  certificateId: z.uuid().optional(),
   /** The request data by section; the machine's events edit it later. */
   data: z.record(z.string(), z.unknown()).optional(),
 });
@@ -46,6 +48,8 @@ export const ZRequest = z.object({
   context: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Messages the person should read after the event (e.g. products excluded because the certificate lists them). */
+  notices: z.array(z.string()).optional(),
 });
 export type TRequest = z.infer<typeof ZRequest>;
 

@@ -40,7 +40,9 @@ function run<A extends unknown[], R>(fn: (...args: A) => Promise<R>, ...args: A)
 async function started() {
   const requestId = randomUUID();
   const input = { ownerUserId: applicant.userId, facilityId: FACILITY, requestId };
-  const first = startStep(catalogue, machine, input);
+  const started = startStep(catalogue, FIXTURE_KIND, machine, input);
+  if (!started.ok) throw new Error('fixture start refused');
+  const first = started.step;
   const res = await run(acts.recordStart, {
     requestId,
     kind: FIXTURE_KIND,
@@ -76,7 +78,7 @@ describe(`activities on ${testDbKind}`, () => {
     expect(r).toMatchObject({ kind: FIXTURE_KIND, machineVersion: 1, status: 0, version: 1, facilityPublicId: FACILITY, ownerUserId: applicant.userId });
     expect(r.createdAt.getTime()).toBe(T0);
     const timers = await database.db.select().from(workflowTimers).where(eq(workflowTimers.requestId, s.requestId));
-    expect(timers.map((t) => [t.event, t.dueAt.getTime()])).toEqual([['DRAFT_EXPIRED', T0 + testDeps().durations.draftRetention]]);
+    expect(timers.map((t) => [t.event, t.dueAt.getTime()])).toEqual([['DRAFT_EXPIRED', T0 + testDeps().durations().draftRetention]]);
 
     const input = { ownerUserId: applicant.userId, facilityId: FACILITY, requestId: s.requestId };
     const again = await run(acts.recordStart, {
@@ -86,7 +88,11 @@ describe(`activities on ${testDbKind}`, () => {
       input,
       creatorName: 'Khalid Al-Harbi',
       actor: applicant,
-      next: startStep(catalogue, machine, input).next,
+      next: (() => {
+        const r = startStep(catalogue, FIXTURE_KIND, machine, input);
+        if (!r.ok) throw new Error('fixture start refused');
+        return r.step.next;
+      })(),
       effects: [],
       now: T0 + 5_000,
     });
@@ -110,7 +116,7 @@ describe(`activities on ${testDbKind}`, () => {
     expect(await database.db.select().from(bills).where(eq(bills.requestId, s.requestId))).toHaveLength(1);
     const timers = await database.db.select().from(workflowTimers).where(eq(workflowTimers.requestId, s.requestId));
     const payment = timers.find((t) => t.event === 'PAYMENT_EXPIRED')!;
-    expect(payment.dueAt.getTime()).toBe(approve.now + testDeps().durations.paymentWindow);
+    expect(payment.dueAt.getTime()).toBe(approve.now + testDeps().durations().paymentWindow);
     expect(timers.find((t) => t.event === 'DRAFT_EXPIRED')!.cancelledAt).not.toBeNull();
   });
 

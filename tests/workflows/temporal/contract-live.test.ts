@@ -35,7 +35,7 @@ if (!address) {
     async () => {
       quietRuntime();
       const base = testDeps();
-      const deps = { ...base, durations: { ...base.durations, paymentWindow: WINDOW_MS }, paymentWindowMs: WINDOW_MS };
+      const deps = { ...base, durations: () => ({ ...base.durations(), paymentWindow: WINDOW_MS }), settings: () => ({ ...base.settings(), paymentWindowHours: WINDOW_MS / 3_600_000 }) };
       const database = await createTestDatabase({ seed: false });
       const taskQueue = `halal-contract-${randomUUID()}`;
       const workerConnection = await NativeConnection.connect({ address });

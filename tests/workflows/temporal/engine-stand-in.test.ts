@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../../server/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client';
@@ -62,7 +63,7 @@ describe('temporal adapter specifics', () => {
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(refused).toHaveLength(31);
-    for (const e of refused) expect([e instanceof AppError, (e as AppError).code, (e as AppError).status]).toEqual([true, 'ConcurrencyConflict', 409]);
+    for (const e of refused) expect([e instanceof AppError, (e as AppError).code, httpStatusOf(e as AppError)]).toEqual([true, 'ConcurrencyConflict', 409]);
     const rows = await database.db.select().from(requestHistory).where(eq(requestHistory.requestId, req.id));
     expect(rows.map((r) => r.event)).toEqual(['START', 'SUBMIT']);
     // The refused updates were rejected by the validator (or before, on the row's version): the workflow history

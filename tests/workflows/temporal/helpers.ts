@@ -5,10 +5,7 @@ import { DefaultLogger, Runtime, Worker, bundleWorkflowCode, type ReplayResult }
 import type { temporal } from '@temporalio/proto';
 import type { Db } from '../../../db/client';
 import type { Actor } from '../../../machines/actor';
-import { testConfig } from '../../../server/config';
-import { storeDeps } from '../../../workflows';
-import { billAmountFor } from '../../../server/modules/payments/bill-amount';
-import { feeScheduleOf } from '../../../server/modules/payments/fees';
+import { testStoreDeps } from '../../helpers/deps';
 import type { StoreDeps } from '../../../workflows/store';
 import { createActivities } from '../../../workflows/temporal/activities';
 import { WorkflowGone, type RequestWorkflowGateway } from '../../../workflows/temporal/client';
@@ -42,7 +39,7 @@ export const HISTORIES_DIR = here('./histories');
  * Store dependencies as the server and the worker build them, with the test configuration: 72 h payment window,
  * 30 days draft retention, the payments module's fee schedule.
  */
-export const testDeps = (): StoreDeps => storeDeps(testConfig(), billAmountFor(feeScheduleOf(testConfig())));
+export const testDeps = (): StoreDeps => testStoreDeps();
 
 export function activitiesFor(db: Db, deps: StoreDeps = testDeps()) {
   return createActivities({ db, store: deps });
@@ -62,7 +59,7 @@ export function fixtureInput(
   return {
     requestId,
     kind: FIXTURE_KIND,
-    durations: (opts.deps ?? testDeps()).durations,
+    durations: (opts.deps ?? testDeps()).durations(),
     start: {
       input: {
         ownerUserId: starter.userId,

@@ -12,6 +12,8 @@ import type { Actor } from '../../../machines/actor';
 import { applicant, reviewer } from '../fixtures/actors';
 import type { TemporalStandIn, UpdateResult } from './harness';
 import { HISTORIES_DIR, WORKFLOWS, createStandIn, fixtureInput, settled, testDeps } from './helpers';
+import { isRequestKind } from '../../../machines/services';
+import { VALID_DATA } from '../../services/fixtures';
 
 /*
  * Writes the committed histories (histories/*.json) by running real lifecycles through the stand-in: the workflow
@@ -73,8 +75,9 @@ function pathTo(kind: MachineKind, goal: (s: AnyMachineSnapshot) => boolean): Ma
 
 function productionInput(kind: MachineKind, requestId: string, starter: Actor): RequestWorkflowInput {
   const { ownerUserId, facilityId, discountPercent, data } = inputFor(kind);
-  const input: StartInput = { ownerUserId, facilityId, discountPercent, data };
-  return { requestId, kind, durations: testDeps().durations, start: { input, actor: starter, creatorName: 'Khalid Al-Harbi' } };
+  // A request starts with complete data: the service contract refuses to submit anything less.
+  const input: StartInput = { ownerUserId, facilityId, discountPercent, data: isRequestKind(kind) ? VALID_DATA[kind]() : data };
+  return { requestId, kind, durations: testDeps().durations(), start: { input, actor: starter, creatorName: 'Khalid Al-Harbi' } };
 }
 
 /** Sends a path's events, each with its own actor and the version it expects. */

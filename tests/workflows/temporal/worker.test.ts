@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, testConfig } from '../../../server/config';
-import { workerSettings } from '../../../workflows/temporal/worker';
+import { workerSettings } from '../../../server/worker';
 
 describe('worker settings', () => {
   it('refuses to start without TEMPORAL_ADDRESS and DATABASE_URL, naming both', () => {

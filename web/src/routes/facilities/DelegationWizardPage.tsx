@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, RadioGroup, Stack, Steps, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, Stack, Steps, Text } from '@chakra-ui/react';
 import { Link, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useApiQuery } from '../../api/hooks';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { isNationalOrResidentId, normalizePhone } from '../../../../machines/forms/facilities/formats';
@@ -62,8 +61,10 @@ function useSecondsUntil(iso: string | undefined): number {
 
 /**
  * cb-delegation/{cbPublicId} and internal-delegation/{facilityPublicId} (main users only; the route guard asks the
- * server). Select the delegate by national or resident id, their details, the delegation type and permissions,
- * confirm with the code sent to the delegate's mobile, then acknowledge: only then is the delegation complete.
+ * server). Select the delegate by national or resident id, their details and permissions, confirm with the code
+ * sent to the delegate's mobile, then acknowledge: only then is the delegation complete. Each step is a state of the
+ * delegation's machine on the server (machines/delegation.ts). A facility has one main user, so a delegation is
+ * always of a sub delegate (spec 02 section 6: "Sub delegate has all except delegation").
  */
 function DelegationWizard({ kind }: { kind: Kind }) {
   const { t, i18n } = useTranslation('facilities');
@@ -78,8 +79,6 @@ function DelegationWizard({ kind }: { kind: Kind }) {
   const [nationalId, setNationalId] = useState('');
   const [lookup, setLookup] = useState<DelegateLookup | null>(null);
   const [details, setDetails] = useState<Details>(EMPTY);
-  const [delegationType, setDelegationType] = useState<0 | 1>(1);
-  const [askMain, setAskMain] = useState(false);
   const [permissions, setPermissions] = useState<string[] | null>(null);
   const [delegation, setDelegation] = useState<Delegation | null>(null);
   const [code, setCode] = useState('');
@@ -150,9 +149,8 @@ function DelegationWizard({ kind }: { kind: Kind }) {
         preferredLanguage: details.preferredLanguage,
         ...(lookup?.exists ? {} : { phone: details.phone.trim(), email: details.email.trim() }),
       },
-      delegationType,
+      delegationType: 1,
       permissions: chosen,
-      confirmMainDelegation: delegationType === 0,
     });
     if (d) {
       setDelegation(d);
@@ -180,7 +178,7 @@ function DelegationWizard({ kind }: { kind: Kind }) {
     if (d) setDelegation(d);
   };
   const cancel = async () => {
-    if (delegation && delegation.status !== 'completed') await submit({ step: 'cancel', delegationId: delegation.id });
+    if (delegation && (delegation.status === 'awaitingOtp' || delegation.status === 'pendingAcknowledgment')) await submit({ step: 'cancel', delegationId: delegation.id });
     setDelegation(null);
     setStep(0);
   };
@@ -189,7 +187,7 @@ function DelegationWizard({ kind }: { kind: Kind }) {
   const facilityName = facility.data ? nameIn(facility.data, i18n.language) : '';
   const blocked = authority.error?.status === 400 ? authority.error.serverMessage : null;
 
-  if (delegation?.status === 'completed') {
+  if (delegation?.status === 'active') {
     return (
       <PageContainer>
         <PageHeader title={title} />
@@ -200,6 +198,9 @@ function DelegationWizard({ kind }: { kind: Kind }) {
                 {t('delegation.completed')}
               </Heading>
               <Text>{t('delegation.completedText', { name: `${delegation.delegate.firstName} ${delegation.delegate.lastName}`, facility: facilityName })}</Text>
+              <Text color="fg.muted" data-testid="delegation-number">
+                {t('delegation.number', { number: ltr(delegation.number) })}
+              </Text>
               {delegation.accountCreated && <Text color="fg.muted">{t('delegation.accountCreated', { phone: ltr(delegation.delegate.maskedPhone) })}</Text>}
               <Flex gap="3">
                 <Button asChild colorPalette="brand">
@@ -326,31 +327,7 @@ function DelegationWizard({ kind }: { kind: Kind }) {
 
               {step === 2 && (
                 <Stack gap="5">
-                  <Box>
-                    <Text fontWeight="medium" mb="2">
-                      {t('fields.delegationType')}
-                    </Text>
-                    <RadioGroup.Root
-                      value={String(delegationType)}
-                      onValueChange={(e) => {
-                        if (e.value === '0') setAskMain(true);
-                        else setDelegationType(1);
-                      }}
-                    >
-                      <Stack gap="2">
-                        <RadioGroup.Item value="1">
-                          <RadioGroup.ItemHiddenInput />
-                          <RadioGroup.ItemIndicator />
-                          <RadioGroup.ItemText>{t('delegation.typeSub')}</RadioGroup.ItemText>
-                        </RadioGroup.Item>
-                        <RadioGroup.Item value="0">
-                          <RadioGroup.ItemHiddenInput />
-                          <RadioGroup.ItemIndicator />
-                          <RadioGroup.ItemText>{t('delegation.typeMain')}</RadioGroup.ItemText>
-                        </RadioGroup.Item>
-                      </Stack>
-                    </RadioGroup.Root>
-                  </Box>
+                  <Text>{t('delegation.typeSub')}</Text>
                   <Box>
                     <Text fontWeight="medium" mb="2">
                       {t('fields.permissions')}
@@ -398,7 +375,7 @@ function DelegationWizard({ kind }: { kind: Kind }) {
                     </DataList.Item>
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.delegationType')}</DataList.ItemLabel>
-                      <DataList.ItemValue>{t(delegationType === 0 ? 'delegation.typeMain' : 'delegation.typeSub')}</DataList.ItemValue>
+                      <DataList.ItemValue>{t('delegation.typeSub')}</DataList.ItemValue>
                     </DataList.Item>
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
@@ -461,17 +438,6 @@ function DelegationWizard({ kind }: { kind: Kind }) {
           </Card.Root>
         </Stack>
       )}
-      <ConfirmDialog
-        open={askMain}
-        title={t('delegation.typeMain')}
-        message={t('delegation.mainQuestion')}
-        confirmLabel={t('delegation.mainConfirm')}
-        onConfirm={() => {
-          setDelegationType(0);
-          setAskMain(false);
-        }}
-        onCancel={() => setAskMain(false)}
-      />
     </PageContainer>
   );
 }

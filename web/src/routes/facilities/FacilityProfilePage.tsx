@@ -44,6 +44,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
   const [verifying, setVerifying] = useState(false);
   const [ibanAnswer, setIbanAnswer] = useState<boolean | null>(null);
   const [shownUser, setShownUser] = useState<Member | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
   const f = facility.data;
 
   // Opening a profile selects that facility (the header logo then links back here).
@@ -67,6 +68,15 @@ function FacilityProfile({ kind }: { kind: Kind }) {
     } finally {
       setVerifying(false);
     }
+  };
+
+  // The main user removes a sub user: their delegation is revoked on the server (the main user cannot be removed).
+  const removeUser = async (u: Member) => {
+    const prefix = kind === 'cb' ? '/api/ConformityBodyDelegation' : '/api/InternalFacilityDelegation';
+    await api.post(`${prefix}/RemoveUser`, { facilityPublicId: f.publicId, userId: u.userId });
+    setRemoving(null);
+    notify.success(t('profile.userRemoved', { name: u.name }));
+    await users.reload();
   };
 
   const answerIban = async (confirmed: boolean) => {
@@ -126,9 +136,16 @@ function FacilityProfile({ kind }: { kind: Kind }) {
       header: '',
       align: 'end',
       render: (u) => (
-        <Button size="xs" variant="outline" onClick={() => setShownUser(u)}>
-          {t('profile.userDetails')}
-        </Button>
+        <Flex gap="2" justify="flex-end">
+          <Button size="xs" variant="outline" onClick={() => setShownUser(u)}>
+            {t('profile.userDetails')}
+          </Button>
+          {canDelegate && u.role !== 0 && (
+            <Button size="xs" variant="outline" colorPalette="red" onClick={() => setRemoving(u)} data-testid="remove-user">
+              {t('profile.removeUser')}
+            </Button>
+          )}
+        </Flex>
       ),
     },
   ];
@@ -279,6 +296,16 @@ function FacilityProfile({ kind }: { kind: Kind }) {
       </Stack>
 
       <ConfirmDialog
+        open={!!removing}
+        title={t('profile.removeUserTitle')}
+        message={t('profile.removeUserQuestion', { name: removing?.name ?? '' })}
+        confirmLabel={t('profile.removeUser')}
+        tone="danger"
+        onConfirm={() => (removing ? removeUser(removing) : undefined)}
+        onCancel={() => setRemoving(null)}
+        testId="remove-user-dialog"
+      />
+      <ConfirmDialog
         open={ibanAnswer !== null}
         title={t(ibanAnswer ? 'profile.confirmIban' : 'profile.declineIban')}
         message={t(ibanAnswer ? 'profile.confirmIbanQuestion' : 'profile.declineIbanQuestion', { iban: f.iban ? formatIban(f.iban) : '' })}
@@ -318,7 +345,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
                       <DataList.ItemValue>
-                        {shownUser.role === 0 ? t('profile.allPermissions') : shownUser.permissions.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language)) || t('profile.allPermissions')}
+                        {shownUser.role === 0 ? t('profile.allPermissions') : shownUser.permissions.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language)) || t('profile.noPermissions')}
                       </DataList.ItemValue>
                     </DataList.Item>
                   </DataList.Root>

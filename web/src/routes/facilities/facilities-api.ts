@@ -72,6 +72,8 @@ export interface Member {
   permissions: string[];
   memberSince: string;
   delegatedBy: string | null;
+  /** The delegation that made this user a member; null for the main user. */
+  delegationId: string | null;
 }
 
 export interface CurrentUserInFacility {
@@ -116,11 +118,15 @@ export interface OtpState {
   attemptsLeft: number;
 }
 
+/** A delegation: a request of kind `delegation` in the workflow engine (its id has a history at /api/requests/:id/history). */
 export interface Delegation {
   id: string;
+  number: string;
   facilityPublicId: string;
-  status: 'awaitingOtp' | 'awaitingAcknowledgment' | 'completed' | 'cancelled';
+  status: 'awaitingOtp' | 'pendingAcknowledgment' | 'active' | 'revoked' | 'cancelled' | 'expired';
+  statusCode: number;
   delegationType: number;
+  permissions: string[];
   delegate: { firstName: string; lastName: string; maskedPhone: string; email: string };
   otp: OtpState | null;
   accountCreated: boolean;

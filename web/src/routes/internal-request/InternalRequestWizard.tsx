@@ -3,7 +3,6 @@ import { Badge, Box, Button, Flex, Heading, Stack, Steps, Text } from '@chakra-u
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
-import { formToSections, sectionOfStep, sectionsToForm } from '../../../../server/modules/internal-requests/form-sections';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useApiQuery } from '../../api/hooks';
@@ -17,6 +16,10 @@ import type { Errors } from './StepFields';
 import { WizardStep } from './WizardStep';
 
 const STEPS = [...INTERNAL_REQUEST_STEPS, 'summary'] as const;
+// The wizard's steps are the request's sections (machines/services); the agreement is ticked on submission only.
+const formToSections = ({ agreement: _agreement, ...sections }: Record<string, unknown>) => sections;
+const sectionsToForm = (data: Record<string, unknown>) => ({ ...data });
+const sectionOfStep = (step: string) => step;
 type Step = (typeof STEPS)[number];
 
 /** Server validation messages (`validationErrors[].members` are the field paths) as field errors of the wizard. */

@@ -1,4 +1,4 @@
-import { withLuhnDigit } from '../../machines/forms/facilities/formats';
+import { withLuhnDigit } from '../machines/forms/facilities/formats';
 
 /**
  * National ids and mobiles of the demo people, shared by the seed (db/seed-facilities.ts) and the commercial

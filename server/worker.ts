@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { openDatabase } from '../../db/client';
-import { ConfigError, loadConfig, type Config } from '../../server/config';
-import { billAmountFor } from '../../server/modules/payments/bill-amount';
-import { feeScheduleOf } from '../../server/modules/payments/fees';
-import { storeDeps } from '../index';
-import { createActivities } from './activities';
+import { openDatabase } from '../db/client';
+import { createServices } from '../machines/services';
+import { storeDeps } from '../workflows';
+import { createActivities } from '../workflows/temporal/activities';
+import { businessDefaults } from './business-defaults';
+import { ConfigError, loadConfig, type Config } from './config';
 
 /*
  * `npm run worker`: polls the request task queue, runs the request workflows (bundled from workflows.ts) and their
@@ -13,7 +13,7 @@ import { createActivities } from './activities';
  * workflow task and activity to one of them.
  */
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/temporal/workflows.ts', import.meta.url));
 
 /** The settings the worker needs beyond the server's, checked before anything connects. */
 export function workerSettings(config: Config): { address: string; databaseUrl: string } {
@@ -36,8 +36,11 @@ export async function runWorker(config: Config): Promise<void> {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowsPath: WORKFLOWS_PATH,
-      // The same fee schedule as the server's engine (server/modules/requests), so bills come out identical.
-      activities: createActivities({ db: database.db, store: storeDeps(config, billAmountFor(feeScheduleOf(config))) }),
+      // The same service contract and business settings as the server's engine, so bills come out identical.
+      activities: createActivities({
+        db: database.db,
+        store: storeDeps({ settings: () => businessDefaults(config), services: createServices({ hsRules: config.HALAL_HS_PREFIXES }) }),
+      }),
     });
     await worker.run();
   } finally {

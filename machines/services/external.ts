@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { Permissions as P } from '../permissions';
+import { OPERATIONS, type Operation } from '../forms/catalogues';
+import { FormMessage as M } from '../forms/messages';
+import { areaField, countField, requiredOrInvalid } from '../forms/fields';
+import { createProductSchema, duplicateProducts, productShape, type TProduct } from '../forms/product';
+import { INTERNAL_REQUEST_LIMITS } from '../forms/internal-request';
+import type { HsRulesSource } from '../forms/hs-relevance';
+import { attachmentList, attachmentListDraft, draftList, draftObject, enumField, type AttachmentRules } from '../forms/parts';
+import { applicationFee, certificateFee } from './fees';
+import { brandNames, certificateProductOf, readSection } from './project';
+import { markService, renewalSection } from './internal';
+import { emptyProjection, type ProjectionFn, type SectionDefinition, type ServiceDefinition } from './types';
+
+/**
+ * Foreign-factory services: the external Halal certificate (type 10, set A), its renewal and added products (set B),
+ * and external Halal marks. Started from a CB's context (the routes carry the CB's public id) or by the factory's own
+ * users; the factory the certificate is for is chosen in the wizard (section `factory`).
+ */
+
+const externalStart = [P.externalRequest.request];
+const uuid = () => z.uuid({ error: M.invalid });
+
+/** Spec 02 section 3 "External request" attachments: operation plan per operation, quality guide, final acknowledgment. */
+export const EXTERNAL_REQUEST_ATTACHMENTS: AttachmentRules = {
+  allowed: ['qualityGuide', 'finalAcknowledgment', 'productCatalogue', 'productPhoto', 'testCertificate', 'requestNote', 'commitment'],
+  required: ['finalAcknowledgment'],
+};
+
+const factoryShape = () => ({
+  /** The external facility the certificate is for. */
+  facilityPublicId: z.string({ error: requiredOrInvalid }).trim().min(1, M.required).max(100, M.invalid),
+  productionLines: countField(1, 999, M.productionLinesRange),
+  criticalPoints: countField(0, 999, M.haccpRange),
+  permanentHalalEmployees: countField(1, 999_999, M.employeesRange),
+  shifts: countField(1, 10, M.shiftsRange),
+  productionArea: areaField(),
+});
+
+const paymentWayShape = () => ({
+  /** Spec 01 section 9: yearly instalments or the full amount at once. */
+  way: z.enum(['yearly', 'full'], { error: requiredOrInvalid }),
+  validityYears: countField(1, 3, M.validityRange),
+});
+
+const operationShape = () => ({ operation: enumField<Operation>(OPERATIONS, M.operationInvalid), planAttachmentId: uuid() });
+
+export function productsSection(hsRules?: HsRulesSource): SectionDefinition {
+  return {
+    complete: z
+      .array(createProductSchema(hsRules), { error: requiredOrInvalid })
+      .min(1, M.productRequired)
+      .max(INTERNAL_REQUEST_LIMITS.products, M.tooManyProducts)
+      .superRefine((items: TProduct[], ctx) => {
+        for (const d of duplicateProducts(items)) ctx.addIssue({ code: 'custom', message: M.productDuplicate, path: [d.index, d.field] });
+      }),
+    draft: draftList(productShape(hsRules), INTERNAL_REQUEST_LIMITS.products),
+    maxBytes: 1024 * 1024,
+  };
+}
+
+function externalSections(hsRules?: HsRulesSource): Record<string, SectionDefinition> {
+  return {
+    factory: { complete: z.object(factoryShape(), { error: requiredOrInvalid }), draft: draftObject(factoryShape()).optional() },
+    paymentWay: { complete: z.object(paymentWayShape(), { error: requiredOrInvalid }), draft: draftObject(paymentWayShape()).optional() },
+    operations: {
+      complete: z
+        .array(z.object(operationShape(), { error: M.invalid }), { error: requiredOrInvalid })
+        .min(1, M.operationRequired)
+        .max(OPERATIONS.length, M.tooManyItems)
+        .superRefine((items, ctx) => {
+          const seen = new Set<string>();
+          items.forEach((o, i) => {
+            if (seen.has(o.operation)) ctx.addIssue({ code: 'custom', message: M.operationDuplicate, path: [i, 'operation'] });
+            seen.add(o.operation);
+          });
+        }),
+      draft: draftList(operationShape(), OPERATIONS.length),
+    },
+    products: productsSection(hsRules),
+    attachments: { complete: attachmentList(EXTERNAL_REQUEST_ATTACHMENTS), draft: attachmentListDraft(EXTERNAL_REQUEST_ATTACHMENTS) },
+  };
+}
+
+function projectExternal(sections: Record<string, SectionDefinition>): ProjectionFn {
+  return (data) => {
+    const products = readSection<TProduct[]>({ sections }, data, 'products') ?? [];
+    const way = readSection<{ way: 'yearly' | 'full'; validityYears: number }>({ sections }, data, 'paymentWay');
+    const operations = readSection<{ planAttachmentId: string }[]>({ sections }, data, 'operations') ?? [];
+    const attachments = readSection<{ id: string }[]>({ sections }, data, 'attachments') ?? [];
+    return {
+      ...emptyProjection(),
+      products: products.map(certificateProductOf),
+      categories: [...new Set(products.map((p) => p.category))],
+      brandNames: brandNames(products.flatMap((p) => [p.brandAr, p.brandEn])),
+      validityYears: way?.validityYears ?? null,
+      paymentWay: way?.way ?? null,
+      factoryPublicId: readSection<{ facilityPublicId: string }>({ sections }, data, 'factory')?.facilityPublicId ?? null,
+      attachmentIds: [...operations.map((o) => o.planAttachmentId), ...attachments.map((a) => a.id)],
+    };
+  };
+}
+
+export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
+  const sections = externalSections(hsRules);
+  const certificateFees = ({ schedule, projection }: Parameters<NonNullable<ServiceDefinition['fees']['certificate']>>[0]) =>
+    certificateFee(schedule.externalCertificateYear, projection.validityYears ?? 1, projection.paymentWay ?? 'yearly');
+  const certificate: ServiceDefinition = {
+    kind: 'externalCertificate',
+    requestType: 10,
+    titleKey: 'services:externalCertificate.title',
+    facilityTypes: ['external', 'cb'],
+    subject: { type: 'facility' },
+    preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
+    sections,
+    serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
+    attachmentSection: 'attachments',
+    project: projectExternal(sections),
+    fees: { certificate: certificateFees, addProducts: ({ schedule }) => applicationFee(schedule) },
+    feeDisplay: 'excludingVat',
+    routes: { start: '/external-halal-request/$cbPublicId', list: '/halal-request' },
+    startPermissions: externalStart,
+  };
+  const renewalSections = { ...sections, renewal: renewalSection() };
+  const renewal: ServiceDefinition = {
+    ...certificate,
+    kind: 'externalRenewal',
+    prefill: 'subjectRequest',
+    requestType: 10,
+    titleKey: 'services:externalRenewal.title',
+    subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
+    preconditions: [{ type: 'renewalWindow', threshold: 'expiringSoonDays' }, { type: 'oneOpenPerSubject' }],
+    sections: renewalSections,
+    serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
+    project: projectExternal(renewalSections),
+    fees: { renewal: certificateFees },
+    routes: { start: '/external-renewal-request/$cbPublicId/$certificateId', list: '/halal-request' },
+  };
+  const addSections: Record<string, SectionDefinition> = {
+    products: productsSection(hsRules),
+    attachments: { complete: attachmentList({ allowed: EXTERNAL_REQUEST_ATTACHMENTS.allowed, required: [] }), draft: attachmentListDraft(EXTERNAL_REQUEST_ATTACHMENTS) },
+  };
+  const addProducts: ServiceDefinition = {
+    kind: 'externalAddProducts',
+    requestType: 10,
+    titleKey: 'services:externalAddProducts.title',
+    facilityTypes: ['external', 'cb'],
+    subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
+    preconditions: [{ type: 'validCertificate', certificateKinds: ['externalHalal'] }],
+    sections: addSections,
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinCbDesignation'],
+    attachmentSection: 'attachments',
+    project: projectExternal(addSections),
+    fees: { addProducts: ({ schedule }) => applicationFee(schedule) },
+    feeDisplay: 'excludingVat',
+    routes: { start: '/add-products-ef-request/$cbPublicId/$facilityPublicId', list: '/halal-request' },
+    startPermissions: externalStart,
+  };
+  return [certificate, renewal, addProducts, markService('externalHalalMark', 'external', '/ex-halal-mark-request/$cbPublicId')];
+}

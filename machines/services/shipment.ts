@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { Permissions as P } from '../permissions';
+import { FormMessage as M } from '../forms/messages';
+import { freeTextField, hsCodeField, nameLikeField, requiredOrInvalid, toNumber, weightField } from '../forms/fields';
+import { unitField } from '../forms/product';
+import { MAIN_CATEGORIES } from '../forms/catalogues';
+import type { HsRulesSource } from '../forms/hs-relevance';
+import { UNIFIED_NUMBER_RE, CR_NUMBER_RE } from '../forms/facilities/formats';
+import { draftList, draftObject, enumField, optionalField, type IssueSink } from '../forms/parts';
+import { shipmentFee, toGrams } from './fees';
+import { readSection } from './project';
+import { emptyProjection, type SectionDefinition, type ServiceDefinition } from './types';
+
+/**
+ * Shipment certificates (request types 100 and 200; set B 1007 -> 1008): one consignment of an external factory,
+ * priced on the server at 1,000 SAR per started 27 t of total net weight of its products and slaughters.
+ */
+
+const isoDate = () =>
+  z
+    .string({ error: requiredOrInvalid })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, M.invalid)
+    .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), M.invalid);
+const text = (max = 200) => freeTextField(max);
+const LIST_MAX = 500;
+
+/** Spec 02 section 3 "Shipment request". */
+const importerShape = () => ({
+  name: nameLikeField(),
+  crNumber: z.string({ error: requiredOrInvalid }).trim().regex(CR_NUMBER_RE, M.crNumberFormat),
+  /** Pattern 70X XXX XXXX; spaces allowed as written. */
+  unifiedNumber: z
+    .string({ error: requiredOrInvalid })
+    .transform((v) => v.replace(/\s+/g, ''))
+    .pipe(z.string().regex(UNIFIED_NUMBER_RE, M.unifiedNumberFormat)),
+  registrationExpiry: optionalField(isoDate()),
+  status: optionalField(text(50)),
+  activity: optionalField(text()),
+});
+const exporterShape = () => ({ name: nameLikeField() });
+const shippingShape = () => ({
+  countryCode: z.string({ error: requiredOrInvalid }).trim().toUpperCase().regex(/^[A-Z]{2}$/, M.invalid),
+  method: z.enum(['sea', 'air', 'land'], { error: requiredOrInvalid }),
+  port: text(),
+  portOfEntry: text(),
+});
+const numberAndDate = () => z.object({ number: text(50), date: isoDate() }, { error: M.invalid });
+const otherShape = () => ({
+  billOfLading: optionalField(numberAndDate()),
+  healthCertificate: optionalField(numberAndDate()),
+  arrivalCountryCode: z.string({ error: requiredOrInvalid }).trim().toUpperCase().regex(/^[A-Z]{2}$/, M.invalid),
+  arrivalPort: text(),
+  arrivalMethod: z.enum(['sea', 'air', 'land'], { error: requiredOrInvalid }),
+  containerNumbers: z.array(text(20), { error: M.invalid }).max(LIST_MAX, M.tooManyItems).default([]),
+  invoices: z.array(z.object({ number: text(50), attachmentId: z.uuid({ error: M.invalid }) }), { error: M.invalid }).max(LIST_MAX, M.tooManyItems).default([]),
+  /** The CB that issued the factory's certificate and exports the shipment. */
+  exportingCbPublicId: text(100),
+});
+
+/** Gross at least net; the actual (weighed) gross not more than 10 % below the declared gross (spec 02 sections 5, 9). */
+export const GROSS_TOLERANCE = 0.1;
+
+const productLineShape = (hsRules?: HsRulesSource) => ({
+  saudiHsCode: hsCodeField(hsRules),
+  globalHsCode: hsCodeField(hsRules),
+  quantity: z.preprocess(toNumber, z.number({ error: requiredOrInvalid }).int(M.integerOnly).min(1, M.invalid).max(10_000_000, M.invalid)),
+  amount: optionalField(z.preprocess(toNumber, z.number({ error: M.invalid }).min(0, M.invalid).max(1e12, M.invalid))),
+  netWeight: weightField(),
+  grossWeight: weightField(),
+  actualGrossWeight: weightField(),
+  unit: unitField(),
+  productionDate: isoDate(),
+  expiryDate: isoDate(),
+});
+function productLineRules(p: { netWeight: number; grossWeight: number; actualGrossWeight: number; productionDate: string; expiryDate: string }, ctx: IssueSink) {
+  if (p.grossWeight < p.netWeight) ctx.addIssue({ code: 'custom', message: M.grossBelowNet, path: ['grossWeight'] });
+  if (p.actualGrossWeight < p.grossWeight * (1 - GROSS_TOLERANCE)) ctx.addIssue({ code: 'custom', message: 'actualGrossTooLow', path: ['actualGrossWeight'] });
+  if (p.expiryDate < p.productionDate) ctx.addIssue({ code: 'custom', message: 'form.expiryBeforeProduction', path: ['expiryDate'] });
+}
+
+const slaughterShape = (hsRules?: HsRulesSource) => ({
+  slaughterFacility: nameLikeField(),
+  slaughterDate: isoDate(),
+  cuttingType: text(100),
+  category: enumField(MAIN_CATEGORIES, M.categoryInvalid),
+  netWeight: weightField(),
+  actualWeight: weightField(),
+  unit: unitField(),
+  saudiHsCode: hsCodeField(hsRules),
+  globalHsCode: hsCodeField(hsRules),
+});
+const today = () => new Date().toISOString().slice(0, 10);
+function slaughterRules(s: { netWeight: number; actualWeight: number; slaughterDate: string }, ctx: IssueSink) {
+  if (s.actualWeight < s.netWeight) ctx.addIssue({ code: 'custom', message: 'actualAtLeastNet', path: ['actualWeight'] });
+  if (s.slaughterDate > today()) ctx.addIssue({ code: 'custom', message: 'form.slaughterDateFuture', path: ['slaughterDate'] });
+}
+
+type Line = { netWeight: number; unit: number };
+
+export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
+  const obj = <S extends Record<string, z.ZodType>>(shape: () => S): SectionDefinition => ({
+    complete: z.object(shape(), { error: requiredOrInvalid }),
+    draft: draftObject(shape()).optional(),
+  });
+  const sections: Record<string, SectionDefinition> = {
+    shipmentType: obj(() => ({ goods: z.enum(['meat', 'poultry', 'other'], { error: requiredOrInvalid }) })),
+    factory: obj(() => ({ facilityPublicId: text(100) })),
+    importer: obj(importerShape),
+    exporter: obj(exporterShape),
+    shipping: obj(shippingShape),
+    other: obj(otherShape),
+    products: {
+      complete: z
+        .array(z.object(productLineShape(hsRules), { error: M.invalid }).superRefine(productLineRules), { error: M.invalid })
+        .max(LIST_MAX, M.tooManyItems)
+        .default([]),
+      draft: draftList(productLineShape(hsRules), LIST_MAX),
+    },
+    slaughters: {
+      complete: z
+        .array(z.object(slaughterShape(hsRules), { error: M.invalid }).superRefine(slaughterRules), { error: M.invalid })
+        .max(LIST_MAX, M.tooManyItems)
+        .default([]),
+      draft: draftList(slaughterShape(hsRules), LIST_MAX),
+    },
+  };
+  const lines = (data: Readonly<Record<string, unknown>>): Line[] => [
+    ...(readSection<Line[]>({ sections }, data, 'products') ?? []),
+    ...(readSection<Line[]>({ sections }, data, 'slaughters') ?? []),
+  ];
+  return {
+    kind: 'shipment',
+    requestType: 100,
+    titleKey: 'services:shipment.title',
+    facilityTypes: ['external', 'cb'],
+    subject: { type: 'facility' },
+    preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
+    sections,
+    crossRules: [
+      {
+        // "At least one product, or added slaughters" (spec 02 section 5).
+        section: 'slaughters',
+        needs: ['products', 'slaughters'],
+        check: (data, issue) => {
+          if (lines(data).length === 0) issue('form.shipmentLineRequired', ['products']);
+        },
+      },
+    ],
+    serverChecks: ['attachmentsBelongToRequest'],
+    project: (data) => {
+      const all = lines(data);
+      const goods = readSection<{ goods: 'meat' | 'poultry' | 'other' }>({ sections }, data, 'shipmentType')?.goods ?? 'other';
+      const netGrams = all.reduce((sum, l) => sum + toGrams(l.netWeight, l.unit), 0);
+      const other = readSection<{ invoices: { attachmentId: string }[] }>({ sections }, data, 'other');
+      return {
+        ...emptyProjection(),
+        shipment: all.length ? { netGrams, goods } : null,
+        factoryPublicId: readSection<{ facilityPublicId: string }>({ sections }, data, 'factory')?.facilityPublicId ?? null,
+        attachmentIds: other?.invoices.map((i) => i.attachmentId) ?? [],
+      };
+    },
+    fees: {
+      shipment: ({ schedule, projection }) => {
+        if (!projection.shipment) throw new Error('a shipment without products or slaughters cannot be billed');
+        return shipmentFee(schedule, projection.shipment.netGrams);
+      },
+    },
+    feeDisplay: 'excludingVat',
+    routes: { start: '/ex-shipment-request/$cbPublicId', list: '/ex-shipment-request' },
+    startPermissions: [P.shipment.default],
+  };
+}

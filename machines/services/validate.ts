@@ -1,0 +1,112 @@
+import { formIssuesOf } from '../forms/messages';
+import type { DataIssue, ServiceDefinition } from './types';
+
+/**
+ * Validation of request data against a service definition: the one path every door goes through (the engine's
+ * send step for EDIT, SUBMIT and RESUBMIT, the server before it, the web wizard at each step). Issue paths start at
+ * the data's root (`products.2.netWeight`); messages are keys of the `validation` namespace.
+ */
+
+/** Largest stored (parsed) section, and whole request data, in bytes of JSON. */
+export const SECTION_MAX_BYTES = 512 * 1024;
+export const REQUEST_MAX_BYTES = 2 * 1024 * 1024;
+
+export const DataMessage = {
+  sectionUnknown: 'form.sectionUnknown',
+  sectionTooLarge: 'form.sectionTooLarge',
+  requestTooLarge: 'form.requestTooLarge',
+  sectionRequired: 'form.sectionRequired',
+} as const;
+
+type Data = Record<string, unknown>;
+
+/** UTF-8 bytes of a value's JSON (what the database stores). */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export type Parsed<T> = { ok: true; data: T } | { ok: false; issues: DataIssue[] };
+
+/**
+ * Parses the sections an EDIT (or the first data of a new request) carries, each with its draft schema: unknown
+ * sections, invalid filled fields and oversized sections are issues; the result is what gets stored (numbers as
+ * numbers, trimmed text, defaults applied), never the raw input.
+ */
+export function parseDraftSections(def: ServiceDefinition, sections: Data): Parsed<Data> {
+  const issues: DataIssue[] = [];
+  const out: Data = {};
+  for (const [key, value] of Object.entries(sections)) {
+    const section = Object.hasOwn(def.sections, key) ? def.sections[key] : undefined;
+    if (!section) {
+      issues.push({ path: key, message: DataMessage.sectionUnknown });
+      continue;
+    }
+    const r = section.draft.safeParse(value);
+    if (!r.success) {
+      issues.push(...formIssuesOf(r.error.issues, [key]));
+      continue;
+    }
+    if (jsonBytes(r.data) > (section.maxBytes ?? SECTION_MAX_BYTES)) {
+      issues.push({ path: key, message: DataMessage.sectionTooLarge });
+      continue;
+    }
+    out[key] = r.data;
+  }
+  return issues.length ? { ok: false, issues } : { ok: true, data: out };
+}
+
+/** The stored data after merging an edit: refuses a request that would outgrow REQUEST_MAX_BYTES. */
+export function checkRequestSize(data: Data): DataIssue[] {
+  return jsonBytes(data) > REQUEST_MAX_BYTES ? [{ path: '', message: DataMessage.requestTooLarge }] : [];
+}
+
+/** Each section's complete schema over `data`: the parsed sections that pass, and the issues of those that do not. */
+function completeSections(def: ServiceDefinition, data: Data): { valid: Data; issues: DataIssue[] } {
+  const valid: Data = {};
+  const issues: DataIssue[] = [];
+  for (const [key, section] of Object.entries(def.sections)) {
+    const r = section.complete.safeParse(data[key]);
+    if (r.success) valid[key] = r.data;
+    else issues.push(...formIssuesOf(r.error.issues, [key]));
+  }
+  return { valid, issues };
+}
+
+function crossIssues(def: ServiceDefinition, valid: Data, only?: string): DataIssue[] {
+  const out: DataIssue[] = [];
+  for (const rule of def.crossRules ?? []) {
+    if (only !== undefined && rule.section !== only) continue;
+    if (!rule.needs.every((s) => valid[s] !== undefined)) continue;
+    rule.check(valid, (message, path) => out.push({ path: path.map(String).join('.'), message }));
+  }
+  return out;
+}
+
+/**
+ * What SUBMIT and RESUBMIT require of the data: every section complete, and the rules across sections over the
+ * sections that are valid (so a submission reports every problem at once). The parsed complete data on success.
+ */
+export function validateSubmission(def: ServiceDefinition, data: Data): Parsed<Data> {
+  const { valid, issues } = completeSections(def, data);
+  issues.push(...crossIssues(def, valid), ...checkRequestSize(data));
+  return issues.length ? { ok: false, issues } : { ok: true, data: valid };
+}
+
+/** One wizard step: its section complete, and the cross rules it completes (using the other sections that are valid). */
+export function validateStep(def: ServiceDefinition, section: string, data: Data): DataIssue[] {
+  const own = def.sections[section]?.complete.safeParse(data[section]);
+  if (!own) return [{ path: section, message: DataMessage.sectionUnknown }];
+  if (!own.success) return formIssuesOf(own.error.issues, [section]);
+  return crossIssues(def, completeSections(def, data).valid, section);
+}

@@ -1,0 +1,106 @@
+import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { certificates, facilities, requests } from '../../../db/schema';
+import type { CertificateTableKind, FacilityType, Precondition, ServiceDefinition } from '../../../machines/services';
+import type { BusinessSettings } from '../../../machines/services/settings';
+import { AppError, registerErrorStatus } from '../../errors';
+import { assertCbServicesAllowed } from '../facilities/certificate-rules';
+import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
+
+/*
+ * The preconditions of spec 02 sections 4 and 9 that a service declares (machines/services/types.ts Precondition),
+ * evaluated against the database when a request starts and again when it is submitted.
+ */
+
+registerErrorStatus({
+  ServiceNotForFacility: 400,
+  ServiceNotStartable: 400,
+  CertificateRequired: 400,
+  CertificateNotValid: 400,
+  RenewalNotOpen: 400,
+  RequestAlreadyOpen: 409,
+});
+
+export type CertificateRow = typeof certificates.$inferSelect;
+export type FacilityRow = typeof facilities.$inferSelect;
+
+const DAY = 86_400_000;
+/** facilities.type -> the contract's facility type. */
+export const FACILITY_TYPE: Record<string, FacilityType> = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' };
+
+/** Valid: active or expiring soon, not past its date. */
+export const isValidCertificate = (c: Pick<CertificateRow, 'status' | 'expiresAt'>, now = new Date()) =>
+  (c.status === 1 || c.status === 3) && c.expiresAt.getTime() > now.getTime();
+
+export const daysLeft = (c: Pick<CertificateRow, 'expiresAt'>, now = new Date()) => Math.ceil((c.expiresAt.getTime() - now.getTime()) / DAY);
+
+/** A certificate the request may be about: of the service's kinds, held by the facility (or issued by it, for a CB acting for a factory). */
+export async function subjectCertificateFor(db: Db, def: ServiceDefinition, facilityPublicId: string, certificateId: string | undefined): Promise<CertificateRow | null> {
+  if (def.subject.type !== 'certificate') return null;
+  if (!certificateId) throw new AppError('CertificateRequired');
+  const [cert] = await db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.id, certificateId), inArray(certificates.kind, [...def.subject.certificateKinds])));
+  // A certificate the facility neither holds nor issued does not exist for it.
+  if (!cert || (cert.facilityPublicId !== facilityPublicId && cert.cbPublicId !== facilityPublicId)) throw new AppError('EntityNotFound');
+  return cert;
+}
+
+async function newestCertificate(db: Db, facilityPublicId: string, kinds: readonly CertificateTableKind[]): Promise<CertificateRow | undefined> {
+  const [cert] = await db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, [...kinds])))
+    .orderBy(desc(certificates.expiresAt))
+    .limit(1);
+  return cert;
+}
+
+export interface PreconditionInput {
+  db: Db;
+  def: ServiceDefinition;
+  facility: FacilityRow;
+  subject: CertificateRow | null;
+  settings: BusinessSettings;
+  now: Date;
+  /** The request being checked again on submission (not counted as "another open request"). */
+  requestId?: string;
+}
+
+async function check(p: Precondition, i: PreconditionInput): Promise<void> {
+  switch (p.type) {
+    case 'validCertificate': {
+      const cert = i.subject ?? (await newestCertificate(i.db, i.facility.publicId, p.certificateKinds));
+      if (!cert || !isValidCertificate(cert, i.now)) throw new AppError('CertificateNotValid', { number: cert?.number ?? '' });
+      return;
+    }
+    case 'renewalWindow': {
+      if (!i.subject) throw new AppError('CertificateRequired');
+      const days = i.settings[p.threshold];
+      if (daysLeft(i.subject, i.now) > days) throw new AppError('RenewalNotOpen', { days, number: i.subject.number });
+      return;
+    }
+    case 'notBlockedByExpiredCertificate':
+      return assertNotBlockedByExpiredCertificate(i.db, i.facility.publicId, i.def.kind, i.now);
+    case 'cbAcceptanceValid':
+      return assertCbServicesAllowed(i.facility, i.now);
+    case 'oneOpenPerSubject': {
+      if (!i.subject) return;
+      const open = await i.db
+        .select({ id: requests.id, number: requests.number, snapshot: requests.snapshot })
+        .from(requests)
+        .where(and(eq(requests.kind, i.def.kind), eq(requests.facilityPublicId, i.facility.publicId), isNull(requests.deletedAt), ne(requests.queue, 'final')));
+      const same = open.find(
+        (r) => r.id !== i.requestId && ((r.snapshot.context as { subject?: { certificateId?: string } }).subject?.certificateId ?? null) === i.subject!.id,
+      );
+      if (same) throw new AppError('RequestAlreadyOpen', { number: same.number });
+      return;
+    }
+  }
+}
+
+/** Every precondition of the service, in order; the first that fails answers with its own message. */
+export async function assertPreconditions(i: PreconditionInput): Promise<void> {
+  for (const p of i.def.preconditions) await check(p, i);
+}

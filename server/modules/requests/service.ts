@@ -1,0 +1,197 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { certificates, users } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
+import { Permissions } from '../../../machines/permissions';
+import { isRequestKind, productKey, serviceOf, type ServiceDefinition } from '../../../machines/services';
+import type { RequestContext } from '../../../machines/types';
+import type { RequestView, WorkflowEvent } from '../../../workflows/engine';
+import { canSee } from '../../../workflows/queries';
+import { readRequest } from '../../../workflows/store';
+import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
+import { actorOf } from '../../plugins/auth';
+import { findFacility } from '../facilities/access';
+import { planTimingIssues } from './plan-timing';
+import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
+import { productsAlreadyOnCertificate, runServerChecks } from './server-checks';
+
+/*
+ * The one way a request is started or moved, whichever door the call came through (the generic request calls, a
+ * service's own convenience calls): the service contract's facility types, permissions and preconditions at start;
+ * the checks that need the database on submission; the real-employee rule for assignment; then the engine, whose
+ * send step validates every payload against the same contract (both adapters).
+ */
+
+registerErrorStatus({ AssigneeNotEligible: 400 });
+
+/** Lifecycles whose events only their own calls send (server/modules/facilities/delegation-service.ts). */
+const OWN_CALLS_ONLY = new Set(['delegation']);
+
+export interface Notice {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+export interface StartBody {
+  kind: string;
+  facilityId: string;
+  certificateId?: string;
+  data?: Record<string, unknown>;
+}
+
+const invalid = (details: ValidationDetail[]) => new AppError(AppErrorCode.ValidationFailed, {}, details);
+const asDetails = (issues: { path: string; message: string; params?: Record<string, unknown> }[]): ValidationDetail[] =>
+  issues.map((i) => ({ field: i.path, message: i.message, ...(i.params ? { params: i.params } : {}) }));
+
+/** The request if this actor may see it; one they may not see does not exist for them (404, not 403). */
+export async function visibleRequest(app: FastifyInstance, id: string, actor: Actor): Promise<RequestView> {
+  const view = await app.engine.get(id);
+  if (!view || view.deleted || !canSee(actor, view.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
+  return view;
+}
+
+function definitionOf(app: FastifyInstance, kind: string): ServiceDefinition {
+  const def = isRequestKind(kind) ? serviceOf(kind, app.services) : undefined;
+  // Bills, certificates, marks and delegations are started by other transitions and their own screens, never here.
+  if (!def) throw new AppError('ServiceNotStartable', { kind });
+  return def;
+}
+
+/** The data of the request that issued a certificate, as far as the new service's draft schemas take it (renewals). */
+async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject: CertificateRow | null): Promise<Record<string, unknown>> {
+  if (def.prefill !== 'subjectRequest' || !subject?.requestId) return {};
+  const original = await app.engine.get(subject.requestId);
+  const data = ((original?.context as Partial<RequestContext> | undefined)?.data ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const section = def.sections[key];
+    const parsed = section?.draft.safeParse(value);
+    if (parsed?.success) out[key] = parsed.data;
+  }
+  return out;
+}
+
+export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
+  const def = definitionOf(app, body.kind);
+  const facility = await findFacility(app.db, body.facilityId);
+  if (!facility || !actor.facilityIds.includes(facility.publicId)) throw new AppError(AppErrorCode.EntityNotFound);
+  if (!def.facilityTypes.includes(FACILITY_TYPE[facility.type])) throw new AppError('ServiceNotForFacility', { kind: def.kind });
+  if (!def.startPermissions.some((p) => actor.permissions.includes(p))) throw new AppError(AppErrorCode.NotAuthorized);
+  // The kind's permissions for that facility (a sub user holds only the delegated ones there).
+  if (!mayStart(def.kind, actor, facility.publicId, body.data ?? {})) throw new AppError(AppErrorCode.NotAuthorized);
+  const subject = await subjectCertificateFor(app.db, def, facility.publicId, body.certificateId);
+  await assertPreconditions({ db: app.db, def, facility, subject, settings: app.settings.current(), now: new Date() });
+  const data = { ...(await prefillFrom(app, def, subject)), ...(body.data ?? {}) };
+  return app.engine.start(
+    def.kind,
+    {
+      ownerUserId: actor.userId,
+      facilityId: facility.publicId,
+      ...(Object.keys(data).length ? { data } : {}),
+      subject: { certificateId: subject?.id ?? null },
+    },
+    actor,
+    { creatorName },
+  );
+}
+
+/** ASSIGN_TO_EMPLOYEE names an active Halal-center employee who holds a permission to work the request's queue. */
+async function assertEligibleAssignee(app: FastifyInstance, view: RequestView, assigneeUserId: unknown): Promise<void> {
+  const refuse = () => invalid([{ field: 'assigneeUserId', message: 'machines:validation.assigneeNotEligible' }]);
+  if (typeof assigneeUserId !== 'string' || !/^[0-9a-f-]{36}$/i.test(assigneeUserId)) throw refuse();
+  const [user] = await app.db.select().from(users).where(eq(users.id, assigneeUserId));
+  if (!user) throw refuse();
+  const assignee = await actorOf(app, user.id, user.roles);
+  const row = await readRequest(app.db, view.id);
+  const needed = row && isRequestKind(view.kind) ? queueWorkPermissions(view.kind, row.snapshot as never, view.machineVersion) : [];
+  const staff = assignee.permissions.includes(Permissions.portals.halalCenter);
+  if (!staff || !needed.some((p) => assignee.permissions.includes(p))) throw refuse();
+}
+
+export interface SendBody {
+  type: string;
+  expectedVersion: number;
+  payload?: Record<string, unknown>;
+}
+
+/**
+ * Sends an event to a request on behalf of a person. Returns the request as the event left it, and the notices the
+ * person should read (products excluded because the certificate already lists them).
+ */
+export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: string, body: SendBody): Promise<{ view: RequestView; notices: Notice[] }> {
+  const view = await visibleRequest(app, id, actor);
+  // Delegations are driven by their own calls only (their steps need the OTP service and the delegate's account).
+  if (OWN_CALLS_ONLY.has(view.kind)) throw new AppError(AppErrorCode.NotAuthorized);
+  const payload = body.payload ?? {};
+  const timing = planTimingIssues(body.type, payload, new Date());
+  if (timing.length) throw invalid(timing);
+  if (body.type === 'ASSIGN_TO_EMPLOYEE') await assertEligibleAssignee(app, view, payload.assigneeUserId);
+
+  const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  const notices: Notice[] = [];
+  let expectedVersion = body.expectedVersion;
+  if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
+    // Allowed at all? The machine answers first (403/409 before any data check).
+    const allowed = await app.engine.allowedActions(view.id, actor);
+    if (!allowed.some((a) => a.type === body.type)) return { view: await app.engine.send(view.id, { ...payload, type: body.type }, actor, expectedVersion), notices };
+    const prepared = await prepareSubmission(app, def, view, actor, expectedVersion);
+    expectedVersion = prepared.version;
+    notices.push(...prepared.notices);
+  }
+  const event: WorkflowEvent = { ...payload, type: body.type };
+  return { view: await app.engine.send(view.id, event, actor, expectedVersion), notices };
+}
+
+/**
+ * Before SUBMIT / RESUBMIT: the preconditions hold still, products the certificate already lists are excluded (an EDIT
+ * in the request's history) and the user is told which, and the server checks find nothing.
+ */
+async function prepareSubmission(
+  app: FastifyInstance,
+  def: ServiceDefinition,
+  view: RequestView,
+  actor: Actor,
+  expectedVersion: number,
+): Promise<{ version: number; notices: Notice[] }> {
+  const facility = await findFacility(app.db, view.facilityId);
+  if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
+  const context = view.context as unknown as RequestContext;
+  const subjectId = context.subject?.certificateId ?? null;
+  const [subject] = subjectId ? await app.db.select().from(certificates).where(eq(certificates.id, subjectId)) : [];
+  const settings = app.settings.current();
+  const now = new Date();
+  await assertPreconditions({ db: app.db, def, facility, subject: subject ?? null, settings, now, requestId: view.id });
+
+  const notices: Notice[] = [];
+  let version = expectedVersion;
+  let current = context;
+  if (def.serverChecks.includes('productsNotOnCertificate') && subject) {
+    const projection = def.project(context.data ?? {}, context);
+    const already = productsAlreadyOnCertificate(projection, subject);
+    // The projection reads the products section through its complete schema: same rows, same order as stored.
+    const products = Array.isArray(context.data?.products) ? (context.data.products as unknown[]) : [];
+    const onCertificate = (i: number) => projection.products[i] !== undefined && already.has(productKey(projection.products[i]));
+    const keep = products.filter((_, i) => !onCertificate(i));
+    if (already.size && keep.length) {
+      const excluded = projection.products.filter((_, i) => onCertificate(i)).map((p) => p.nameEn);
+      const edited = await app.engine.send(view.id, { type: 'EDIT', data: { products: keep } }, actor, version);
+      version = edited.version;
+      current = edited.context as unknown as RequestContext;
+      notices.push({ key: 'requests:notices.productsExcluded', params: { products: excluded.join('، ') } });
+    }
+  }
+  const issues = await runServerChecks({
+    db: app.db,
+    def,
+    requestId: view.id,
+    facilityPublicId: view.facilityId,
+    context: current,
+    projection: def.project(current.data ?? {}, current),
+    subject: subject ?? null,
+    settings,
+    now,
+  });
+  if (issues.length) throw invalid(asDetails(issues));
+  return { version, notices };
+}
