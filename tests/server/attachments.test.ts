@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { attachments, requests, users } from '../../db/schema';
 import { FileStore } from '../../server/modules/attachments/file-store';
-import { lockRequestAttachments, requireAttachments, sweepOrphanFiles } from '../../server/modules/attachments/service';
+import { requireAttachments, sweepOrphanFiles } from '../../server/modules/attachments/service';
 import { jpeg, multipartBody, pdf, png } from '../helpers/multipart';
 
 const FACILITY = 'inf-almarai-foods';
@@ -38,7 +38,13 @@ function upload(c: Client, file: Upload, query: Record<string, string>, lang = '
   return c.request({ method: 'POST', url: `/api/attachments?${qs}`, payload, headers });
 }
 
+/** A real draft of this facility (its files are open), or a bare row of another facility's request. */
 async function newRequest(facilityPublicId = FACILITY): Promise<string> {
+  if (facilityPublicId === FACILITY) {
+    const res = await main.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY });
+    expect(res.statusCode).toBe(201);
+    return res.json().id as string;
+  }
   const [owner] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'internal.main'));
   const [row] = await t.database.db
     .insert(requests)
@@ -285,15 +291,17 @@ describe('downloading and listing', () => {
 });
 
 describe('files of a submitted request', () => {
-  it('cannot be removed once the request is locked, and other facilities cannot remove them either', async () => {
+  it('other facilities cannot remove them; a locked case document stays (submission itself: attachments-lock.test.ts)', async () => {
     const requestId = await newRequest();
     const a = (await upload(main, asPdf(), { category: 'report', requestId })).json();
     const other = await t.login('external');
     expect((await other.request({ method: 'DELETE', url: `/api/attachments/${a.id}` })).statusCode).toBe(403);
-    await lockRequestAttachments(t.database.db, requestId);
-    const res = await main.request({ method: 'DELETE', url: `/api/attachments/${a.id}` });
+    const facilityFile = (await upload(main, asPdf('evidence.pdf'), { category: 'report' })).json();
+    await t.database.db.update(attachments).set({ lockedAt: new Date() }).where(eq(attachments.id, facilityFile.id));
+    const res = await main.request({ method: 'DELETE', url: `/api/attachments/${facilityFile.id}` });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('AttachmentLocked');
+    expect((await main.request({ method: 'DELETE', url: `/api/attachments/${a.id}` })).statusCode).toBe(204);
   });
 
   it('"at least one attachment required" names each missing category', async () => {

@@ -12,7 +12,9 @@ import {
   listAttachments,
   uploadAttachment,
   type AttachmentRow,
+  type FilesOpen,
 } from './service';
+import { requestFilesOpen } from '../requests/service';
 import './errors';
 
 const PREFIX = '/api/attachments';
@@ -68,7 +70,8 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { files: 1, fields: 10, parts: 11 } });
   const store = new FileStore(app.config.DATA_DIR);
   const maxUploadBytes = Math.floor(app.config.MAX_UPLOAD_MB * 1024 * 1024);
-  const deps = { db: app.db, store, maxUploadBytes };
+  const filesOpen: FilesOpen = (actor, requestId) => requestFilesOpen(app, actor, requestId);
+  const deps = { db: app.db, store, maxUploadBytes, filesOpen };
 
   app.get(
     `${PREFIX}/limits`,
@@ -185,7 +188,7 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteAttachment(app.db, request.actor!, request.params.id);
+      await deleteAttachment(app.db, request.actor!, request.params.id, filesOpen);
       return reply.status(204).send(null);
     },
   );

@@ -48,7 +48,11 @@ export interface UploadDeps {
   store: FileStore;
   /** Global per-file limit in bytes (MAX_UPLOAD_MB); a category may allow less. */
   maxUploadBytes: number;
+  /** Whether the actor may change the form's files of a request now (its machine allows editing them). */
+  filesOpen: FilesOpen;
 }
+
+export type FilesOpen = (actor: Actor, requestId: string) => Promise<boolean>;
 
 /** Content types a client may declare for each extension (old browsers send the x-/p- variants). */
 const DECLARED_TYPES: Record<FileExtension, readonly string[]> = {
@@ -89,7 +93,8 @@ export const megabytes = (bytes: number): number => +(bytes / (1024 * 1024)).toF
  * request and only the categories staff produce (audit reports, test certificates). Also checks that the
  * facility and request exist and belong together.
  */
-async function authorizeUpload(db: Db, actor: Actor, target: UploadTarget, rule: AttachmentCategoryRule): Promise<void> {
+async function authorizeUpload(deps: UploadDeps, actor: Actor, target: UploadTarget, rule: AttachmentCategoryRule): Promise<void> {
+  const db = deps.db;
   const [facility] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId));
   const member = mayWrite(actor, target.facilityPublicId);
   const staffMay = isStaff(actor) && rule.staffMayUpload && !!target.requestId;
@@ -102,6 +107,9 @@ async function authorizeUpload(db: Db, actor: Actor, target: UploadTarget, rule:
       .where(and(eq(requests.id, target.requestId), isNull(requests.deletedAt)));
     if (!request) throw new AppError(AppErrorCode.EntityNotFound);
     if (request.facilityPublicId !== target.facilityPublicId) throw new AppError(UploadError.UnauthorizedUpload);
+    // A submitted request's form files are frozen unless its files were returned; case documents (audit reports,
+    // corrective-action evidence) are added while the case runs.
+    if (!rule.staffMayUpload && !(await deps.filesOpen(actor, target.requestId))) throw new AppError(UploadError.AttachmentLocked);
   }
 }
 
@@ -155,7 +163,7 @@ export async function uploadAttachment(
   nextFile: (maxBytes: number) => Promise<IncomingFile | undefined>,
 ): Promise<AttachmentRow> {
   const rule = ruleOf(target.category);
-  await authorizeUpload(deps.db, actor, target, rule);
+  await authorizeUpload(deps, actor, target, rule);
   const limit = byteLimitOf(rule, deps.maxUploadBytes);
   const file = await nextFile(limit);
   if (!file) throw new AppError(UploadError.NoFile);
@@ -232,12 +240,17 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
     .orderBy(attachments.uploadedAt);
 }
 
-/** Removes a file from its owner's list; only members of the facility, and not once its request was submitted. */
-export async function deleteAttachment(db: Db, actor: Actor, id: string): Promise<void> {
+/**
+ * Removes a file from its owner's list; only members of the facility. A request's file only while the request's
+ * files are open (draft, or returned with its attachment section); an unlocked case document until it is locked.
+ */
+export async function deleteAttachment(db: Db, actor: Actor, id: string, filesOpen: FilesOpen): Promise<void> {
   const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
   if (!row) throw new AppError(AppErrorCode.EntityNotFound);
   if (!mayWrite(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
-  if (row.lockedAt) throw new AppError(UploadError.AttachmentLocked);
+  const caseDocument = isAttachmentCategory(row.category) && ATTACHMENT_CATEGORIES[row.category].staffMayUpload;
+  const open = row.requestId ? await filesOpen(actor, row.requestId) : !row.lockedAt;
+  if (!open && !(caseDocument && !row.lockedAt)) throw new AppError(UploadError.AttachmentLocked);
   await db.update(attachments).set({ deletedAt: new Date() }).where(eq(attachments.id, id));
 }
 

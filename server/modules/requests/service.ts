@@ -195,3 +195,20 @@ async function prepareSubmission(
   if (issues.length) throw invalid(asDetails(issues));
   return { version, notices };
 }
+
+/**
+ * Whether the actor may change the form's files of a request now (issue 10 item 8): only while the machine lets
+ * them EDIT the service's attachment section — in a draft, or when registration returned that section (or the
+ * whole request). Submitted files are otherwise frozen.
+ */
+export async function requestFilesOpen(app: FastifyInstance, actor: Actor, requestId: string): Promise<boolean> {
+  const view = await app.engine.get(requestId);
+  if (!view || view.deleted) return false;
+  const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  const section = def?.attachmentSection;
+  if (!section) return false;
+  const actions = await app.engine.allowedActions(requestId, actor);
+  if (!actions.some((a) => a.type === 'EDIT')) return false;
+  const returned = ((view.context as Partial<RequestContext>).returnedSections ?? []) as string[];
+  return returned.length === 0 || returned.includes(section);
+}
