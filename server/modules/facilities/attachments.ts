@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../../db/client';
 import { facilityAttachments } from '../../../db/schema';
 import { AppError } from '../../errors';
 import type { FacilitiesDeps } from './deps';
+import { fsyncDir, fsyncFile } from '../attachments/file-store';
 import type { FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
@@ -72,7 +73,7 @@ export async function checkUpload(input: UploadInput): Promise<string> {
   return detected;
 }
 
-/** Stores the content once per SHA-256 under filesDir (written to a temporary name first, then renamed). */
+/** Stores the content once per SHA-256 under filesDir (written to a temporary name, fsynced, then renamed durably). */
 async function storeContent(filesDir: string, content: Buffer): Promise<string> {
   const sha256 = createHash('sha256').update(content).digest('hex');
   const dir = join(filesDir, sha256.slice(0, 2));
@@ -85,7 +86,10 @@ async function storeContent(filesDir: string, content: Buffer): Promise<string> 
   if (!exists) {
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, content);
+    await fsyncFile(tmp);
     await rename(tmp, path);
+    // The row that names the file is committed after this returns: the file must survive a crash first.
+    await fsyncDir(dir);
   }
   return sha256;
 }
