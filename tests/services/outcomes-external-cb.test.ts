@@ -78,6 +78,34 @@ describe('external facility certificate (type 10, set A)', () => {
   });
 });
 
+describe('month-end bulk invoice (spec 02 section 9)', () => {
+  it("aggregates the facility's charges of the month into one bill that settles every request on it", async () => {
+    // A second certificate of the same factory, then products asked for on both in the same month.
+    const second = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
+    expect((await walk(w, second.id, { applicant: 'external', until: 105 })).request.status.code).toBe(105);
+    const veal = goodProduct({ ...lamb(), nameEn: 'Frozen Mutton', nameAr: 'لحم خروف مجمد', productNumber: 'TRX00000000000004' });
+    for (const id of [certificateRequestId, second.id]) {
+      await accept(w.as.external, id, 'ADD_PRODUCTS', { products: [veal] });
+      expect((await walk(w, id, { applicant: 'external', until: 128 })).request.status.code).toBe(128);
+    }
+    const bulkBills = async () =>
+      ((await w.as.external.get(`/api/bills?facilityId=${FACTORY}&pageSize=100`)).json().items as BillJson[]).filter((b) => b.feeKind.code === 'bulkInvoice');
+    const before = (await bulkBills()).length;
+    // The month ends: each waiting request's timer fires; the first creates the bill, the second finds its line on it.
+    await fireTimer(w.t, certificateRequestId, 'INVOICE_ISSUED');
+    await fireTimer(w.t, second.id, 'INVOICE_ISSUED');
+    const created = (await bulkBills()).slice(0, (await bulkBills()).length - before);
+    expect(created).toHaveLength(1);
+    expect(money(created[0])).toEqual(SAR(2000));
+    for (const id of [certificateRequestId, second.id]) expect((await w.as.external.get(`/api/requests/${id}`)).json().status.code).toBe(129);
+    await payBill(w.t, created[0].id, created[0]);
+    for (const id of [certificateRequestId, second.id]) expect((await w.as.external.get(`/api/requests/${id}`)).json().status.code).toBe(108);
+    const [secondCertificate] = await certificatesOf(w, w.as.external, second.id);
+    expect(secondCertificate.products.map((p) => p.nameEn)).toEqual(['Frozen Beef', 'Frozen Mutton']);
+    expect((await certificateNow()).products.map((p) => p.nameEn)).toContain('Frozen Mutton');
+  });
+});
+
 describe('adding products to an external certificate (set B)', () => {
   it('bills the request and adds the products to the certificate', async () => {
     const before = await certificateNow();
