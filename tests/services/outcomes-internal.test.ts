@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import { workflowTimers } from '../../db/schema';
 import { completeDraft } from '../helpers/requests';
 import { addProductsData, internalCertificateData, markData } from './fixtures';
 import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, setExpiry, walk, type CertificateJson, type World } from './walk';
@@ -25,6 +27,12 @@ beforeAll(async () => {
   [certificate] = await certificatesOf(w, w.as['internal.main'], draft.id);
 }, 120_000);
 afterAll(() => w?.t.close());
+
+const pendingTimers = (workflowId: string, event: string) =>
+  w.t.database.db
+    .select()
+    .from(workflowTimers)
+    .where(and(eq(workflowTimers.requestId, workflowId), eq(workflowTimers.event, event), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)));
 
 const SAR = (amount: number) => {
   const h = Math.round(amount * 100);
@@ -58,10 +66,16 @@ describe('yearly instalments', () => {
   it('"yearly" bills the next year of the certificate on its anniversary timer', async () => {
     // The certificate request chose yearly for 3 years: two more years are billed on their anniversaries.
     expect(await billsOf(w.as['internal.main'], certificate.id)).toEqual([]);
+    const [first] = await pendingTimers(certificate.id, 'INSTALLMENT_DUE');
+    expect(monthsBetween(certificate.validFrom.iso, first.dueAt.toISOString())).toBe(12);
     await fireTimer(w.t, certificate.id, 'INSTALLMENT_DUE');
     const [instalment] = await billsOf(w.as['internal.main'], certificate.id);
     expect(instalment).toMatchObject({ service: { code: 6 }, feeKind: { code: 'certificateInstallment' }, status: { code: 1 } });
     expect(money(instalment)).toEqual(SAR(5000));
+    // The third year is armed for the next anniversary, two years after the certificate's start; then none is left.
+    const next = await pendingTimers(certificate.id, 'INSTALLMENT_DUE');
+    expect(next).toHaveLength(1);
+    expect(monthsBetween(certificate.validFrom.iso, next[0].dueAt.toISOString())).toBe(24);
   });
 });
 
@@ -82,6 +96,8 @@ describe('internal certificate renewal (202)', () => {
     expect(renewed.number).toBe(certificate.number);
     expect(monthsBetween(expiry.toISOString(), renewed.expiresAt.iso)).toBe(36);
     expect(renewed.status.code).toBe(1);
+    // Paid in full: every year is billed now, no instalment is left for an anniversary.
+    expect(await pendingTimers(certificate.id, 'INSTALLMENT_DUE')).toEqual([]);
   });
 });
 
