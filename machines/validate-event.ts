@@ -4,6 +4,7 @@ import { getMachine } from './registry';
 import { stateNodesOf } from './catalogues';
 import { SERVICES, serviceOf, type ServiceRegistry } from './services';
 import { checkRequestSize, parseDraftSections, validateSubmission } from './services/validate';
+import { formIssuesOf } from './forms/messages';
 import { EVENT_TYPES, MACHINE_KINDS, type EventType, type MachineKind } from './types';
 
 /** A field error of an event payload: `message` is an i18next key (`machines:validation.*`, or a bare `validation` key). */
@@ -72,6 +73,12 @@ export function parseEvent(
     const size = checkRequestSize({ ...stored, ...parsed.data });
     if (size.length) return { ok: false, issues: toIssues(size) };
     return { ok: true, payload: { ...payload, data: parsed.data } };
+  }
+  if (event.type === 'ADD_PRODUCTS' && def.sections.products) {
+    // Products asked for on an issued certificate obey the products section's rules, and the parsed ones are stored.
+    const r = def.sections.products.complete.safeParse(payload.products);
+    if (!r.success) return { ok: false, issues: toIssues(formIssuesOf(r.error.issues, ['products'])) };
+    return { ok: true, payload: { ...payload, products: r.data } };
   }
   if (event.type === 'SUBMIT' || event.type === 'RESUBMIT') {
     const checked = validateSubmission(def, stored);

@@ -91,13 +91,25 @@ const addMonths = (d: Date, months: number) => {
 };
 const periodOf = (d: Date) => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
-/** The certificate a request is about: its subject, else the facility's newest valid certificate (not a mark). */
+/**
+ * The certificate a request is about: its subject; else the certificate the request itself issued (an issued external
+ * certificate request adding products or categories, set A 108 / 132); else the facility's newest valid certificate
+ * (not a mark). The request's own certificate comes first: the facility may hold a newer one (a second certificate of
+ * the same factory, or a CB's designation when the CB made the request), and changes must not land on it.
+ */
 async function subjectCertificate(tx: Tx, ctx: EffectContext): Promise<CertificateRow | undefined> {
   const id = contextOf(ctx).subject?.certificateId;
   if (id) {
     const [cert] = await tx.select().from(certificates).where(eq(certificates.id, id));
     return cert;
   }
+  const [own] = await tx
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.requestId, ctx.request.id), ne(certificates.kind, 'halalMark')))
+    .orderBy(desc(certificates.issuedAt))
+    .limit(1);
+  if (own) return own;
   const [cert] = await tx
     .select()
     .from(certificates)

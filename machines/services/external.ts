@@ -82,16 +82,28 @@ function externalSections(hsRules?: HsRulesSource): Record<string, SectionDefini
   };
 }
 
+/**
+ * Where an issued external certificate request keeps what the applicant asked to add (set A: ADD_PRODUCTS 105 -> 107 ->
+ * 108, ADD_CATEGORIES 105 -> 131 -> 132; machines/request-setup.ts records them). The products were parsed by the
+ * products section's schema when the event was accepted (machines/validate-event.ts).
+ */
+export const REQUESTED_PRODUCTS = 'requestedProducts';
+export const REQUESTED_CATEGORIES = 'requestedCategories';
+const ZRequestedCategories = z.array(z.string().trim().min(1).max(40)).max(100);
+
 function projectExternal(sections: Record<string, SectionDefinition>): ProjectionFn {
   return (data) => {
-    const products = readSection<TProduct[]>({ sections }, data, 'products') ?? [];
+    // The products the request puts on its certificate: those it was issued with, then those asked for since (108).
+    const requested = sections.products?.complete.safeParse(data[REQUESTED_PRODUCTS]);
+    const requestedCategories = ZRequestedCategories.safeParse(data[REQUESTED_CATEGORIES]);
+    const products = [...(readSection<TProduct[]>({ sections }, data, 'products') ?? []), ...(requested?.success ? (requested.data as TProduct[]) : [])];
     const way = readSection<{ way: 'yearly' | 'full'; validityYears: number }>({ sections }, data, 'paymentWay');
     const operations = readSection<{ planAttachmentId: string }[]>({ sections }, data, 'operations') ?? [];
     const attachments = readSection<{ id: string }[]>({ sections }, data, 'attachments') ?? [];
     return {
       ...emptyProjection(),
       products: products.map(certificateProductOf),
-      categories: [...new Set(products.map((p) => p.category))],
+      categories: [...new Set([...products.map((p) => p.category), ...(requestedCategories.success ? requestedCategories.data : [])])],
       brandNames: brandNames(products.flatMap((p) => [p.brandAr, p.brandEn])),
       validityYears: way?.validityYears ?? null,
       paymentWay: way?.way ?? null,

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import { workflowTimers } from '../../db/schema';
+import { completeDraft } from '../helpers/requests';
+import { addProductsData, internalCertificateData, markData } from './fixtures';
+import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, setExpiry, walk, type CertificateJson, type World } from './walk';
+
+/**
+ * Issue 10 proof: the internal facility services over HTTP, each walked down its golden path by the demo users with
+ * schema-valid data (tests/services/fixtures.ts), asserting what the applicant reads: every bill's amount, VAT and
+ * total, the certificate's dates, products and categories, and the final status. Fees are the configured defaults
+ * (machines/services/fees.ts): application 1,000 SAR, audit 2,500 per auditor per day, internal certificate 5,000 per
+ * year, Halal mark 500 per product per year; VAT 15 %.
+ */
+const FACILITY = 'inf-almarai-foods';
+let w: World;
+/** The internal certificate (3 years, paid yearly) that the renewal, the added products and the marks are about. */
+let certificate: CertificateJson;
+let certificateRequestId: string;
+
+beforeAll(async () => {
+  w = await createWorld();
+  const draft = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+  certificateRequestId = draft.id;
+  const { request } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, option: 'yearly' });
+  expect(request.status.code).toBe(25);
+  [certificate] = await certificatesOf(w, w.as['internal.main'], draft.id);
+}, 120_000);
+afterAll(() => w?.t.close());
+
+const pendingTimers = (workflowId: string, event: string) =>
+  w.t.database.db
+    .select()
+    .from(workflowTimers)
+    .where(and(eq(workflowTimers.requestId, workflowId), eq(workflowTimers.event, event), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)));
+
+const SAR = (amount: number) => {
+  const h = Math.round(amount * 100);
+  const vat = Math.floor((h * 1500 + 5000) / 10000);
+  const f = (x: number) => `${Math.floor(x / 100)}.${String(x % 100).padStart(2, '0')}`;
+  return { amount: f(h), vat: f(vat), total: f(h + vat) };
+};
+
+describe('internal facility certificate (201)', () => {
+  it('bills the application, the audit of the agreed plan and one year of the certificate, and issues it for the chosen 3 years', async () => {
+    const bills = await billsOf(w.as['internal.main'], certificateRequestId);
+    expect(bills.map((b) => [b.service.code, b.feeKind.code, b.status.code])).toEqual([
+      [6, 'application', 2],
+      [8, 'auditFees', 2],
+      [6, 'certificate', 2],
+    ]);
+    // Application 1,000; audit: 3 auditors (team leader, technical auditor, Islamic affairs expert) x 2 days x 2,500;
+    // certificate paid yearly: one year of 5,000 now.
+    expect(bills.map(money)).toEqual([SAR(1000), SAR(15_000), SAR(5000)]);
+
+    expect(certificate).toMatchObject({ kind: 'internalHalal', status: { code: 1 }, holder: { publicId: FACILITY }, issuer: null });
+    expect(monthsBetween(certificate.validFrom.iso, certificate.expiresAt.iso)).toBe(36);
+    expect(certificate.products.map((p) => p.nameEn)).toEqual(['Fresh Full Fat Milk', 'Sliced White Bread']);
+    // The fixture chose main category C with sub-categories CI and CIV.
+    const chosen = (internalCertificateData().categories as { subCategories: string[] }[])[0].subCategories;
+    expect(certificate.categories).toEqual(chosen);
+  });
+});
+
+describe('yearly instalments', () => {
+  it('"yearly" bills the next year of the certificate on its anniversary timer', async () => {
+    // The certificate request chose yearly for 3 years: two more years are billed on their anniversaries.
+    expect(await billsOf(w.as['internal.main'], certificate.id)).toEqual([]);
+    const [first] = await pendingTimers(certificate.id, 'INSTALLMENT_DUE');
+    expect(monthsBetween(certificate.validFrom.iso, first.dueAt.toISOString())).toBe(12);
+    await fireTimer(w.t, certificate.id, 'INSTALLMENT_DUE');
+    const [instalment] = await billsOf(w.as['internal.main'], certificate.id);
+    expect(instalment).toMatchObject({ service: { code: 6 }, feeKind: { code: 'certificateInstallment' }, status: { code: 1 } });
+    expect(money(instalment)).toEqual(SAR(5000));
+    // The third year is armed for the next anniversary, two years after the certificate's start; then none is left.
+    const next = await pendingTimers(certificate.id, 'INSTALLMENT_DUE');
+    expect(next).toHaveLength(1);
+    expect(monthsBetween(certificate.validFrom.iso, next[0].dueAt.toISOString())).toBe(24);
+  });
+});
+
+describe('internal certificate renewal (202)', () => {
+  it('renews the same certificate for the chosen validity, running on from its expiry, with its bills', async () => {
+    const expiry = await setExpiry(w, certificate.id, 30);
+    const draft = await completeDraft(w.as['internal.main'], 'internalRenewal', FACILITY, { certificateId: certificate.id });
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, option: 'full' });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    const bills = await billsOf(w.as['internal.main'], draft.id);
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([
+      ['application', 2, SAR(1000)],
+      ['auditFees', 2, SAR(15_000)],
+      ['renewal', 2, SAR(15_000)],
+    ]);
+    const [renewed] = await certificatesOf(w, w.as['internal.main'], draft.id);
+    expect(renewed.id).toBe(certificate.id);
+    expect(renewed.number).toBe(certificate.number);
+    expect(monthsBetween(expiry.toISOString(), renewed.expiresAt.iso)).toBe(36);
+    expect(renewed.status.code).toBe(1);
+    // Paid in full: every year is billed now, no instalment is left for an anniversary.
+    expect(await pendingTimers(certificate.id, 'INSTALLMENT_DUE')).toEqual([]);
+  });
+});
+
+describe('adding products to an internal certificate', () => {
+  it('bills the request and puts the requested products on the certificate, keeping the others', async () => {
+    const draft = await completeDraft(w.as['internal.main'], 'internalAddProducts', FACILITY, { certificateId: certificate.id });
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 1005 });
+    expect(request.status.code, JSON.stringify(steps)).toBe(1005);
+    const bills = await billsOf(w.as['internal.main'], draft.id);
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['addProducts', 2, SAR(1000)]]);
+    const after = (await w.as['internal.main'].get(`/api/certificates/${certificate.id}`)).json() as CertificateJson;
+    const added = (addProductsData().products as { nameEn: string }[]).map((p) => p.nameEn);
+    expect(after.products.map((p) => p.nameEn)).toEqual(['Fresh Full Fat Milk', 'Sliced White Bread', ...added]);
+  });
+});
+
+describe('internal Halal mark', () => {
+  it('bills the marks per product and issues one mark per product, within the certificate', async () => {
+    const draft = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: certificate.id });
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 1005 });
+    expect(request.status.code, JSON.stringify(steps)).toBe(1005);
+    const bills = await billsOf(w.as['internal.main'], draft.id);
+    // Two products, a full year of the (renewed) certificate left: 2 x 500.
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['halalMark', 2, SAR(1000)]]);
+    const marks = await certificatesOf(w, w.as['internal.main'], draft.id);
+    const names = (markData().products as { nameEn: string }[]).map((p) => p.nameEn);
+    expect(marks.map((m) => m.products[0].nameEn).sort()).toEqual([...names].sort());
+    for (const m of marks) {
+      expect(m.kind).toBe('halalMark');
+      expect(monthsBetween(m.validFrom.iso, m.expiresAt.iso)).toBe(12);
+    }
+  });
+});
+
