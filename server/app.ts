@@ -30,7 +30,9 @@ export interface BuildOptions {
 export async function buildApp({ config, database, extra = [] }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
-    trustProxy: true,
+    // Off unless TRUST_PROXY lists the proxies: otherwise any caller could pick its own address with X-Forwarded-For
+    // and walk around every per-address rate limit.
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
     bodyLimit: 60 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
