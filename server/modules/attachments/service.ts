@@ -18,6 +18,7 @@ import {
 } from '../../../machines/forms/attachment-categories';
 import { FormMessage } from '../../../machines/forms/messages';
 import { AppError, AppErrorCode } from '../../errors';
+import { safeFileName } from '../../../lib/hostile-text';
 import { UploadError } from './errors';
 import type { FileStore } from './file-store';
 import { readImageSize } from './image-size';
@@ -108,7 +109,7 @@ async function authorizeUpload(db: Db, actor: Actor, target: UploadTarget, rule:
 /** The name as stored: without any client path, normalised, without control characters. */
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
-  return base.normalize('NFC').replace(/\p{Cc}/gu, '').trim();
+  return safeFileName(base.normalize('NFC').replace(/\p{Cc}/gu, ''));
 }
 
 /**

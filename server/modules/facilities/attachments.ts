@@ -9,6 +9,7 @@ import { AppError } from '../../errors';
 import type { FacilitiesDeps } from './deps';
 import type { FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
+import { safeFileName } from '../../../lib/hostile-text';
 
 /** Attachment categories of facilities and CBs (spec 02 section 3), plus the owner's authorisation letter. */
 export const ATTACHMENT_CATEGORIES = [
@@ -58,7 +59,7 @@ export interface UploadInput {
  */
 export async function checkUpload(input: UploadInput): Promise<string> {
   if (!(ATTACHMENT_CATEGORIES as readonly string[]).includes(input.category)) throw new AppError('AttachmentCategoryUnknown');
-  const name = input.fileName.trim();
+  const name = safeFileName(input.fileName);
   if (!name || (name.match(/\./g) ?? []).length !== 1 || /[\\/]/.test(name)) throw new AppError('AttachmentNameInvalid');
   const extension = name.split('.').pop()!.toLowerCase();
   const byExtension = EXTENSION_TYPES[extension];
@@ -122,7 +123,7 @@ export async function storeUpload(deps: FacilitiesDeps, userId: string, input: U
   const sha256 = await storeContent(deps.filesDir, input.content);
   const [row] = await deps.db
     .insert(facilityAttachments)
-    .values({ category: input.category, fileName: input.fileName.trim(), contentType, size: input.content.length, sha256, uploadedBy: userId })
+    .values({ category: input.category, fileName: safeFileName(input.fileName), contentType, size: input.content.length, sha256, uploadedBy: userId })
     .returning();
   return row;
 }
