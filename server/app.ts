@@ -12,6 +12,7 @@ import { initI18n, pickLanguage, tFor } from './i18n';
 import errors from './plugins/errors';
 import { AppErrorCode } from './errors';
 import hostileInput from './plugins/hostile-input';
+import privateAnswers from './plugins/private-answers';
 import auth from './plugins/auth';
 import csrf from './plugins/csrf';
 import { modules } from './modules';
@@ -106,6 +107,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   await app.register(rateLimit, { global: false });
   await app.register(errors);
   await app.register(hostileInput);
+  await app.register(privateAnswers);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Halal certification portal API', version: config.APP_VERSION },
