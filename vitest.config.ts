@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a 2-core CI machine runs two forks, each with its own PGlite; time is measured by benchmarks, not here.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });
