@@ -53,6 +53,8 @@ const auth: FastifyPluginAsyncZod = async (app) => {
       if (!user || !(await verifyPassword(password, user.passwordHash))) {
         throw new AppError(AppErrorCode.InvalidCredentials);
       }
+      // Told only to someone who knows the password, so a lock does not reveal that an account exists.
+      if (user.lockedAt) throw new AppError('UserLocked');
       const [session] = await app.db.insert(sessions).values({ userId: user.id }).returning({ id: sessions.id });
       const token = app.jwt.sign({ sid: session.id, sub: user.id }, { expiresIn: '12h' });
       reply.setCookie(SESSION_COOKIE, token, cookieOpts);
@@ -87,8 +89,8 @@ const auth: FastifyPluginAsyncZod = async (app) => {
         permissions: a?.permissions ?? [],
         facilityIds: a?.facilityIds ?? [],
         isStaff: a ? isStaff(a.permissions) : false,
-        sessionTime: app.config.SESSION_TIME_MINUTES,
-        warningCountdown: app.config.SESSION_WARNING_COUNTDOWN,
+        sessionTime: app.settings.current().sessionTimeMinutes,
+        warningCountdown: app.settings.current().sessionWarningCountdown,
         appVersion: app.config.APP_VERSION,
         csrfToken: reply.generateCsrf(),
       };
