@@ -106,7 +106,13 @@ export class SettingsStore {
       throw new AppError(
         AppErrorCode.ValidationFailed,
         {},
-        parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message.startsWith('settings.') ? `admin:${i.message}` : 'invalid' })),
+        parsed.error.issues.map((i) => {
+          const field = i.path.join('.');
+          if (i.message.startsWith('settings.')) return { field, message: `admin:${i.message}` };
+          if (i.code === 'too_small') return { field, message: 'min', params: { min: Number(i.minimum) } };
+          if (i.code === 'too_big') return { field, message: 'max', params: { max: Number(i.maximum) } };
+          return { field, message: 'invalid' };
+        }),
       );
     }
     const value = parsed.data;
