@@ -35,6 +35,14 @@ export default fp(async (app) => {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // A read-only user is offered no action on a request (the buttons would only be refused).
+    if (request.readOnly && reply.statusCode === 200 && routeOf(request) === '/api/requests/:id/actions' && typeof payload === 'string') {
+      try {
+        return JSON.stringify({ ...(JSON.parse(payload) as Record<string, unknown>), actions: [] });
+      } catch {
+        return payload;
+      }
+    }
     if (reply.statusCode >= 400 && typeof payload === 'string' && routeOf(request).startsWith('/api/')) {
       try {
         const code = (JSON.parse(payload) as { error?: { code?: unknown } }).error?.code;
