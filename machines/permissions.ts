@@ -69,6 +69,14 @@ export const Permissions = {
   admin: {
     manage: 'AbpIdentity.Manage',
   },
+  /** Not spelled by the spec (issue 15): the business settings screen (setting-management). */
+  settings: {
+    manage: 'SettingManagement.Manage',
+  },
+  /** Not spelled by the spec (issue 15): reading and exporting the audit log (audit-logs). */
+  auditLogs: {
+    view: 'AuditLogging.View',
+  },
 } as const;
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];

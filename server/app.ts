@@ -21,6 +21,9 @@ import { registerSimulators } from './simulators';
 import { createServices } from '../machines/services';
 import { businessDefaults } from './business-defaults';
 import type { RoutePolicy } from './types';
+import { SettingsStore, portalDefaults } from './admin/settings-store';
+import { ensureDefaultRoles } from './admin/role-store';
+import adminHooks from './admin/plugin';
 
 export interface BuildOptions {
   config: Config;
@@ -64,8 +67,13 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   app.decorate('database', db);
   app.decorate('db', db.db);
   app.decorate('services', createServices({ hsRules: config.HALAL_HS_PREFIXES }));
-  const defaults = businessDefaults(config);
-  app.decorate('settings', { current: () => defaults });
+  // The environment's values are the defaults; an administrator's saved settings (setting-management) lie over them.
+  const settingsStore = new SettingsStore(db.db, portalDefaults(businessDefaults(config)), 2_000, (msg, err) => app.log.warn({ err }, msg));
+  await settingsStore.refresh();
+  app.decorate('settingsStore', settingsStore);
+  app.decorate('settings', settingsStore);
+  // Roles live in the database; machines/default-roles.ts seeds the ones that are missing.
+  await ensureDefaultRoles(db.db);
 
   // Every /api route must say who may call it; a route without a policy stops the server at start.
   app.decorate('routePolicies', [] as { method: string; url: string; policy: RoutePolicy }[]);
@@ -117,6 +125,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(auth);
+  await app.register(adminHooks);
   await app.register(csrf);
   for (const mod of modules) await app.register(mod);
   if (config.SIMULATORS) await registerSimulators(app);

@@ -6,6 +6,7 @@ import { storeDeps } from '../workflows';
 import { createActivities } from '../workflows/temporal/activities';
 import { businessDefaults } from './business-defaults';
 import { configureHistoryKeys } from '../workflows/hash-chain';
+import { SettingsStore, portalDefaults } from './admin/settings-store';
 import { ConfigError, loadConfig, type Config } from './config';
 
 /*
@@ -31,6 +32,9 @@ export async function runWorker(config: Config): Promise<void> {
   const { address, databaseUrl } = workerSettings(config);
   configureHistoryKeys({ keys: config.HISTORY_KEYS, acceptLegacy: config.HISTORY_ACCEPT_LEGACY });
   const database = await openDatabase({ databaseUrl, maxConnections: config.DATABASE_POOL_SIZE });
+  // The administrator's settings (setting-management), reloaded every few seconds: a change needs no restart.
+  const settings = new SettingsStore(database.db, portalDefaults(businessDefaults(config)), 5_000, (msg, err) => console.warn(msg, err));
+  await settings.refresh();
   const connection = await NativeConnection.connect({ address });
   try {
     const worker = await Worker.create({
@@ -41,11 +45,12 @@ export async function runWorker(config: Config): Promise<void> {
       // The same service contract and business settings as the server's engine, so bills come out identical.
       activities: createActivities({
         db: database.db,
-        store: storeDeps({ settings: () => businessDefaults(config), services: createServices({ hsRules: config.HALAL_HS_PREFIXES }) }),
+        store: storeDeps({ settings: () => settings.current(), services: createServices({ hsRules: config.HALAL_HS_PREFIXES }) }),
       }),
     });
     await worker.run();
   } finally {
+    settings.close();
     await connection.close();
     await database.close();
   }

@@ -12,6 +12,8 @@ export const users = pgTable('users', {
   phone: text('phone'),
   preferredLanguage: text('preferred_language').notNull().default('ar'),
   circularDownloaded: boolean('circular_downloaded').notNull().default(false),
+  /** Set by an administrator: a locked user cannot sign in and their sessions stop at the next request. */
+  lockedAt: timestamp('locked_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

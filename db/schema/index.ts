@@ -7,3 +7,4 @@ export * from './content';
 export * from './hs-codes';
 export * from './payments';
 export * from './attachments';
+export * from './admin';

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import { facilities, facilityMembers, sessions, users } from '../../db/schema';
-import { permissionsOf } from '../../machines/roles';
+import { grantsOf } from '../admin/role-store';
 import { memberPermissions, type Actor } from '../../machines/actor';
 import { UserInFacilityRole } from '../../machines/forms/facilities/schemas';
 import { AppError, AppErrorCode } from '../errors';
@@ -22,16 +22,21 @@ interface TokenPayload {
  * each (Actor.facilityPermissions: the main user all of the role's, a sub user the delegated ones).
  */
 export async function actorOf(app: { db: import('../../db/client').Db }, userId: string, roles: string[]): Promise<Actor> {
+  return (await actorAndGrants(app, userId, roles)).actor;
+}
+
+/** The actor, and whether one of the user's roles is read-only (role permissions come from the roles table). */
+async function actorAndGrants(app: { db: import('../../db/client').Db }, userId: string, roles: string[]): Promise<{ actor: Actor; readOnly: boolean }> {
   const rows = await app.db
     .select({ publicId: facilities.publicId, role: facilityMembers.role, delegated: facilityMembers.permissions })
     .from(facilityMembers)
     .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
     .where(eq(facilityMembers.userId, userId));
-  const permissions = permissionsOf(roles);
+  const { permissions, readOnly } = await grantsOf(app.db, roles);
   const facilityPermissions = Object.fromEntries(
     rows.map((r) => [r.publicId, memberPermissions(r.role === UserInFacilityRole.MainUser, r.delegated, permissions)]),
   );
-  return { userId, roles, permissions, facilityIds: rows.map((r) => r.publicId), facilityPermissions };
+  return { actor: { userId, roles, permissions, facilityIds: rows.map((r) => r.publicId), facilityPermissions }, readOnly };
 }
 
 /** True when the actor satisfies the policy (see RoutePolicy). */
@@ -48,9 +53,11 @@ export function satisfies(actor: Actor | null, policy: RoutePolicy): boolean {
  * expiry real revocations: a copied token stops working the moment its row is revoked.
  */
 export default fp(async (app) => {
-  const idleMs = app.config.SESSION_TIME_MINUTES * 60_000;
+  // The idle time is a business setting: an administrator's change applies from the next request.
+  const idleMs = () => app.settings.current().sessionTimeMinutes * 60_000;
 
   app.decorateRequest('actor', null);
+  app.decorateRequest('readOnly', false);
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('sessionState', 'none');
 
@@ -68,10 +75,11 @@ export default fp(async (app) => {
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, payload.sid), isNull(sessions.revokedAt)));
-    if (!row) return 'expired';
+    // A user an administrator locked loses their sessions at the next request.
+    if (!row || row.user.lockedAt) return 'expired';
     const now = Date.now();
     const idle = now - row.session.lastSeenAt.getTime();
-    if (idle > idleMs) {
+    if (idle > idleMs()) {
       await app.db
         .update(sessions)
         .set({ revokedAt: new Date(), revokedReason: 'idle' })
@@ -91,7 +99,9 @@ export default fp(async (app) => {
       sessionId: row.session.id,
     };
     request.sessionUser = sessionUser;
-    request.actor = await actorOf(app, u.id, u.roles);
+    const { actor, readOnly } = await actorAndGrants(app, u.id, u.roles);
+    request.actor = actor;
+    request.readOnly = readOnly;
     return 'ok';
   }
 

@@ -18,6 +18,7 @@ import { publicRoutes } from './routes/public';
 import { LoginPage } from './routes/login/LoginPage';
 import { facilityScreens } from './routes/facilities';
 import { requestScreens } from './routes/requests';
+import { adminScreens } from './routes/admin';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore } from './session/session-store';
 
@@ -73,13 +74,13 @@ export const routeTable: RouteEntry[] = [
   // Administration modules.
   { path: 'account', component: placeholder('account'), access: { signedIn: true } },
   { path: 'gdpr', component: placeholder('gdpr'), access: { signedIn: true } },
-  { path: 'identity', component: placeholder('identity'), access: adminOnly },
+  { path: 'identity', component: adminScreens.identity, access: adminOnly },
   { path: 'language-management', component: placeholder('languageManagement'), access: adminOnly },
   { path: 'saas', component: placeholder('saas'), access: adminOnly },
-  { path: 'audit-logs', component: placeholder('auditLogs'), access: adminOnly },
+  { path: 'audit-logs', component: adminScreens.auditLogs, access: { anyOf: [P.auditLogs.view] } },
   { path: 'openiddict', component: placeholder('openiddict'), access: adminOnly },
   { path: 'text-template-management', component: placeholder('textTemplateManagement'), access: adminOnly },
-  { path: 'setting-management', component: placeholder('settingManagement'), access: adminOnly },
+  { path: 'setting-management', component: adminScreens.settings, access: { anyOf: [P.settings.manage] } },
 
   // Facilities, conformity bodies and their profiles.
   { path: 'facility', component: placeholder('facility'), access: { anyOf: facilityPolicies } },

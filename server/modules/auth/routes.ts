@@ -54,6 +54,8 @@ const auth: FastifyPluginAsyncZod = async (app) => {
       if (!(await verifyPasswordOrDummy(password, user?.passwordHash)) || !user) {
         throw new AppError(AppErrorCode.InvalidCredentials);
       }
+      // Told only to someone who knows the password, so a lock does not reveal that an account exists.
+      if (user.lockedAt) throw new AppError('UserLocked');
       const [session] = await app.db.insert(sessions).values({ userId: user.id }).returning({ id: sessions.id });
       const token = app.jwt.sign({ sid: session.id, sub: user.id }, { expiresIn: '12h' });
       reply.setCookie(SESSION_COOKIE, token, cookieOpts);
@@ -88,8 +90,8 @@ const auth: FastifyPluginAsyncZod = async (app) => {
         permissions: a?.permissions ?? [],
         facilityIds: a?.facilityIds ?? [],
         isStaff: a ? isStaff(a.permissions) : false,
-        sessionTime: app.config.SESSION_TIME_MINUTES,
-        warningCountdown: app.config.SESSION_WARNING_COUNTDOWN,
+        sessionTime: app.settings.current().sessionTimeMinutes,
+        warningCountdown: app.settings.current().sessionWarningCountdown,
         appVersion: app.config.APP_VERSION,
         csrfToken: reply.generateCsrf(),
       };

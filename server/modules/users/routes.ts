@@ -3,7 +3,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { facilityMembers, users } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
-import { ROLE_PERMISSIONS, isStaff, type RoleName } from '../../../machines/roles';
+import { isStaff } from '../../../machines/roles';
+import { grantsOf, rolesGranting } from '../../admin/role-store';
 import type { Actor } from '../../../machines/actor';
 import type { Db } from '../../../db/client';
 import { AppError, AppErrorCode } from '../../errors';
@@ -107,11 +108,10 @@ const usersModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const roles = (Object.keys(ROLE_PERMISSIONS) as RoleName[]).filter((r) =>
-        (ROLE_PERMISSIONS[r] as readonly string[]).includes(request.query.permission),
-      );
+      // Roles live in the database (identity screen): what they grant now, not what they granted at start-up.
+      const roles = await rolesGranting(app.db, request.query.permission);
       const rows = await app.db.select().from(users);
-      return rows.filter((u) => u.roles.some((r) => roles.includes(r as RoleName))).map(info);
+      return rows.filter((u) => !u.lockedAt && u.roles.some((r) => roles.includes(r))).map(info);
     },
   );
 
@@ -183,7 +183,7 @@ const usersModule: FastifyPluginAsyncZod = async (app) => {
       const { userId, permission } = request.query;
       if (!(await maySee(app.db, request.actor!, userId))) throw new AppError(AppErrorCode.EntityNotFound);
       const u = await load(userId);
-      return u.roles.some((r) => (ROLE_PERMISSIONS[r as RoleName] as readonly string[] | undefined)?.includes(permission));
+      return (await grantsOf(app.db, u.roles)).permissions.includes(permission as never);
     },
   );
 };

@@ -13,6 +13,7 @@ import { ActionBar } from './ActionBar';
 import { baselineAtLastReturn } from './data-changes';
 import { EventDialog } from './EventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
+import { AuditorPanel } from '../admin/AuditorPanel';
 import { RequestDataView } from './RequestDataView';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
@@ -87,6 +88,9 @@ export function RequestPage() {
         )}
         <BillsPanel requestId={r.id} version={r.version} />
         {session?.isStaff && <AuditReports history={items} />}
+        {session?.isStaff && (
+          <AuditorPanel requestId={r.id} related={certificate ? [{ id: certificate.id, label: t('admin:diagram.certificate', { number: certificate.number }) }] : []} />
+        )}
         <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
           <Box>
             {(r.context.returnedSections?.length ?? 0) > 0 && (

@@ -1,0 +1,31 @@
+import { lt } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { auditLogs } from '../../db/schema';
+
+export type AuditEntry = Omit<typeof auditLogs.$inferInsert, 'id' | 'at'> & { at?: Date };
+
+/** Appends one row to the audit log (inside the caller's transaction when given one). */
+export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLogs).values(entry);
+}
+
+/** Deletes the rows older than `days` days; returns how many went. */
+export async function purgeAudit(db: Db, days: number, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  const gone = await db.delete(auditLogs).where(lt(auditLogs.at, cutoff)).returning({ id: auditLogs.id });
+  return gone.length;
+}
+
+/** A spreadsheet opens a cell that starts with = + - @ (or a tab/CR) as a formula; a leading ' keeps it text. */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** One CSV field: neutralised, quoted when it holds a comma, quote or line break. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = neutraliseCell(typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const csvLine = (fields: unknown[]): string => fields.map(csvField).join(',');

@@ -1,0 +1,99 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { AppError, registerErrorStatus } from '../errors';
+import { purgeAudit, writeAudit } from './audit-log';
+import './types';
+
+registerErrorStatus({ ReadOnlyRole: 403, UserLocked: 401, UserNameTaken: 400, RoleInUse: 409, RoleNameTaken: 400, DefaultRoleKept: 400 });
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Writes a read-only user may still make: signing in and out, and recording the language they read in. */
+const READ_ONLY_ALLOWED = new Set(['/api/auth/login', '/api/auth/logout', '/api/app/halal-user/create-update-user']);
+const HOUR = 3_600_000;
+
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url.split('?')[0];
+
+/** The workflow request a call is about: the `:id` of /api/requests/:id/... (links the row to that history). */
+function requestIdOf(request: FastifyRequest): string | null {
+  const route = routeOf(request);
+  const id = (request.params as Record<string, unknown> | undefined)?.id;
+  return route.startsWith('/api/requests/:id') && typeof id === 'string' ? id : null;
+}
+
+/**
+ * The audit log and the read-only roles (issue 15): every write through the API and every sign-in attempt is
+ * written to audit_logs once its answer is sent (who, when, what, from which address, outcome); a user holding a
+ * read-only role is refused every write. Old rows are purged by the retention setting, hourly.
+ */
+export default fp(async (app) => {
+  app.decorateRequest('auditErrorCode', undefined);
+
+  app.addHook('onRequest', async (request) => {
+    if (request.readOnly && WRITES.has(request.method) && !READ_ONLY_ALLOWED.has(routeOf(request))) {
+      throw new AppError('ReadOnlyRole');
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    // A read-only user is offered no action on a request (the buttons would only be refused).
+    if (request.readOnly && reply.statusCode === 200 && routeOf(request) === '/api/requests/:id/actions' && typeof payload === 'string') {
+      try {
+        return JSON.stringify({ ...(JSON.parse(payload) as Record<string, unknown>), actions: [] });
+      } catch {
+        return payload;
+      }
+    }
+    if (reply.statusCode >= 400 && typeof payload === 'string' && routeOf(request).startsWith('/api/')) {
+      try {
+        const code = (JSON.parse(payload) as { error?: { code?: unknown } }).error?.code;
+        if (typeof code === 'string') request.auditErrorCode = code;
+      } catch {
+        // not JSON: no code to keep
+      }
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeOf(request);
+    if (!WRITES.has(request.method) || !route.startsWith('/api/')) return;
+    const login = route === '/api/auth/login';
+    const typed = login ? (request.body as { userName?: unknown } | undefined)?.userName : undefined;
+    const outcome = reply.statusCode < 400 ? 'success' : 'failure';
+    try {
+      await writeAudit(app.db, {
+        action: login ? 'auth.login' : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
+        userId: request.sessionUser?.id ?? null,
+        userName: request.sessionUser?.userName ?? (typeof typed === 'string' ? typed.trim().toLowerCase().slice(0, 200) : null),
+        method: request.method,
+        route,
+        path: request.url.split('?')[0].slice(0, 500),
+        statusCode: reply.statusCode,
+        outcome,
+        ip: request.ip,
+        requestId: requestIdOf(request),
+        details: request.auditErrorCode ? { error: request.auditErrorCode } : null,
+      });
+    } catch (err) {
+      request.log.error({ err }, 'could not write the audit log');
+    }
+  });
+
+  const purge = async () => {
+    try {
+      await purgeAudit(app.db, app.settingsStore.current().auditLogRetentionDays);
+    } catch (err) {
+      app.log.error({ err }, 'could not purge the audit log');
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await purge();
+    timer = setInterval(() => void purge(), HOUR);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    app.settingsStore.close();
+  });
+});

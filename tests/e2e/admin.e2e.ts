@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import type { Browser, Page } from 'playwright-core';
+import type { InjectOptions } from 'fastify';
+import { DEMO_PASSWORD, launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { completeDraft, send } from '../helpers/requests';
+import type { Client } from '../helpers/app';
+
+/**
+ * Issue 15 in real Chromium, in Arabic and in English: the administrator creates a staff user who then acts with the
+ * granted role; changes the VAT rate and a new bill uses it; finds a failed sign-in in the audit log; a read-only
+ * auditor sees a request whose history was tampered with flagged as broken (and an intact one verified), with the
+ * state diagram of its machine. The server runs on its own PostgreSQL database so the test can tamper with a
+ * history row the way someone with database access would.
+ */
+type Lang = 'ar' | 'en';
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const PG = process.env.E2E_ADMIN_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const FACILITY = 'inf-almarai-foods';
+
+/** A client of the running server over HTTP with the shape of the server tests' client (tests/helpers/app.ts). */
+async function httpClient(base: string, userName: string, password = DEMO_PASSWORD): Promise<Client> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName, password }) });
+  if (!login.ok) throw new Error(`login ${userName}: ${login.status}`);
+  keep(login);
+  const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: cookie() } });
+  keep(s);
+  const csrf = ((await s.json()) as { csrfToken: string }).csrfToken;
+  const request = async (opts: InjectOptions) => {
+    const method = opts.method ?? 'GET';
+    const raw = opts.payload;
+    const isBuffer = Buffer.isBuffer(raw);
+    const headers: Record<string, string> = { cookie: cookie(), 'x-csrf-token': csrf, ...(opts.headers as Record<string, string> | undefined) };
+    if (raw !== undefined && !isBuffer) headers['content-type'] = 'application/json';
+    const res = await fetch(`${base}${opts.url as string}`, { method, headers, body: raw === undefined ? undefined : isBuffer ? new Uint8Array(raw) : JSON.stringify(raw) });
+    const body = await res.text();
+    return { statusCode: res.status, body, json: () => JSON.parse(body), headers: Object.fromEntries(res.headers) } as never;
+  };
+  return {
+    cookie: cookie(),
+    request,
+    get: (url, opts = {}) => request({ ...opts, method: 'GET', url }),
+    post: (url, payload, opts = {}) => request({ ...opts, method: 'POST', url, payload: payload as never }),
+    put: (url, payload, opts = {}) => request({ ...opts, method: 'PUT', url, payload: payload as never }),
+  };
+}
+
+describe('administration, audit logs and auditors', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let sql: postgres.Sql;
+  let dbName: string;
+  let admin: Client;
+  const opened: Page[] = [];
+
+  beforeAll(async () => {
+    const root = postgres(PG, { max: 1, onnotice: () => {} });
+    dbName = `e2e_admin_${Date.now().toString(36)}`;
+    await root.unsafe(`create database ${dbName}`);
+    await root.end();
+    const url = new URL(PG);
+    url.pathname = `/${dbName}`;
+    sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const before = process.env.E2E_DATABASE_URL;
+    process.env.E2E_DATABASE_URL = url.toString();
+    try {
+      server = await startServer();
+    } finally {
+      if (before === undefined) delete process.env.E2E_DATABASE_URL;
+      else process.env.E2E_DATABASE_URL = before;
+    }
+    browser = await launchBrowser();
+    admin = await httpClient(server.url, 'admin');
+    const created = await admin.post('/api/identity/users', { userName: 'inspector', name: 'Inspector', email: 'inspector@example.org', password: 'Inspect@2026', roles: ['readOnlyAuditor'] });
+    expect(created.statusCode).toBe(200);
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const [i, p] of opened.entries()) await screenshot(p, `admin-last-${i}`).catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+    await sql?.end();
+    const root = postgres(PG, { max: 1, onnotice: () => {} });
+    await root.unsafe(`drop database if exists ${dbName} with (force)`);
+    await root.end();
+  });
+
+  async function userPage(userName: string, lang: Lang, password = DEMO_PASSWORD): Promise<Page> {
+    const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+    opened.push(page);
+    await signIn(page, userName, { password });
+    await page.goto(`/home?lang=${lang}`);
+    await waitForIdle(page);
+    expect(errors).toEqual([]);
+    return page;
+  }
+  async function go(page: Page, path: string) {
+    await page.goto(path);
+    await waitForIdle(page);
+  }
+
+  /** A submitted internal certificate request of the demo facility (its application bill issued). */
+  async function submittedRequest(): Promise<{ id: string; number: string }> {
+    const applicant = await httpClient(server.url, 'internal.main');
+    const r = await completeDraft(applicant, 'internalCertificate', FACILITY);
+    const res = await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
+    expect(res.statusCode).toBe(200);
+    return { id: r.id, number: r.number };
+  }
+
+  for (const lang of ['ar', 'en'] as const) {
+    it(`[${lang}] a staff user created on the identity screen acts with the granted role`, async () => {
+      const page = await userPage('admin', lang);
+      await go(page, '/identity');
+      const userName = `registrar.${lang}`;
+      await page.locator('[name="userName"]').fill(userName);
+      await page.locator('[name="name"]').fill(lang === 'ar' ? 'موظف تسجيل جديد' : 'New Registrar');
+      await page.locator('[name="email"]').fill(`${userName}@example.org`);
+      await page.locator('[name="password"]').fill('Staff@2026x');
+      await testId(page, 'new-role-registrationEmployee').click();
+      await testId(page, 'create-user-submit').click();
+      await testId(page, `user-actions-${userName}`).waitFor();
+      await screenshot(page, `admin-identity-${lang}`);
+
+      // The new user signs in, lands on the staff start page and may grant a discount on a request waiting for payment.
+      const r = await submittedRequest();
+      const staff = await userPage(userName, lang, 'Staff@2026x');
+      await go(staff, `/requests/${r.id}`);
+      await testId(staff, 'action-GRANT_DISCOUNT').waitFor();
+
+      // The role editor takes the discount permission away: on the user's next page load the action is gone.
+      await go(page, '/identity');
+      await testId(page, 'tab-roles').click();
+      await testId(page, 'role-registrationEmployee').click();
+      await testId(page, 'perm-PaymentManagement.GrantDiscount').click();
+      await testId(page, 'role-save').click();
+      await expect.poll(async () => (await admin.get('/api/identity/roles')).json().find((x: { name: string }) => x.name === 'registrationEmployee').permissions.includes('PaymentManagement.GrantDiscount')).toBe(false);
+      await staff.reload();
+      await waitForIdle(staff);
+      await testId(staff, 'request-status').waitFor();
+      expect(await testId(staff, 'action-GRANT_DISCOUNT').count()).toBe(0);
+      // Put it back for the other language's run.
+      await testId(page, 'perm-PaymentManagement.GrantDiscount').click();
+      await testId(page, 'role-save').click();
+      await expect.poll(async () => (await admin.get('/api/identity/roles')).json().find((x: { name: string }) => x.name === 'registrationEmployee').permissions.includes('PaymentManagement.GrantDiscount')).toBe(true);
+    }, 240_000);
+
+    it(`[${lang}] a new VAT rate set on the settings screen is used by the next bill`, async () => {
+      const rate = lang === 'ar' ? 20 : 25;
+      const page = await userPage('admin', lang);
+      await go(page, '/setting-management');
+      await page.locator('[name="vatRate"]').fill(String(rate));
+      const saved = page.waitForResponse((res) => res.url().endsWith('/api/admin/settings') && res.request().method() === 'PUT');
+      await testId(page, 'settings-save').click();
+      expect((await saved).status()).toBe(200);
+      await testId(page, 'toast').first().waitFor();
+      await screenshot(page, `admin-settings-${lang}`);
+
+      const r = await submittedRequest();
+      const applicant = await userPage('internal.main', lang);
+      await go(applicant, `/requests/${r.id}`);
+      await testId(applicant, 'bill').first().waitFor();
+      const num = async (id: string) => Number((await testId(applicant, id).first().innerText()).replace(/[^\d.]/g, ''));
+      expect(await num('bill-vat')).toBeCloseTo((await num('bill-amount')) * (rate / 100), 2);
+    }, 240_000);
+
+    it(`[${lang}] a failed sign-in is found in the audit log`, async () => {
+      const { page: anon } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+      opened.push(anon);
+      const typed = `ghost.${lang}`;
+      await go(anon, `/account/login?lang=${lang}`);
+      await anon.locator('input[name="userName"]').fill(typed);
+      await anon.locator('input[name="password"]').fill('not-the-password');
+      await anon.locator('[data-testid="login-submit"]').click();
+      await anon.waitForResponse((res) => res.url().endsWith('/api/auth/login'));
+
+      const page = await userPage('admin', lang);
+      await go(page, '/audit-logs');
+      await page.locator('[name="search"]').fill(typed);
+      await page.locator('select[name="outcome"]').selectOption('failure');
+      await testId(page, 'audit-search').click();
+      const row = page.locator('[data-testid="data-table"] tbody tr', { hasText: typed });
+      await row.first().waitFor();
+      expect(await row.count()).toBe(1);
+      await expect.poll(() => row.locator('[data-testid="audit-outcome"]').innerText()).toContain('401');
+      await screenshot(page, `admin-audit-logs-${lang}`);
+    }, 240_000);
+
+    it(`[${lang}] the read-only auditor sees a tampered history flagged and the lifecycle diagram`, async () => {
+      const intact = await submittedRequest();
+      const tampered = await submittedRequest();
+      await sql`update request_history set note = 'changed later' where request_id = ${tampered.id} and seq = 2`;
+
+      const page = await userPage('inspector', lang, 'Inspect@2026');
+      await go(page, `/requests/${intact.id}`);
+      await expect.poll(() => testId(page, 'history-verified').getAttribute('data-ok'), { timeout: 20_000 }).toBe('true');
+      await testId(page, 'lifecycle-diagram').waitFor();
+      expect(await testId(page, 'diagram-current').getAttribute('data-code')).toBe('2');
+      expect(await testId(page, 'diagram-edge-taken').count()).toBeGreaterThan(0);
+      // The auditor is read only: no action is offered.
+      expect(await page.locator('[data-testid^="action-"]').count()).toBe(0);
+
+      await go(page, `/requests/${tampered.id}`);
+      await expect.poll(() => testId(page, 'history-verified').getAttribute('data-ok'), { timeout: 20_000 }).toBe('false');
+      const reason = await testId(page, 'history-broken-reason').innerText();
+      expect(reason).toContain('2');
+      await testId(page, 'auditor-panel').scrollIntoViewIfNeeded();
+      await screenshot(page, `admin-history-broken-${lang}`);
+
+      // The auditor reads the audit log too, and it links to the request's history.
+      await go(page, `/audit-logs`);
+      await page.locator('[name="search"]').fill(tampered.id);
+      await testId(page, 'audit-search').click();
+      await testId(page, 'audit-request-link').first().click();
+      await waitForIdle(page);
+      expect(new URL(page.url()).pathname).toBe(`/requests/${tampered.id}`);
+    }, 240_000);
+  }
+});
