@@ -4,7 +4,7 @@ import { facilities, users } from './schema';
 import { hashPassword } from '../lib/password';
 import { DEMO_IDENTITIES } from './demo-identities';
 import { makeSaudiIban } from '../machines/forms/facilities/formats';
-import { DEMO_PASSWORD } from './seed';
+import { DEMO_PASSWORD, DemoSeedRefused } from './seed';
 
 const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -15,6 +15,7 @@ const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
  * Idempotent: fills only what is missing, never overwrites what a person changed.
  */
 export async function seedFacilities(db: Db): Promise<void> {
+  if (process.env.NODE_ENV === 'production') throw new DemoSeedRefused();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db
     .insert(users)

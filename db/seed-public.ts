@@ -278,7 +278,8 @@ function certificateSeeds(now: Date) {
   ] satisfies (typeof certificates.$inferInsert)[];
 }
 
-async function seedCertificates(db: Db, now: Date): Promise<void> {
+/** The demo's accredited CBs, the facilities holding demo certificates, and those certificates and marks. */
+export async function seedDemoCertificates(db: Db, now: Date = new Date()): Promise<void> {
   for (const f of DEMO_PUBLIC_CBS) {
     await db.insert(facilities).values({ ...f, type: 'ConformityBody' }).onConflictDoNothing({ target: facilities.publicId });
   }
@@ -289,9 +290,14 @@ async function seedCertificates(db: Db, now: Date): Promise<void> {
   for (const c of certificateSeeds(now)) await db.insert(certificates).values(c).onConflictDoNothing();
 }
 
-/** Idempotent seed of the public site: pages, news, FAQ, the HS nomenclature, accredited CBs and demo certificates. */
-export async function seedPublic(db: Db, now: Date = new Date()): Promise<void> {
+/** Reference data every installation needs, production included: pages, news, FAQ and the HS nomenclature. */
+export async function seedPublicReference(db: Db, now: Date = new Date()): Promise<void> {
   await seedContent(db, now);
   await seedHsCodes(db);
-  await seedCertificates(db, now);
+}
+
+/** Idempotent seed of the public site: pages, news, FAQ, the HS nomenclature, accredited CBs and demo certificates. */
+export async function seedPublic(db: Db, now: Date = new Date()): Promise<void> {
+  await seedPublicReference(db, now);
+  await seedDemoCertificates(db, now);
 }

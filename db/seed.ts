@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from './client';
 import { facilities, facilityMembers, users } from './schema';
 import { hashPassword } from '../lib/password';
-import { seedPublic } from './seed-public';
+import { seedDemoCertificates, seedPublicReference } from './seed-public';
 import { seedFacilities } from './seed-facilities';
 import { DELEGABLE_PERMISSIONS } from '../machines/forms/facilities/permissions';
 
@@ -30,8 +30,28 @@ export const DEMO_USERS = [
   { userName: 'admin', name: 'Portal Administrator', roles: ['admin'], memberOf: [] },
 ] as const;
 
-/** Idempotent: inserts what is missing, never overwrites what a person changed. */
-export async function seed(db: Db): Promise<void> {
+/** Asked to seed demo data (published passwords) into a production installation. */
+export class DemoSeedRefused extends Error {
+  constructor() {
+    super('Demo data (accounts with the published password Demo@12345) is never seeded with NODE_ENV=production');
+  }
+}
+
+/**
+ * The base seed, run at every start in every environment: reference data only (public pages, news, FAQ, the HS
+ * nomenclature). Roles and permissions are code (machines/roles.ts), so no account is created here. Idempotent.
+ */
+export async function seedBase(db: Db): Promise<void> {
+  await seedPublicReference(db);
+}
+
+/**
+ * The demo seed (`npm run seed:demo`; `npm start` and `npm run dev` run it outside production): the demo facilities,
+ * one account per role with the published password DEMO_PASSWORD, their identities, and the demo certificates.
+ * Refused when NODE_ENV is production. Idempotent: inserts what is missing, never overwrites what a person changed.
+ */
+export async function seedDemo(db: Db, nodeEnv: string | undefined = process.env.NODE_ENV): Promise<void> {
+  if (nodeEnv === 'production' || process.env.NODE_ENV === 'production') throw new DemoSeedRefused();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const f of DEMO_FACILITIES) {
     await db.insert(facilities).values({ ...f }).onConflictDoNothing({ target: facilities.publicId });
@@ -49,6 +69,12 @@ export async function seed(db: Db): Promise<void> {
       await db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role, permissions }).onConflictDoNothing();
     }
   }
-  await seedPublic(db);
+  await seedDemoCertificates(db);
   await seedFacilities(db);
+}
+
+/** Base and demo seed together: development and the tests. */
+export async function seed(db: Db): Promise<void> {
+  await seedBase(db);
+  await seedDemo(db);
 }

@@ -19,3 +19,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: +n, r: +r, p: +p });
   return timingSafeEqual(actual, expected);
 }
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * Checks a sign-in password in the same time whether or not the user exists: without a stored hash (unknown user name)
+ * or with an unusable one, the password is checked against a dummy hash of the same parameters and the answer is no.
+ * Otherwise the response time would tell which user names exist.
+ */
+export async function verifyPasswordOrDummy(password: string, stored: string | undefined | null): Promise<boolean> {
+  const usable = !!stored && stored.startsWith('scrypt$') && stored.split('$').length === 6;
+  if (usable) return verifyPassword(password, stored);
+  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(password, await dummy);
+  return false;
+}

@@ -8,6 +8,7 @@
  */
 import { DataDirectoryInUseError } from '../db/client';
 import { ConfigError, loadConfig } from '../server/config';
+import { configureHistoryKeys } from '../workflows/hash-chain';
 import { BackupError, restore } from './lib/backup';
 
 async function main() {
@@ -17,6 +18,7 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
+  configureHistoryKeys({ keys: config.HISTORY_KEYS, acceptLegacy: config.HISTORY_ACCEPT_LEGACY });
   const v = await restore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }, file);
   const c = v.manifest.counts;
   console.log(`restored ${v.manifest.kind} backup of ${v.manifest.createdAt}`);

@@ -4,6 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { Permissions } from '../machines/permissions';
 import { GENERAL_READINGS } from '../machines/readings';
+import { serviceOf } from '../machines/services';
+import { serviceContractLines } from '../machines/services/readings';
 import { deadlineList } from '../machines/snapshot';
 import {
   DEADLINES,
@@ -186,6 +188,12 @@ function timersSection(nodes: Node[]): string[] {
   return [...names].sort().map((name) => `- \`${name}\`: ${DEADLINES[name].description}`);
 }
 
+/** The service contract a request kind declares (machines/services); entity lifecycles have none. */
+function serviceSection(kind: string): string[] {
+  const def = serviceOf(kind);
+  return def ? ['## Service contract', '', ...serviceContractLines(def), ''] : [];
+}
+
 export function renderMachineDoc(d: MachineDefinition): string {
   const machine = d.machine;
   const nodes = stateNodesOf(machine) as unknown as Node[];
@@ -231,6 +239,7 @@ export function renderMachineDoc(d: MachineDefinition): string {
     '',
     ...timersSection(nodes),
     '',
+    ...serviceSection(d.kind),
     '## Readings of the spec',
     '',
     ...d.readings.map((r) => `- ${r}`),

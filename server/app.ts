@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import jwt from '@fastify/jwt';
@@ -10,9 +10,13 @@ import type { Config } from './config';
 import { openDatabase, type Database } from '../db/client';
 import { initI18n, pickLanguage, tFor } from './i18n';
 import errors from './plugins/errors';
+import { AppErrorCode } from './errors';
+import hostileInput from './plugins/hostile-input';
+import privateAnswers from './plugins/private-answers';
 import auth from './plugins/auth';
 import csrf from './plugins/csrf';
 import { modules } from './modules';
+import { configureHistoryKeys } from '../workflows/hash-chain';
 import { registerSimulators } from './simulators';
 import { createServices } from '../machines/services';
 import { businessDefaults } from './business-defaults';
@@ -30,14 +34,32 @@ export interface BuildOptions {
 export async function buildApp({ config, database, extra = [] }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
-    trustProxy: true,
+    // Off unless TRUST_PROXY lists the proxies: otherwise any caller could pick its own address with X-Forwarded-For
+    // and walk around every per-address rate limit.
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
     bodyLimit: 60 * 1024 * 1024,
+    // Refusals by the router itself (a malformed URL, a path parameter over maxParamLength) get the portal's error
+    // body in the caller's language too, without echoing the input.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      let query: unknown = {};
+      try {
+        query = Object.fromEntries(new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? ''));
+      } catch {
+        query = {};
+      }
+      const t = tFor(pickLanguage(query, undefined, request.headers['accept-language']));
+      void reply
+        .status(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+        .send({ error: { code: AppErrorCode.BadRequest, message: t(`errors:${AppErrorCode.BadRequest}`) } });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, maxConnections: config.DATABASE_POOL_SIZE }));
   if (!database) app.addHook('onClose', () => db.close());
+  // The request history chain is keyed with the configured HMAC keys (workflows/hash-chain.ts).
+  configureHistoryKeys({ keys: config.HISTORY_KEYS, acceptLegacy: config.HISTORY_ACCEPT_LEGACY });
   app.decorate('config', config);
   app.decorate('database', db);
   app.decorate('db', db.db);
@@ -84,6 +106,8 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   await app.register(jwt, { secret: config.JWT_SECRET });
   await app.register(rateLimit, { global: false });
   await app.register(errors);
+  await app.register(hostileInput);
+  await app.register(privateAnswers);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Halal certification portal API', version: config.APP_VERSION },

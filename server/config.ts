@@ -10,8 +10,30 @@ export const ZConfig = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  /** Public base URL, used in QR codes and links sent by SMS. */
-  PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Public base URL (scheme, host, optional port and path): the only source of the links in SMS, QR codes and payment
+   * callbacks. Required in production; elsewhere unset means the Host header of the request (never X-Forwarded-Host).
+   */
+  PUBLIC_URL: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').optional(),
+  /**
+   * Proxies whose X-Forwarded-For / -Proto are believed: comma-separated addresses or CIDR ranges
+   * (e.g. `10.0.0.1,172.16.0.0/12`). Unset (the default) trusts no proxy: the client address is the socket's, so
+   * rate limits hold whatever X-Forwarded-For says.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^\s*[0-9a-fA-F:.]+(\/\d{1,3})?\s*(,\s*[0-9a-fA-F:.]+(\/\d{1,3})?\s*)*$/, 'comma-separated IP addresses or CIDR ranges')
+    .optional(),
+  /**
+   * Keys of the history chain's HMAC: comma-separated `keyId:secret` pairs (secret at least 32 characters), the first
+   * one signs new rows, the others still verify older rows (rotation). Required in production.
+   */
+  HISTORY_KEYS: z
+    .string()
+    .regex(/^\s*[A-Za-z0-9_-]{1,32}:[^,\s]{32,}\s*(,\s*[A-Za-z0-9_-]{1,32}:[^,\s]{32,}\s*)*$/, 'comma-separated keyId:secret pairs, secrets of at least 32 characters')
+    .optional(),
+  /** Accept history rows hashed with the unkeyed SHA-256 of before (data written before HISTORY_KEYS existed). */
+  HISTORY_ACCEPT_LEGACY: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').default(false),
   DATA_DIR: z.string().min(1).default('./data'),
   /** The built web app to serve (vite build output); unset means web/dist. E2E runs point it at their own build. */
   WEB_DIST: z.string().min(1).optional(),
@@ -35,8 +57,11 @@ export const ZConfig = z.object({
   DRAFT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Hours a bill may stay unpaid before it expires. */
   PAYMENT_WINDOW_HOURS: z.coerce.number().positive().default(72),
-  /** Run the local simulators of the external government services inside this process. */
-  SIMULATORS: bool.default(true),
+  /**
+   * Run the local simulators of the external government services inside this process. Default: on outside
+   * production; in production they are off and cannot be turned on.
+   */
+  SIMULATORS: bool.optional(),
   /** Base URLs of the external services; default to the local simulators mounted under /simulators. */
   CR_REGISTRY_URL: z.string().url().optional(),
   PAYMENT_PORTAL_URL: z.string().url().optional(),
@@ -105,7 +130,41 @@ export const ZConfig = z.object({
   APP_VERSION: z.string().default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
-export type Config = z.infer<typeof ZConfig>;
+export type Config = Omit<z.infer<typeof ZConfig>, 'SIMULATORS'> & { SIMULATORS: boolean };
+
+/** The development defaults of the external services' credentials: accepted by the simulators, refused in production. */
+const SIMULATOR_CREDENTIALS = new Set(['simulator-key', 'simulator-secret']);
+
+/** What production must configure: each external service's real base URL and credential. */
+const PRODUCTION_REQUIRED = [
+  ['CR_REGISTRY_URL', 'the commercial registry base URL'],
+  ['CR_REGISTRY_API_KEY', 'the commercial registry API key'],
+  ['PAYMENT_PORTAL_URL', 'the government payment portal base URL'],
+  ['PAYMENT_PORTAL_API_KEY', 'the payment portal API key'],
+  ['SMS_PROVIDER_URL', 'the SMS gateway base URL'],
+  ['SMS_PROVIDER_API_KEY', 'the SMS gateway API key'],
+  ['RECAPTCHA_URL', 'the reCAPTCHA verification base URL'],
+  ['RECAPTCHA_SECRET', 'the reCAPTCHA secret'],
+  ['PUBLIC_URL', 'the address people reach the portal at (links in SMS, QR codes, payment callbacks)'],
+  ['HISTORY_KEYS', 'the keys of the request history chain (keyId:secret, at least 32 characters)'],
+] as const;
+
+/** Problems of a production configuration, one line per variable. */
+function productionProblems(given: Record<string, string | undefined>, config: z.infer<typeof ZConfig>): string[] {
+  const problems: string[] = [];
+  if (config.JWT_SECRET.startsWith('dev-only-')) problems.push('  JWT_SECRET: must be set in production');
+  if (config.PAYMENT_CALLBACK_SECRET.startsWith('dev-only-')) problems.push('  PAYMENT_CALLBACK_SECRET: must be set in production');
+  // The embedded PGlite database is durable (db/client.ts) but single-process, backed up only with the server
+  // stopped, and without replication or point-in-time recovery: production runs on PostgreSQL (README, Data).
+  if (!config.DATABASE_URL) problems.push('  DATABASE_URL: required in production (the embedded PGlite database is for development and demos)');
+  if (config.SIMULATORS === true) problems.push('  SIMULATORS: the simulators cannot run in production (they publish OTPs and mark bills paid)');
+  for (const [name, what] of PRODUCTION_REQUIRED) {
+    const value = given[name];
+    if (!value) problems.push(`  ${name}: required in production (${what})`);
+    else if (SIMULATOR_CREDENTIALS.has(value)) problems.push(`  ${name}: the simulator's value is refused in production`);
+  }
+  return problems;
+}
 
 export class ConfigError extends Error {}
 
@@ -118,21 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = parsed.data;
-  if (config.NODE_ENV === 'production' && config.JWT_SECRET.startsWith('dev-only-')) {
-    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: must be set in production');
-  }
-  if (config.NODE_ENV === 'production' && config.PAYMENT_CALLBACK_SECRET.startsWith('dev-only-')) {
-    throw new ConfigError('Invalid configuration:\n  PAYMENT_CALLBACK_SECRET: must be set in production');
-  }
-  // The embedded PGlite database is durable (db/client.ts) but single-process, backed up only with the server
-  // stopped, and without replication or point-in-time recovery: production runs on PostgreSQL (README, Data).
-  if (config.NODE_ENV === 'production' && !config.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  DATABASE_URL: required in production (the embedded PGlite database is for development and demos)');
-  }
-  if (config.WORKFLOW_ENGINE === 'temporal' && !config.TEMPORAL_ADDRESS) {
-    throw new ConfigError('Invalid configuration:\n  TEMPORAL_ADDRESS: required when WORKFLOW_ENGINE=temporal');
-  }
+  const raw = parsed.data;
+  const problems = raw.NODE_ENV === 'production' ? productionProblems(given, raw) : [];
+  if (raw.WORKFLOW_ENGINE === 'temporal' && !raw.TEMPORAL_ADDRESS) problems.push('  TEMPORAL_ADDRESS: required when WORKFLOW_ENGINE=temporal');
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const config: Config = { ...raw, SIMULATORS: raw.SIMULATORS ?? raw.NODE_ENV !== 'production' };
   return config;
 }
 

@@ -5,6 +5,7 @@ import { createServices } from '../machines/services';
 import { storeDeps } from '../workflows';
 import { createActivities } from '../workflows/temporal/activities';
 import { businessDefaults } from './business-defaults';
+import { configureHistoryKeys } from '../workflows/hash-chain';
 import { ConfigError, loadConfig, type Config } from './config';
 
 /*
@@ -28,6 +29,7 @@ export function workerSettings(config: Config): { address: string; databaseUrl: 
 /** Runs the worker until SIGINT/SIGTERM (the SDK's runtime shuts it down gracefully), then closes the database. */
 export async function runWorker(config: Config): Promise<void> {
   const { address, databaseUrl } = workerSettings(config);
+  configureHistoryKeys({ keys: config.HISTORY_KEYS, acceptLegacy: config.HISTORY_ACCEPT_LEGACY });
   const database = await openDatabase({ databaseUrl, maxConnections: config.DATABASE_POOL_SIZE });
   const connection = await NativeConnection.connect({ address });
   try {

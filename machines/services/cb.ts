@@ -103,6 +103,10 @@ export function cbServices(): ServiceDefinition[] {
       auditFees: ({ schedule }) => toHalalas(schedule.cbAppointmentRequest),
       certificate: ({ schedule }) => toHalalas(schedule.cbDesignation),
     },
+    feeReadings: {
+      auditFees: 'appointment request fee (service 1), billed when the applicant accepts the audit plan; the request study fee is exempt',
+      certificate: 'appointment fee (service 5), billed after the decision committee approves',
+    },
     feeDisplay: 'excludingVat',
     routes: { start: '/halal-request/new/$cbPublicId', list: '/halal-request' },
     startPermissions: cbStart,
@@ -119,6 +123,7 @@ export function cbServices(): ServiceDefinition[] {
     sections: renewalSections,
     project: projectCb(renewalSections),
     fees: { renewal: ({ schedule }) => toHalalas(schedule.cbRenewal) },
+    feeReadings: { renewal: 'designation renewal fee, shown including VAT' },
     feeDisplay: 'includingVat',
     routes: { start: '/cba-renewal-request/$cbPublicId/$certificateId', list: '/halal-request' },
   };
@@ -134,6 +139,7 @@ export function cbServices(): ServiceDefinition[] {
     serverChecks: [],
     project: projectCb(addSections),
     fees: {},
+    feeReadings: {},
     feeDisplay: 'excludingVat',
     routes: { start: '/add-cb-categories-request/$cbPublicId/$certificateId', list: '/halal-request' },
     startPermissions: cbStart,

@@ -129,6 +129,10 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     attachmentSection: 'attachments',
     project: projectExternal(sections),
     fees: { certificate: certificateFees, addProducts: ({ schedule }) => applicationFee(schedule) },
+    feeReadings: {
+      certificate: 'certificate fee per year of the chosen validity, by the payment way (yearly: one year now and each anniversary; full: every year at once)',
+      addProducts: 'products added to the issued certificate (set A, status 107): the request study fee, billed at the month-end invoice after registration accepts',
+    },
     feeDisplay: 'excludingVat',
     routes: { start: '/external-halal-request/$cbPublicId', list: '/halal-request' },
     startPermissions: externalStart,
@@ -146,6 +150,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
     project: projectExternal(renewalSections),
     fees: { renewal: certificateFees },
+    feeReadings: { renewal: 'the certificate fee for the renewed validity, by the payment way' },
     routes: { start: '/external-renewal-request/$cbPublicId/$certificateId', list: '/halal-request' },
   };
   const addSections: Record<string, SectionDefinition> = {
@@ -164,6 +169,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     attachmentSection: 'attachments',
     project: projectExternal(addSections),
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },
+    feeReadings: { addProducts: 'the request study fee (service 1), once per add-products request' },
     feeDisplay: 'excludingVat',
     routes: { start: '/add-products-ef-request/$cbPublicId/$facilityPublicId', list: '/halal-request' },
     startPermissions: externalStart,

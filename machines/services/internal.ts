@@ -62,6 +62,11 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       certificate: ({ schedule, projection, context }) =>
         certificateFee(schedule.internalCertificateYear, projection.validityYears ?? 1, context.paymentOption ?? 'yearly'),
     },
+    feeReadings: {
+      application: 'request study fee (service 1), billed on submission',
+      auditFees: 'audit fee per auditor and visit day of the accepted audit plan',
+      certificate: 'certificate fee per year of the validity the applicant chose: "yearly" bills one year now and each following year on its anniversary, "full" bills every year at once',
+    },
     feeDisplay: 'excludingVat',
     routes: { start: '/internal-halal-request/new/$facilityPublicId', list: '/internal-halal-request' },
     startPermissions: internalStart,
@@ -80,6 +85,10 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       ...certificate.fees,
       renewal: ({ schedule, projection, context }) =>
         certificateFee(schedule.internalCertificateYear, projection.validityYears ?? 1, context.paymentOption ?? 'yearly'),
+    },
+    feeReadings: {
+      ...certificate.feeReadings,
+      renewal: 'renewal fee: the certificate fee for the renewed validity, by the chosen payment way',
     },
     routes: { start: '/internal-renewal-request/$facilityPublicId/$certificateId', list: '/internal-halal-request' },
   };
@@ -124,6 +133,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       };
     },
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },
+    feeReadings: { addProducts: 'the request study fee (service 1), once per add-products request' },
     feeDisplay: 'excludingVat',
     routes: { start: '/add-product-infa-request/$facilityPublicId', list: '/internal-halal-request' },
     startPermissions: internalStart,
@@ -189,6 +199,9 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     fees: {
       halalMark: ({ schedule, projection, subjectExpiresAt, now }) =>
         markFee(schedule, projection.marks?.products ?? 0, subjectExpiresAt ? Math.min(12, wholeMonthsBetween(now, subjectExpiresAt)) : 12),
+    },
+    feeReadings: {
+      halalMark: 'mark fee per product, pro-rated by the whole months the certificate has left when less than a year remains',
     },
     feeDisplay: 'excludingVat',
     routes: { start, list: facility === 'internal' ? '/internal-halal-request' : '/halal-request' },

@@ -167,6 +167,9 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
         return shipmentFee(schedule, projection.shipment.netGrams);
       },
     },
+    feeReadings: {
+      shipment: 'per started 27 t of the total net weight of products and slaughters, converted from their units on the server',
+    },
     feeDisplay: 'excludingVat',
     routes: { start: '/ex-shipment-request/$cbPublicId', list: '/ex-shipment-request' },
     startPermissions: [P.shipment.default],

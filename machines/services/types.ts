@@ -176,6 +176,8 @@ export interface ServiceDefinition {
   project: ProjectionFn;
   /** The amount of each bill the machine creates, by fee kind. */
   fees: Partial<Record<FeeKind, FeeRule>>;
+  /** Each fee rule in words, for the generated machine docs (one per key of `fees`). */
+  feeReadings: Partial<Record<FeeKind, string>>;
   /** Spec 02 section 9: CB designation fees are shown excluding VAT, renewals including VAT. */
   feeDisplay: 'excludingVat' | 'includingVat';
   /** Web paths (TanStack Router syntax): where a person starts it (spec 01 section 2) and where its requests are listed. */

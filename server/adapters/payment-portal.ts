@@ -101,6 +101,9 @@ export function createPaymentPortal(opts: {
   };
 }
 
+/** The portal's route the payment portal calls back (server/modules/payments/routes.ts). */
+export const PAYMENT_CALLBACK_PATH = '/api/payments/callback';
+
 /** Where this server mounts the payment portal simulator (server/simulators/payment-portal/plugin.ts). */
 export const PAYMENT_PORTAL_SIMULATOR_PATH = '/simulators/payment-portal';
 

@@ -15,15 +15,20 @@ export default fp(async (app) => {
     getToken: (req) => req.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {
-    const exempt = request.routeOptions.config.csrf === false;
-    if (!UNSAFE.has(request.method) || exempt || !request.cookies[SESSION_COOKIE]) return done();
+    const csrf = request.routeOptions.config.csrf;
+    // 'always': a GET that changes state is checked like a write, with or without a session cookie.
+    if (csrf === 'always') return app.csrfProtection(request, reply, done);
+    if (!UNSAFE.has(request.method) || csrf === false || !request.cookies[SESSION_COOKIE]) return done();
     app.csrfProtection(request, reply, done);
   });
 });
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false exempts a cookie-authenticated write from the CSRF check (sign-in, payment callbacks). */
-    csrf?: boolean;
+    /**
+     * false exempts a cookie-authenticated write from the CSRF check (sign-in, payment callbacks); 'always' checks
+     * a route whatever its method (a GET that changes state).
+     */
+    csrf?: boolean | 'always';
   }
 }

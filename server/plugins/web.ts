@@ -31,6 +31,8 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: Web
     // Files are listed once at start (the build is done by then): no wildcard route competing with the SPA's.
     wildcard: false,
     index: false,
+    // The build wrote .br and .gz copies (vite.config.ts): sent with content-encoding to clients that accept them.
+    preCompressed: true,
     setHeaders(reply, path) {
       const hashed = /[\\/]assets[\\/]/.test(path);
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -10,6 +10,8 @@ import { paymentPortalSimulatorFor, PAYMENT_PORTAL_SIMULATOR_PATH } from './paym
  * Not under /api: they are other systems, not the portal's API.
  */
 export async function registerSimulators(app: FastifyInstance): Promise<void> {
+  // Defence in depth behind loadConfig: the SMS simulator publishes OTPs and the payment one marks bills paid.
+  if (app.config.NODE_ENV === 'production') throw new Error('The simulators cannot run in production');
   await app.register(crRegistrySimulator(app.config.CR_REGISTRY_API_KEY), { prefix: '/simulators/cr' });
   await app.register(recaptchaSimulator(app.config.RECAPTCHA_SECRET), { prefix: '/simulators/recaptcha' });
   await app.register(smsSimulator(app.config.SMS_PROVIDER_API_KEY), { prefix: '/simulators/sms' });

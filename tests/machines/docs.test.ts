@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCommitted, renderAll } from '../../scripts/docs-machines';
 import { DEFINITIONS } from '../../machines';
+import { REQUEST_KINDS, SERVICES } from '../../machines/services';
 
 describe('generated machine docs', () => {
   it('docs/machines matches the machines (run `npm run docs:machines` after changing a machine)', () => {
@@ -18,6 +19,16 @@ describe('generated machine docs', () => {
       for (const reading of d.readings) expect(page).toContain(reading);
       expect(page).toContain('```mermaid');
       expect(page).toContain('| Code | State |');
+    }
+  });
+
+  it('each request kind’s page states its service contract, every fee rule in words', () => {
+    const files = renderAll();
+    for (const kind of REQUEST_KINDS) {
+      const page = files.get(`${kind}.md`) ?? '';
+      expect(page).toContain('## Service contract');
+      expect(page).not.toContain('(no reading)');
+      for (const section of Object.keys(SERVICES[kind].sections)) expect(page).toContain(`\`${section}\``);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeDraft } from '../helpers/requests';
 import { eq } from 'drizzle-orm';
 import { requestHistory } from '../../db/schema';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
@@ -88,14 +89,14 @@ describe('the machines’ applicant steps use the permission granted for that fa
     const rows = await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, draftX.json().id));
     expect(rows.map((r) => r.event)).toEqual(['START']);
 
-    const draftY = await startRequest(person, Y);
-    expect(draftY.statusCode, draftY.body).toBe(201);
-    expect(await actionsOf(person, draftY.json().id)).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
-    const submitted = await person.post(`/api/requests/${draftY.json().id}/events`, { type: 'SUBMIT', expectedVersion: draftY.json().version, payload: { agreementAccepted: true } });
+    // A complete draft (files really uploaded, schema-valid data): submission runs the form's rules.
+    const draftY = await completeDraft(person, 'internalCertificate', Y);
+    expect(await actionsOf(person, draftY.id)).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
+    const submitted = await person.post(`/api/requests/${draftY.id}/events`, { type: 'SUBMIT', expectedVersion: draftY.version, payload: { agreementAccepted: true } });
     expect(submitted.statusCode, submitted.body).toBe(200);
     expect(submitted.json().status.code).toBe(2);
     // The history keeps what the person held there, so a replay decides as the event did.
-    const [row] = await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, draftY.json().id)).orderBy(requestHistory.seq).offset(1);
+    const [row] = await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, draftY.id)).orderBy(requestHistory.seq).offset(2);
     expect((row.actor as { facilityPermissions: Record<string, string[]> }).facilityPermissions[Y]).toContain(P.internalRequest.submit);
   });
 

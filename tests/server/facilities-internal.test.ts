@@ -155,7 +155,7 @@ describe('re-verification against the registry', () => {
     expect(row.crStatus).toBe('Deleted');
   });
 
-  it('opens the profile with stored data when the registry is down', async () => {
+  it('opens the profile with stored data when the registry is down', { timeout: 120_000 }, async () => {
     const down = await createFacilitiesTestApp({ CR_REGISTRY_URL: 'http://127.0.0.1:9/nothing' });
     try {
       const main = await down.login('internal.main');

@@ -68,7 +68,8 @@ class Child {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.proc.stderr!.on('data', (d) => (this.stderr = (this.stderr + String(d)).slice(-4000)));
-    const deadline = Date.now() + 120_000;
+    // Generous: the first start migrates and seeds, and CI machines may be busy.
+    const deadline = Date.now() + 300_000;
     while (Date.now() < deadline) {
       if (this.proc.exitCode !== null) throw new Error(`server exited with ${this.proc.exitCode}: ${this.stderr}`);
       try {

@@ -143,7 +143,7 @@ async function readdirSafe(p: string): Promise<string[]> {
   }
 }
 
-async function fsyncFile(p: string): Promise<void> {
+export async function fsyncFile(p: string): Promise<void> {
   const fh = await open(p, 'r+');
   try {
     await fh.sync();
@@ -153,7 +153,7 @@ async function fsyncFile(p: string): Promise<void> {
 }
 
 /** Makes a rename durable. Some platforms cannot open a directory for sync; the rename is then as durable as they allow. */
-async function fsyncDir(p: string): Promise<void> {
+export async function fsyncDir(p: string): Promise<void> {
   let fh;
   try {
     fh = await open(p, 'r');

@@ -16,6 +16,7 @@ import {
 } from './service';
 import { requestFilesOpen } from '../requests/service';
 import './errors';
+import { safeFileName } from '../../../lib/hostile-text';
 
 const PREFIX = '/api/attachments';
 
@@ -57,7 +58,8 @@ function info(row: AttachmentRow): z.infer<typeof ZAttachment> {
 }
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name (Arabic file names survive). */
-export function contentDisposition(name: string): string {
+export function contentDisposition(raw: string): string {
+  const name = safeFileName(raw);
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

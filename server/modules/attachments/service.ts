@@ -18,6 +18,7 @@ import {
 } from '../../../machines/forms/attachment-categories';
 import { FormMessage } from '../../../machines/forms/messages';
 import { AppError, AppErrorCode } from '../../errors';
+import { safeFileName } from '../../../lib/hostile-text';
 import { UploadError } from './errors';
 import type { FileStore } from './file-store';
 import { readImageSize } from './image-size';
@@ -116,7 +117,7 @@ async function authorizeUpload(deps: UploadDeps, actor: Actor, target: UploadTar
 /** The name as stored: without any client path, normalised, without control characters. */
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
-  return base.normalize('NFC').replace(/\p{Cc}/gu, '').trim();
+  return safeFileName(base.normalize('NFC').replace(/\p{Cc}/gu, ''));
 }
 
 /**

@@ -3,7 +3,7 @@ import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { sessions, users } from '../../../db/schema';
 import { isStaff } from '../../../machines/roles';
-import { verifyPassword } from '../../../lib/password';
+import { verifyPasswordOrDummy } from '../../../lib/password';
 import { AppError, AppErrorCode } from '../../errors';
 import { SESSION_COOKIE } from '../../plugins/auth';
 
@@ -50,7 +50,8 @@ const auth: FastifyPluginAsyncZod = async (app) => {
         .select()
         .from(users)
         .where(or(eq(users.userName, userName.toLowerCase()), eq(users.email, userName.toLowerCase())));
-      if (!user || !(await verifyPassword(password, user.passwordHash))) {
+      // An unknown user name costs the same scrypt as a wrong password (no user enumeration by timing).
+      if (!(await verifyPasswordOrDummy(password, user?.passwordHash)) || !user) {
         throw new AppError(AppErrorCode.InvalidCredentials);
       }
       const [session] = await app.db.insert(sessions).values({ userId: user.id }).returning({ id: sessions.id });

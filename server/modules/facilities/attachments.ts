@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Db, Tx } from '../../../db/client';
 import { facilityAttachments } from '../../../db/schema';
 import { AppError } from '../../errors';
 import type { FacilitiesDeps } from './deps';
+import { fsyncDir, fsyncFile } from '../attachments/file-store';
 import type { FacilityType } from '../../../machines/forms/facilities/schemas';
 import './errors';
+import { safeFileName } from '../../../lib/hostile-text';
 
 /** Attachment categories of facilities and CBs (spec 02 section 3), plus the owner's authorisation letter. */
 export const ATTACHMENT_CATEGORIES = [
@@ -58,7 +60,7 @@ export interface UploadInput {
  */
 export async function checkUpload(input: UploadInput): Promise<string> {
   if (!(ATTACHMENT_CATEGORIES as readonly string[]).includes(input.category)) throw new AppError('AttachmentCategoryUnknown');
-  const name = input.fileName.trim();
+  const name = safeFileName(input.fileName);
   if (!name || (name.match(/\./g) ?? []).length !== 1 || /[\\/]/.test(name)) throw new AppError('AttachmentNameInvalid');
   const extension = name.split('.').pop()!.toLowerCase();
   const byExtension = EXTENSION_TYPES[extension];
@@ -72,7 +74,7 @@ export async function checkUpload(input: UploadInput): Promise<string> {
   return detected;
 }
 
-/** Stores the content once per SHA-256 under filesDir (written to a temporary name first, then renamed). */
+/** Stores the content once per SHA-256 under filesDir (written to a temporary name, fsynced, then renamed durably). */
 async function storeContent(filesDir: string, content: Buffer): Promise<string> {
   const sha256 = createHash('sha256').update(content).digest('hex');
   const dir = join(filesDir, sha256.slice(0, 2));
@@ -85,18 +87,47 @@ async function storeContent(filesDir: string, content: Buffer): Promise<string> 
   if (!exists) {
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, content);
+    await fsyncFile(tmp);
     await rename(tmp, path);
+    // The row that names the file is committed after this returns: the file must survive a crash first.
+    await fsyncDir(dir);
   }
   return sha256;
+}
+
+/**
+ * Uploads waiting for the create call that attaches them: each user may keep at most `files` of them totalling
+ * `bytes`, and one not attached within `hours` expires (its row is deleted; it can no longer be attached). Without
+ * this, one account could fill the disk with uploads it never attaches.
+ */
+export const UNATTACHED_LIMITS = { files: 20, bytes: 200 * 1024 * 1024, hours: 24 } as const;
+
+const unattachedCutoff = (now = Date.now()) => new Date(now - UNATTACHED_LIMITS.hours * 3_600_000);
+
+/** Deletes every upload left unattached past UNATTACHED_LIMITS.hours. */
+export async function expireUnattached(db: Db): Promise<number> {
+  const gone = await db
+    .delete(facilityAttachments)
+    .where(and(isNull(facilityAttachments.facilityId), lt(facilityAttachments.createdAt, unattachedCutoff())))
+    .returning({ id: facilityAttachments.id });
+  return gone.length;
 }
 
 /** An upload not yet attached to a facility: it is attached by the create call that names it. */
 export async function storeUpload(deps: FacilitiesDeps, userId: string, input: UploadInput): Promise<AttachmentRow> {
   const contentType = await checkUpload(input);
+  await expireUnattached(deps.db);
+  const [pending] = await deps.db
+    .select({ files: sql<number>`count(*)::int`, bytes: sql<number>`coalesce(sum(${facilityAttachments.size}), 0)::bigint` })
+    .from(facilityAttachments)
+    .where(and(isNull(facilityAttachments.facilityId), eq(facilityAttachments.uploadedBy, userId)));
+  if (pending.files >= UNATTACHED_LIMITS.files || Number(pending.bytes) + input.content.length > UNATTACHED_LIMITS.bytes) {
+    throw new AppError('AttachmentQuotaExceeded', { files: UNATTACHED_LIMITS.files, megabytes: UNATTACHED_LIMITS.bytes / 1024 / 1024, hours: UNATTACHED_LIMITS.hours });
+  }
   const sha256 = await storeContent(deps.filesDir, input.content);
   const [row] = await deps.db
     .insert(facilityAttachments)
-    .values({ category: input.category, fileName: input.fileName.trim(), contentType, size: input.content.length, sha256, uploadedBy: userId })
+    .values({ category: input.category, fileName: safeFileName(input.fileName), contentType, size: input.content.length, sha256, uploadedBy: userId })
     .returning();
   return row;
 }
@@ -121,7 +152,14 @@ export async function claimAttachments(
     ? await tx
         .select()
         .from(facilityAttachments)
-        .where(and(inArray(facilityAttachments.id, ids), eq(facilityAttachments.uploadedBy, userId), isNull(facilityAttachments.facilityId)))
+        .where(
+          and(
+            inArray(facilityAttachments.id, ids),
+            eq(facilityAttachments.uploadedBy, userId),
+            isNull(facilityAttachments.facilityId),
+            gt(facilityAttachments.createdAt, unattachedCutoff()),
+          ),
+        )
     : [];
   if (rows.length !== new Set(ids).size) throw new AppError('AttachmentNotFound');
   for (const r of rows) {

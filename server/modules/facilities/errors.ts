@@ -53,6 +53,7 @@ export const FacilityErrors = {
   AttachmentContentMismatch: 400,
   AttachmentNameInvalid: 400,
   AttachmentTooLarge: 400,
+  AttachmentQuotaExceeded: 400,
   AttachmentCategoryUnknown: 400,
   AttachmentRequired: 400,
   AttachmentCountExceeded: 400,

@@ -1,3 +1,4 @@
+import { publicOrigin } from '../payments/public-origin';
 import { Permissions as P } from '../../../machines/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../../machines/actor';
@@ -28,6 +29,5 @@ export async function facilityDto(db: Db, f: FacilityRow, role: number | null) {
   return toFacilityDto(f, await attachmentsOf(db, f.id), role);
 }
 
-/** Where links sent by SMS point: PUBLIC_URL when configured, else the origin the caller used. */
-export const publicBaseUrl = (request: FastifyRequest): string =>
-  (request.server.config.PUBLIC_URL ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+/** Where links sent by SMS point: PUBLIC_URL (server/modules/payments/public-origin.ts), never X-Forwarded-Host. */
+export const publicBaseUrl = (request: FastifyRequest): string => publicOrigin(request);

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { facilityAttachments } from '../../../db/schema';
 import { isStaff } from '../../../machines/roles';
 import { AppError } from '../../errors';
+import { safeFileName } from '../../../lib/hostile-text';
 import { membershipOf } from './access';
 import { ATTACHMENT_CATEGORIES, ATTACHMENT_RULES, MAX_ATTACHMENT_BYTES, readContent, storeUpload } from './attachments';
 import { CATEGORY_TREE } from './cb-service';
@@ -62,7 +63,7 @@ const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       const content = await readContent(deps, row);
       return reply
         .type(row.contentType)
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.fileName)}`)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(safeFileName(row.fileName))}`)
         .header('x-content-type-options', 'nosniff')
         .send(content);
     },

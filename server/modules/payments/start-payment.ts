@@ -1,3 +1,4 @@
+import { PAYMENT_CALLBACK_PATH } from '../../adapters/payment-portal';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bills, payments } from '../../../db/schema';
@@ -17,7 +18,7 @@ export interface StartedPayment {
 }
 
 /** Where callbacks come back to: PUBLIC_URL, else the origin the person is using right now. */
-export const CALLBACK_PATH = '/api/payments/callback';
+export const CALLBACK_PATH = PAYMENT_CALLBACK_PATH;
 
 /** The web page a person lands on after paying, when the caller names none. */
 export const defaultReturnPath = (billId: string) => `/bills/${billId}`;

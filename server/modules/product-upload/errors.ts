@@ -8,6 +8,12 @@ export const ProductUploadError = {
   InvalidFile: 'ProductUploadInvalidFile',
   Empty: 'ProductUploadEmpty',
   TooManyRows: 'ProductUploadTooManyRows',
+  /** The zip inflates beyond XLSX_LIMITS.maxInflatedBytes (a zip bomb, or far more than a product form). */
+  InflatedTooLarge: 'ProductUploadInflatedTooLarge',
+  /** A sheet uses or declares rows or columns far beyond the form's. */
+  SheetTooLarge: 'ProductUploadSheetTooLarge',
+  /** Reading the form took longer than allowed (the worker was stopped). */
+  TooSlow: 'ProductUploadTooSlow',
 } as const;
 
 registerErrorStatus({
@@ -15,4 +21,7 @@ registerErrorStatus({
   ProductUploadInvalidFile: 400,
   ProductUploadEmpty: 400,
   ProductUploadTooManyRows: 400,
+  ProductUploadInflatedTooLarge: 400,
+  ProductUploadSheetTooLarge: 400,
+  ProductUploadTooSlow: 400,
 });

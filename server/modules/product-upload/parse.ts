@@ -7,6 +7,7 @@ import { FormMessage } from '../../../machines/forms/messages';
 import { AppError } from '../../errors';
 import { FIRST_DATA_ROW, KEY_ROW, MAX_PRODUCT_ROWS, PRODUCT_COLUMNS, SHEETS } from './columns';
 import { ProductUploadError } from './errors';
+import { inspectXlsx, XLSX_LIMITS } from './xlsx-limits';
 
 /** One product row as read from the sheet, before validation; `row` is the row number Excel shows. */
 export interface SheetRow {
@@ -91,13 +92,22 @@ function fieldValue(key: string, v: Plain): unknown {
 }
 
 /**
- * Reads the product rows of an uploaded form. Refuses a file that is not an .xlsx workbook with the template's
- * column keys, an empty form, and one with more than MAX_PRODUCT_ROWS products.
+ * Reads the product rows of an uploaded form, on the calling thread (the server calls it in a worker thread, see
+ * xlsx-worker.ts). First the zip is inspected with bounded work (xlsx-limits.ts): a part inflating beyond the limit
+ * or a sheet reaching past the allowed rows or columns is refused before the spreadsheet library sees it. Then
+ * refuses a file that is not an .xlsx workbook with the template's column keys, an empty form, and one with more than
+ * MAX_PRODUCT_ROWS products.
  */
-export async function readProductRows(buffer: Buffer): Promise<SheetRow[]> {
+export async function readProductRowsHere(buffer: Uint8Array): Promise<SheetRow[]> {
+  const inspected = inspectXlsx(buffer);
+  if (!inspected.ok) {
+    if (inspected.reason === 'inflatedTooLarge') throw new AppError(ProductUploadError.InflatedTooLarge, { maxMb: XLSX_LIMITS.maxInflatedBytes / 1024 / 1024 });
+    if (inspected.reason === 'sheetTooLarge') throw new AppError(ProductUploadError.SheetTooLarge, { maxRow: XLSX_LIMITS.maxRow, maxColumn: XLSX_LIMITS.maxColumn });
+    throw new AppError(ProductUploadError.InvalidFile);
+  }
   const wb = new ExcelJS.Workbook();
   try {
-    await wb.xlsx.load(buffer as unknown as ExcelJS.Buffer);
+    await wb.xlsx.load(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength) as unknown as ExcelJS.Buffer);
   } catch {
     throw new AppError(ProductUploadError.InvalidFile);
   }
@@ -107,7 +117,8 @@ export async function readProductRows(buffer: Buffer): Promise<SheetRow[]> {
   if (PRODUCT_COLUMNS.some((c, i) => keys[i] !== c.key)) throw new AppError(ProductUploadError.InvalidFile);
 
   const rows: SheetRow[] = [];
-  for (let r = FIRST_DATA_ROW; r <= sheet.rowCount; r++) {
+  // rowCount is bounded by the inspection above (XLSX_LIMITS.maxRow).
+  for (let r = FIRST_DATA_ROW; r <= Math.min(sheet.rowCount, XLSX_LIMITS.maxRow); r++) {
     const cells = PRODUCT_COLUMNS.map((_, i) => plain(sheet.getRow(r).getCell(i + 1).value));
     if (cells.every(isBlank)) continue;
     if (rows.length === MAX_PRODUCT_ROWS) throw new AppError(ProductUploadError.TooManyRows, { max: MAX_PRODUCT_ROWS });

@@ -10,7 +10,8 @@ import { errorResponses } from '../../schemas';
 import { UploadError } from '../attachments/errors';
 import { megabytes } from '../attachments/service';
 import { buildProductTemplate } from './template';
-import { readProductRows, validateProductRows, type RowError } from './parse';
+import { validateProductRows, type RowError } from './parse';
+import { readProductRows } from './xlsx-pool';
 import { ProductUploadError } from './errors';
 
 const PREFIX = '/api/product-upload';

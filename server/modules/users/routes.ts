@@ -159,8 +159,9 @@ const usersModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${PREFIX}/set-user-download-circular`,
     {
-      config: { policy: Permissions.portals.general },
-      schema: { tags: ['user'], summary: 'Records that the circular letter was downloaded (GET, as the original portal)', response: { 200: z.boolean(), ...errors } },
+      // A GET that changes state (as the original portal): it needs the CSRF header like a write (issue 11).
+      config: { policy: Permissions.portals.general, csrf: 'always' },
+      schema: { tags: ['user'], summary: 'Records that the circular letter was downloaded (GET, as the original portal; needs x-csrf-token)', response: { 200: z.boolean(), ...errors } },
     },
     async (request) => {
       await app.db.update(users).set({ circularDownloaded: true }).where(eq(users.id, request.actor!.userId));

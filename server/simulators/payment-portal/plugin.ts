@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
+import { PAYMENT_CALLBACK_PATH, PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
 import type { Config } from '../../config';
 import { tFor, type Language } from '../../i18n';
 
@@ -30,6 +30,23 @@ const ZCreate = z.object({
   returnUrl: z.string().url(),
   callbackUrl: z.string().url(),
 });
+
+/**
+ * The simulator serves only the portal it is mounted in: the return and callback URLs a merchant registers must be
+ * that portal's callback route (an http(s) URL whose path is PAYMENT_CALLBACK_PATH, without credentials), so the
+ * simulator can be made neither to POST to another host (SSRF) nor to redirect a payer elsewhere.
+ */
+function isPortalCallback(url: string, allowedOrigin: string | undefined): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) return false;
+  if (u.pathname !== PAYMENT_CALLBACK_PATH || u.search || u.hash) return false;
+  return allowedOrigin === undefined || u.origin === new URL(allowedOrigin).origin;
+}
 
 /** What the page token carries; the simulator keeps no state, so a restart loses no payment in progress. */
 interface PagePayload {
@@ -93,6 +110,9 @@ export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): Fas
     app.withTypeProvider<ZodTypeProvider>().post('/payments', { config: { csrf: false }, schema: { body: ZCreate } }, async (request, reply) => {
       if (request.headers.authorization !== `Bearer ${opts.apiKey}`) return reply.status(401).send({ error: 'unauthorized' });
       const req = request.body;
+      if (!isPortalCallback(req.callbackUrl, opts.publicUrl) || !isPortalCallback(req.returnUrl, opts.publicUrl)) {
+        return reply.status(400).send({ error: 'callback and return URLs must be the portal callback route' });
+      }
       const payload: PagePayload = {
         id: `PAY-${randomBytes(8).toString('hex').toUpperCase()}`,
         ref: req.merchantReference,
@@ -185,8 +205,13 @@ form{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;padding:.7re
           timestamp: new Date().toISOString(),
         };
         const callback: PaymentCallback = { ...fields, signature: signCallback(fields, opts.callbackSecret) };
+        // Server to server, the notification goes to the portal this simulator is mounted in, at its own address:
+        // never to a host named in the (sealed, but merchant-chosen) page token.
+        const address = app.server.address();
+        const own = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}${PAYMENT_CALLBACK_PATH}` : null;
         try {
-          const res = await fetch(p.cb, {
+          if (!own) throw new Error('the server is not listening');
+          const res = await fetch(own, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(callback),
@@ -197,6 +222,7 @@ form{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;padding:.7re
           // The browser redirect below carries the same outcome; a failed notification is what real portals retry.
           request.log.warn({ err }, 'payment portal simulator: merchant callback failed');
         }
+        // The browser goes back to the registered return URL, which creation checked is the portal's callback route.
         const back = new URL(p.ret);
         for (const [k, v] of Object.entries(callback)) back.searchParams.set(k, v);
         return reply.status(303).header('location', back.toString()).send();

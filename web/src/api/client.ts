@@ -15,6 +15,8 @@ export interface RequestOptions {
    * what it wants. A list of statuses: the caller handles those, the shell the rest.
    */
   handleErrors?: boolean | number[];
+  /** Send the CSRF token on a GET too: the spec's one GET that changes state (the circular letter) needs it. */
+  csrf?: boolean;
 }
 
 /** What the shell is told about a failed call it should show. */
@@ -87,7 +89,7 @@ async function send<T>(method: string, path: string, body: unknown, options: Req
     payload = JSON.stringify(body);
   }
   const token = settings.csrfToken();
-  if (UNSAFE.has(method) && token) headers['x-csrf-token'] = token;
+  if ((UNSAFE.has(method) || options.csrf) && token) headers['x-csrf-token'] = token;
 
   const done = options.silent ? () => undefined : trackRequest();
   let res: Response;

@@ -22,4 +22,4 @@ export async function hasDownloadedCircular(): Promise<boolean> {
 }
 
 /** Records that the circular letter was downloaded, so it is not offered again. */
-export const markCircularDownloaded = () => api.get<unknown>(`${PREFIX}/set-user-download-circular`, quiet);
+export const markCircularDownloaded = () => api.get<unknown>(`${PREFIX}/set-user-download-circular`, { ...quiet, csrf: true });

@@ -1,0 +1,66 @@
+import type { FacilityType, Precondition, ServerCheck, ServiceDefinition } from './types';
+
+/*
+ * The service contract in words, for the generated machine docs (scripts/docs-machines.ts): what a definition
+ * declares, so a reader of docs/machines/<kind>.md sees who may start a service, what must hold, what is checked on
+ * submission and how it is priced, without reading code.
+ */
+
+const FACILITY_TYPE_TEXT: Record<FacilityType, string> = {
+  internal: 'domestic factory',
+  external: 'foreign factory (through its conformity body)',
+  cb: 'conformity body',
+};
+
+export function preconditionText(p: Precondition): string {
+  switch (p.type) {
+    case 'validCertificate':
+      return `a valid certificate (${p.certificateKinds.join(', ')}): active or expiring soon, not expired, not suspended`;
+    case 'renewalWindow':
+      return p.threshold === 'cbRenewalPromptDays'
+        ? 'renewal window: the certificate has at most CB_RENEWAL_PROMPT_DAYS (180) days left, or has expired'
+        : 'renewal window: the certificate has at most EXPIRING_SOON_DAYS (60) days left, or has expired';
+    case 'notBlockedByExpiredCertificate':
+      return 'no expired Halal certificate of the facility blocks its other services (spec 02 section 4)';
+    case 'cbAcceptanceValid':
+      return 'the conformity body’s acceptance / notification certificate has not expired';
+    case 'oneOpenPerSubject':
+      return 'one open request of this kind per certificate at a time';
+  }
+}
+
+export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
+  attachmentsBelongToRequest: 'every attachment the data names exists, is not deleted and belongs to this request',
+  productsNotOnCertificate: 'products already on the certificate are dropped and the applicant is told which',
+  withinCbDesignation: 'categories and products inside the conformity body’s designation',
+  withinFacilityCertificate: 'categories inside the facility’s certificate',
+  foodAuthorityProducts: 'products match the food authority’s product system',
+  importerVerified: 'the importer’s unified number was verified against the commercial registry',
+  externalFacilityNotTaken: 'no other account holds a completed certificate request for the same foreign factory',
+  productsOnCertificate: 'every product named is on the certificate',
+  markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',
+};
+
+/** Markdown lines describing a service definition. */
+export function serviceContractLines(d: ServiceDefinition): string[] {
+  const list = (items: readonly string[]) => (items.length ? items.map((i) => `  - ${i}`) : ['  - none']);
+  const feeKinds = Object.keys(d.fees) as (keyof ServiceDefinition['fees'])[];
+  return [
+    `- Request type: \`${d.requestType}\`; started by: ${d.facilityTypes.map((t) => FACILITY_TYPE_TEXT[t]).join(', ')}; from ${
+      d.subject.type === 'facility' ? 'the facility' : `one of its certificates (${d.subject.certificateKinds.join(', ')})`
+    }${d.prefill === 'subjectRequest' ? ', prefilled with the data of the request that produced the certificate' : ''}.`,
+    `- Start permissions (any, for the facility): ${d.startPermissions.map((p) => `\`${p}\``).join(', ')}.`,
+    `- Web: start at \`${d.routes.start}\`, listed at \`${d.routes.list}\`.`,
+    '- Preconditions, at start and again on submission:',
+    ...list(d.preconditions.map(preconditionText)),
+    `- Sections (wizard steps, in order; each EDIT stores the parsed section, SUBMIT needs every one complete): ${Object.keys(d.sections)
+      .map((s) => `\`${s}\``)
+      .join(', ')}.`,
+    ...(d.crossRules?.length ? [`- Rules across sections, at the step that completes them: ${d.crossRules.map((r) => `\`${r.section}\` (needs ${r.needs.join(', ')})`).join('; ')}.`] : []),
+    ...(d.attachmentSection ? [`- Files are referenced from \`${d.attachmentSection}\`; after submission they change only when that section is returned.`] : []),
+    '- Server checks on SUBMIT and RESUBMIT:',
+    ...list(d.serverChecks.map((c) => SERVER_CHECK_TEXT[c])),
+    `- Fees (shown ${d.feeDisplay === 'includingVat' ? 'including' : 'excluding'} VAT):`,
+    ...list(feeKinds.map((k) => `\`${k}\`: ${d.feeReadings[k] ?? '(no reading)'}`)),
+  ];
+}

@@ -1,0 +1,24 @@
+import { openDatabase } from '../db/client';
+import { DemoSeedRefused, seedBase, seedDemo } from '../db/seed';
+import { ConfigError, loadConfig } from '../server/config';
+
+/*
+ * `npm run seed:demo`: the demo facilities, one account per role (password Demo@12345, README "Demo accounts") and the
+ * demo certificates, into the configured database (DATABASE_URL, else PGlite in DATA_DIR). Refused with
+ * NODE_ENV=production. Idempotent.
+ */
+try {
+  const config = loadConfig();
+  if (config.NODE_ENV === 'production') throw new DemoSeedRefused();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, maxConnections: 2 });
+  try {
+    await seedBase(database.db);
+    await seedDemo(database.db, config.NODE_ENV);
+  } finally {
+    await database.close();
+  }
+  console.log('demo data seeded');
+} catch (err) {
+  console.error(err instanceof ConfigError || err instanceof DemoSeedRefused ? err.message : err);
+  process.exit(1);
+}

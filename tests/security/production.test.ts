@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { count } from 'drizzle-orm';
+import { buildApp } from '../../server/app';
+import { ConfigError, loadConfig } from '../../server/config';
+import { openDatabase, type Database } from '../../db/client';
+import { DEMO_PASSWORD, DemoSeedRefused, seedBase, seedDemo } from '../../db/seed';
+import { certificates, users } from '../../db/schema';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+/*
+ * Issue 11, point 1: production refuses to start unsafe. A production configuration must name every external
+ * service's real address and key, the public URL and the history keys; the simulators cannot be turned on; demo
+ * accounts (published password) are never seeded; links come from PUBLIC_URL only.
+ */
+
+/** A complete production environment (every value a real deployment would set). */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'a-production-jwt-secret-of-at-least-32-characters',
+  PAYMENT_CALLBACK_SECRET: 'a-production-callback-secret',
+  DATABASE_URL: 'postgres://halal@db.internal:5432/halal',
+  PUBLIC_URL: 'https://halal.example.gov.sa',
+  CR_REGISTRY_URL: 'https://cr.example.gov.sa/api',
+  CR_REGISTRY_API_KEY: 'cr-real-key',
+  PAYMENT_PORTAL_URL: 'https://pay.example.gov.sa',
+  PAYMENT_PORTAL_API_KEY: 'pay-real-key',
+  SMS_PROVIDER_URL: 'https://sms.example.com',
+  SMS_PROVIDER_API_KEY: 'sms-real-key',
+  RECAPTCHA_URL: 'https://www.google.com/recaptcha/api',
+  RECAPTCHA_SECRET: 'recaptcha-real-secret',
+  HISTORY_KEYS: 'k2025:0123456789abcdef0123456789abcdef-history',
+  LOG_LEVEL: 'silent',
+  TIMER_POLL_MS: '0',
+} as const;
+
+const without = (name: keyof typeof PRODUCTION_ENV) => Object.fromEntries(Object.entries(PRODUCTION_ENV).filter(([k]) => k !== name));
+
+describe('production configuration', () => {
+  it('accepts a complete production environment, with the simulators off', () => {
+    const c = loadConfig(PRODUCTION_ENV);
+    expect(c.SIMULATORS).toBe(false);
+    expect(c.PUBLIC_URL).toBe('https://halal.example.gov.sa');
+  });
+
+  it('an empty production environment is refused naming every missing setting', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    for (const name of ['JWT_SECRET', 'PAYMENT_CALLBACK_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'CR_REGISTRY_URL', 'CR_REGISTRY_API_KEY',
+      'PAYMENT_PORTAL_URL', 'PAYMENT_PORTAL_API_KEY', 'SMS_PROVIDER_URL', 'SMS_PROVIDER_API_KEY', 'RECAPTCHA_URL', 'RECAPTCHA_SECRET', 'HISTORY_KEYS']) {
+      expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
+    }
+  });
+
+  it.each(Object.keys(PRODUCTION_ENV).filter((k) => !['NODE_ENV', 'LOG_LEVEL', 'TIMER_POLL_MS'].includes(k)))('refuses production without %s, naming it', (name) => {
+    expect(() => loadConfig(without(name as keyof typeof PRODUCTION_ENV))).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('refuses the simulators, and the simulator keys, in production', () => {
+    expect(() => loadConfig({ ...PRODUCTION_ENV, SIMULATORS: 'true' })).toThrow(/SIMULATORS: the simulators cannot run in production/);
+    expect(() => loadConfig({ ...PRODUCTION_ENV, SMS_PROVIDER_API_KEY: 'simulator-key' })).toThrow(/SMS_PROVIDER_API_KEY: the simulator's value is refused/);
+    expect(() => loadConfig({ ...PRODUCTION_ENV, RECAPTCHA_SECRET: 'simulator-secret' })).toThrow(/RECAPTCHA_SECRET/);
+  });
+
+  it('refuses a trusted-proxy list that is not addresses, and a short history key', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 172.16.0.0/12' }).TRUST_PROXY).toBe('10.0.0.1, 172.16.0.0/12');
+    expect(() => loadConfig({ HISTORY_KEYS: 'k1:short' })).toThrow(/HISTORY_KEYS/);
+  });
+
+  it('the server process stops at start naming the missing setting', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, ...without('PUBLIC_URL') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/PUBLIC_URL: required in production/);
+  }, 60_000);
+
+  it('`npm run seed:demo` is refused in production', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts'], {
+      env: { ...process.env, ...PRODUCTION_ENV },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/never seeded with NODE_ENV=production/);
+  }, 60_000);
+});
+
+describe('a production server', () => {
+  let database: Database;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    database = await openDatabase({});
+    await seedBase(database.db);
+    app = await buildApp({ config: loadConfig(PRODUCTION_ENV), database });
+    await app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('has reference data but no demo account: the published admin password signs nobody in', async () => {
+    const [{ n }] = await database.db.select({ n: count() }).from(users);
+    expect(n).toBe(0);
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: 'admin', password: DEMO_PASSWORD } });
+    expect(res.statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/public/hs-codes/sections' })).statusCode).not.toBe(500);
+  });
+
+  it('serves no simulator (no OTP to read, no bill to "pay")', async () => {
+    for (const url of ['/simulators/sms/messages', '/simulators/payment-portal/pay?token=x', '/simulators/cr/health']) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    }
+  });
+
+  it('the demo seed refuses to run', async () => {
+    await expect(seedDemo(database.db, 'production')).rejects.toBeInstanceOf(DemoSeedRefused);
+    const [{ n }] = await database.db.select({ n: count() }).from(users);
+    expect(n).toBe(0);
+  });
+});
+
+describe('links come from PUBLIC_URL, never from X-Forwarded-Host', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: 'https://halal.example.gov.sa/' });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('the QR verification link of a certificate ignores a forged X-Forwarded-Host', async () => {
+    const [cert] = await t.database.db.select({ id: certificates.id }).from(certificates).limit(1);
+    const staff = await t.login('registration');
+    const res = await staff.get(`/api/certificates/${cert.id}`, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', host: 'evil.example' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().verificationUrl).toMatch(/^https:\/\/halal\.example\.gov\.sa\/verify\//);
+  });
+});
