@@ -21,7 +21,8 @@ const isoDate = () =>
     .string({ error: requiredOrInvalid })
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, M.invalid)
-    .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), M.invalid);
+    // Runs after a failed pattern too (zod goes on checking): a text that is no date at all must not throw (a 500).
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), M.invalid);
 const text = (max = 200) => freeTextField(max);
 const LIST_MAX = 500;
 

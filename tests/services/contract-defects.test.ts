@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { bills, requests } from '../../db/schema';
 import { SERVICES } from '../../machines/services';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
-import { internalCertificateData, shipmentData } from './fixtures';
+import { VALID_DATA, shipmentData } from './fixtures';
 import { billsOf, createWorld, payBill, planOf, type World } from './walk';
 
 /**
@@ -31,61 +31,84 @@ const start = async (kind: 'internalCertificate' | 'shipment', facilityId: strin
 };
 
 describe('POST /api/requests/:id/events EDIT stores only what the contract accepts', () => {
-  it('whatever EDIT accepts, the stored data parses back through the section schemas', async () => {
-    const def = SERVICES.internalCertificate;
-    const fixture = internalCertificateData();
-    const sectionNames = Object.keys(def.sections);
-    // Values a form (or a script) may send for a field: the fixture's own, numbers as strings, junk, nothing.
-    const scalar = fc.oneof(
-      fc.string({ maxLength: 12 }),
-      fc.integer({ min: -5, max: 100_000 }).map(String),
-      fc.double({ noNaN: true, min: -10, max: 1e6 }),
-      fc.integer({ min: -5, max: 1000 }),
-      fc.constantFrom(null, true, '', ' 42 ', '1e3', '٣'),
-    );
-    /** The fixture's section with some fields replaced (recursively one level into lists of objects). */
-    const mutated = (section: string) => {
+  it('whatever EDIT accepts, the stored data parses back through the kind’s section schemas', async () => {
+    // The kinds a facility starts without a subject certificate, each with a draft of its own applicant.
+    const kinds = [
+      { kind: 'internalCertificate', facility: INTERNAL, user: 'internal.main' },
+      { kind: 'externalCertificate', facility: FACTORY, user: 'external' },
+      { kind: 'shipment', facility: FACTORY, user: 'external' },
+      { kind: 'cbDesignation', facility: 'cb-global-halal', user: 'cb.main' },
+    ] as const;
+    const drafts: Record<string, string> = {};
+    for (const k of kinds) {
+      const res = await w.as[k.user].post('/api/requests', { kind: k.kind, facilityId: k.facility });
+      expect(res.statusCode, res.body).toBe(201);
+      drafts[k.kind] = res.json().id;
+    }
+    // What a form (or a script) may send for a field holding `v`: the same value written differently (numbers as
+    // strings, padded text), or junk.
+    const junk = fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -5, max: 1000 }), fc.double({ noNaN: true, min: -10, max: 1e6 }), fc.constantFrom(null, true, '', '1e3', '٣'));
+    const variant = (v: unknown): fc.Arbitrary<unknown> => {
+      const rarely = { arbitrary: junk, weight: 1 };
+      if (typeof v === 'number') return fc.oneof({ arbitrary: fc.constant(v), weight: 6 }, { arbitrary: fc.constantFrom(String(v), ` ${v} `), weight: 6 }, rarely);
+      if (typeof v === 'string') return fc.oneof({ arbitrary: fc.constant(v), weight: 6 }, { arbitrary: fc.constant(`  ${v} `), weight: 6 }, rarely);
+      return fc.oneof({ arbitrary: fc.constant(v), weight: 12 }, rarely);
+    };
+    /** An object with some of its fields written differently (an extra field now and then). */
+    const variantObject = (o: Record<string, unknown>): fc.Arbitrary<unknown> =>
+      fc.tuple(...Object.entries(o).map(([k, v]) => variant(v).map((x) => [k, x] as const)), fc.option(junk, { freq: 20 })).map((entries) => {
+        const extra = entries.pop() as unknown;
+        return { ...Object.fromEntries(entries as (readonly [string, unknown])[]), ...(extra === null ? {} : { extra }) };
+      });
+    /** The fixture's section written differently. */
+    const mutated = (fixture: Record<string, unknown>, section: string): fc.Arbitrary<unknown> => {
       const base = fixture[section];
       if (Array.isArray(base)) {
-        return fc.array(fc.oneof(fc.constant(base[0]), fc.dictionary(fc.constantFrom(...Object.keys((base[0] as object) ?? { x: 1 }), 'extra'), scalar)), { maxLength: 3 });
+        const item = base[0];
+        if (item === undefined) return fc.oneof(fc.constant([]), fc.array(junk, { maxLength: 2 }));
+        return fc.array(item && typeof item === 'object' ? variantObject(item as Record<string, unknown>) : variant(item), { minLength: 1, maxLength: 2 });
       }
-      if (base && typeof base === 'object') {
-        return fc
-          .dictionary(fc.constantFrom(...Object.keys(base), 'extra'), scalar, { maxKeys: 4 })
-          .map((over) => ({ ...(base as object), ...over }));
-      }
-      return scalar;
+      if (base && typeof base === 'object') return variantObject(base as Record<string, unknown>);
+      return variant(base);
     };
-    const edit = fc
-      .uniqueArray(fc.constantFrom(...sectionNames), { minLength: 1, maxLength: 3 })
-      .chain((names) => fc.tuple(...names.map((n) => mutated(n).map((v) => [n, v] as const))))
-      .map((entries) => Object.fromEntries(entries));
+    const edit = fc.constantFrom(...kinds).chain((k) => {
+      const fixture = VALID_DATA[k.kind]();
+      const names = [...Object.keys(SERVICES[k.kind].sections), 'notASection'];
+      return fc
+        .uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 3 })
+        .chain((chosen) => fc.tuple(...chosen.map((n) => mutated(fixture, n).map((v) => [n, v] as const))))
+        .map((entries) => ({ k, data: Object.fromEntries(entries) }));
+    });
 
-    const draft = await start('internalCertificate', INTERNAL, 'internal.main');
-    let accepted = 0;
+    const outcomes = { accepted: 0, refused: 0 };
     await fc.assert(
-      fc.asyncProperty(edit, async (data) => {
-        const before = await read(draft.id);
-        const res = await send(w.as['internal.main'], draft.id, 'EDIT', before.version, { data });
+      fc.asyncProperty(edit, async ({ k, data }) => {
+        const id = drafts[k.kind];
+        const before = await read(id);
+        const res = await send(w.as[k.user], id, 'EDIT', before.version, { data });
         expect([200, 400], res.body).toContain(res.statusCode);
-        const after = await read(draft.id);
+        const after = await read(id);
         if (res.statusCode === 400) {
-          // Refused: nothing was written.
+          // Refused, with the fields named: nothing was written.
+          outcomes.refused++;
+          expect(members(res).length).toBeGreaterThan(0);
           expect(after.version).toBe(before.version);
           expect(after.data).toEqual(before.data);
           return;
         }
-        accepted++;
+        outcomes.accepted++;
+        const def = SERVICES[k.kind];
         for (const [section, value] of Object.entries(after.data)) {
           const parsed = def.sections[section]?.draft.safeParse(value);
-          expect(parsed?.success, `${section}: ${JSON.stringify(value)}`).toBe(true);
+          expect(parsed?.success, `${k.kind}.${section}: ${JSON.stringify(value)}`).toBe(true);
           // The stored value is the parsed one: parsing it again changes nothing.
           expect(parsed!.data).toEqual(value);
         }
       }),
       { numRuns: 50, seed: 20261125 },
     );
-    expect(accepted).toBeGreaterThan(0);
+    expect(outcomes.accepted).toBeGreaterThan(5);
+    expect(outcomes.refused).toBeGreaterThan(5);
   }, 120_000);
 
   it('numbers sent as strings are stored as numbers', async () => {
@@ -120,6 +143,16 @@ describe('shipments are priced from validated weights', () => {
     expect(members(res)).toContain('products');
     expect((await read(draft.id)).status.code).toBe(0);
     expect(await billsOf(w.as.external, draft.id)).toEqual([]);
+  });
+
+  it('a date that is not one is refused with a 400 naming it, never a 500 (found by the property above)', async () => {
+    const draft = await start('shipment', FACTORY, 'external');
+    const slaughter = (shipmentData().slaughters as Record<string, unknown>[])[0];
+    for (const slaughterDate of [' ', 'soon', '2026-13-45']) {
+      const res = await send(w.as.external, draft.id, 'EDIT', draft.version, { data: { slaughters: [{ ...slaughter, slaughterDate }] } });
+      expect(res.statusCode, JSON.stringify(slaughterDate)).toBe(400);
+      expect(members(res)).toContain('slaughters.0.slaughterDate');
+    }
   });
 
   it('negative, zero and non-numeric weights are refused when entered', async () => {
