@@ -119,6 +119,23 @@ describe('the product form is read with bounded work', () => {
   });
 });
 
+describe('file names', () => {
+  it('lose their bidi controls when stored and when downloaded', async () => {
+    const user = await t.login('external');
+    const res = await user.request({
+      method: 'POST',
+      url: `/api/facility-attachments?category=commercialRegistration&fileName=${encodeURIComponent('invoice\u202Efdp.pdf')}&lang=en`,
+      payload: pdf(300),
+      headers: { 'content-type': 'application/pdf' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().fileName).toBe('invoicefdp.pdf');
+    const download = await user.get(`/api/facility-attachments/${res.json().id}`);
+    expect(download.statusCode).toBe(200);
+    expect(String(download.headers['content-disposition'])).not.toMatch(/%E2%80%AE|\u202E/i);
+  });
+});
+
 describe('unattached facility attachments', () => {
   const send = (c: Client, i: number) =>
     c.request({

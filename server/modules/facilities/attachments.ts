@@ -100,7 +100,7 @@ async function storeContent(filesDir: string, content: Buffer): Promise<string> 
  * `bytes`, and one not attached within `hours` expires (its row is deleted; it can no longer be attached). Without
  * this, one account could fill the disk with uploads it never attaches.
  */
-export const UNATTACHED_LIMITS = { files: 20, bytes: 200 * 1024 * 1024, hours: 24 } as const;
+export const UNATTACHED_LIMITS = { files: 60, bytes: 300 * 1024 * 1024, hours: 24 } as const;
 
 const unattachedCutoff = (now = Date.now()) => new Date(now - UNATTACHED_LIMITS.hours * 3_600_000);
 
