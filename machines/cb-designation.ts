@@ -1,4 +1,4 @@
-import { CB_ISSUED_ALIASES, CB_READINGS, cbRequestMachine } from './cb-request';
+import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
 
 export const cbDesignationV1: MachineDefinition = {
@@ -13,4 +13,19 @@ export const cbDesignationV1: MachineDefinition = {
   }),
   aliases: CB_ISSUED_ALIASES,
   readings: [...CB_READINGS],
+};
+
+/** Version 2: the appointment request (service 1) is billed when the plan is accepted, the appointment (service 5) at approval. */
+export const cbDesignationV2: MachineDefinition = {
+  ...cbDesignationV1,
+  version: 2,
+  machine: cbRequestMachine({
+    kind: 'cbDesignation',
+    issueEffect: { type: 'effect.issueCertificate', params: { certificateKind: 'cbDesignation' } },
+    fees: { auditFees: { service: 1 }, certificateFees: { service: 5, feeKind: 'certificate' } },
+  }),
+  readings: [
+    ...CB_READINGS_V2,
+    'The appointment request (payment service 1) is billed when the applicant accepts the audit plan, the appointment (service 5) when the committee approves; both are shown excluding VAT.',
+  ],
 };

@@ -1,4 +1,4 @@
-import { CB_ISSUED_ALIASES, CB_READINGS, cbRequestMachine } from './cb-request';
+import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
 
 export const cbRenewalV1: MachineDefinition = {
@@ -17,5 +17,22 @@ export const cbRenewalV1: MachineDefinition = {
     'Request types 2, 600 and `CbaRenewalRequest` are three spellings of the CB renewal; all start this machine.',
     'The renewal follows the designation workflow; completion renews the existing certificate for 3 years (spec 02 section 1) instead of issuing a new one.',
     ...CB_READINGS,
+  ],
+};
+
+/** Version 2: the renewal fee (payment service 5, shown including VAT) is billed when the committee approves. */
+export const cbRenewalV2: MachineDefinition = {
+  ...cbRenewalV1,
+  version: 2,
+  machine: cbRequestMachine({
+    kind: 'cbRenewal',
+    issueEffect: { type: 'effect.renewCertificate', params: { certificateKind: 'cbDesignation', validityMonths: 36 } },
+    fees: { certificateFees: { service: 5, feeKind: 'renewal' } },
+  }),
+  readings: [
+    'Request types 2, 600 and `CbaRenewalRequest` are three spellings of the CB renewal; all start this machine.',
+    'The renewal follows the designation workflow; completion renews the existing certificate for 3 years (spec 02 section 1) instead of issuing a new one.',
+    'The renewal fee (payment service 5) is billed when the committee approves and shown including VAT.',
+    ...CB_READINGS_V2,
   ],
 };

@@ -1,4 +1,4 @@
-import type { EffectParams } from './effects';
+import type { EffectParams, FeeKind, PaymentService } from './effects';
 import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { auditCycle, type AuditCycleCodes } from './fragments/audit-cycle';
@@ -37,18 +37,36 @@ export const CB_ISSUED_ALIASES: readonly StatusAlias[] = [1004, 1005, 1006, 1007
  * CB designation and CB renewal: the same registration -> audit -> committee workflow as internal requests
  * (spec 02 section 4 "Workflow for internal facility and CB requests"), with the CB catalogue's codes.
  */
+/** Version 2: where each bill is created (spec 02 section 9, payment services 1 and 5). */
+export interface CbFees {
+  /** The appointment request (service 1), billed when the applicant accepts the audit plan. */
+  auditFees?: { service: PaymentService };
+  /** Billed when the committee approves, before the certificate is issued. */
+  certificateFees: { service: PaymentService; feeKind: FeeKind };
+}
+
+/**
+ * The CB catalogue has no payment codes: a pending bill shows the stage it belongs to (1001 during the audit, 1002
+ * once approved), and an expired bill the spec's "Payment Expired" (3, as internal requests) before the request stops.
+ */
+const CB_PAYMENT_CODES = { auditFees: { pending: CB_CODES.newRequest, expired: 3 }, certificateFees: { pending: CB_CODES.waitingIssue, expired: 3 } };
+
 export function cbRequestMachine(o: {
   kind: MachineKind;
   issueEffect: { type: 'effect.issueCertificate' | 'effect.renewCertificate'; params: EffectParams['effect.issueCertificate'] };
+  fees?: CbFees;
 }) {
   const policies = P.cbAccreditation;
   const applicant = { request: policies.request, submit: policies.submit };
   const cycle = (round: 1 | 2) =>
     auditCycle({
       id: `audit${round}`,
-      codes: cbCycleCodes,
+      codes: o.fees
+        ? { ...cbCycleCodes, ...(o.fees.auditFees ? { auditFees: CB_PAYMENT_CODES.auditFees } : {}), certificateFees: CB_PAYMENT_CODES.certificateFees }
+        : cbCycleCodes,
       policies,
       applicant,
+      ...(o.fees ? { auditFees: o.fees.auditFees, certificateFees: { ...o.fees.certificateFees, choosePaymentOption: false } } : {}),
       returnToRegistration: { target: '#registration', actions: 'markReturnedByAudit' },
       returnToAudit: { target: '#audit2', actions: 'startRound2', reenter: true },
       reject: { target: '#rejected' },
@@ -91,10 +109,18 @@ export function cbRequestMachine(o: {
   });
 }
 
-export const CB_READINGS = [
+/** Readings of both versions except the one about payment (version 1 has none; version 2 bills). */
+const cbReadings = (payment: string) => [
   'The CB catalogue has four codes, so every state between submission and approval shows 1001 "new request" (registration waiting and under review, every audit stage, the decision committee); the queue tag tells who acts. 1002 is the approved request waiting for the certificate; 1003 is issued, and 1004-1007 are kept as aliases of 1003 for imported data because the spec shows them "with the same wording".',
   'A returned request shows 1000 (draft): the catalogue has no "returned" code. The applicant edits only the returned sections and resubmits.',
   'The CB catalogue has no rejection code either: a rejected CB request ends in code 15 "Request Rejected", the only rejection code in the spec (internal full set).',
-  'No payment step: "the request study fee is exempted" and the CB catalogue has no payment status; bills for CB services (payment services 1 and 5) are outside these lifecycles.',
-  'The audit cycle is the same fragment as for internal requests, without fees; the decision committee may return the request to audit repeatedly (round 2 keeps the same codes), and a committee member issues the certificate (1002 -> 1003).',
-] as const;
+  payment,
+  'The audit cycle is the same fragment as for internal requests; the decision committee may return the request to audit repeatedly (round 2 keeps the same codes), and a committee member issues the certificate (1002 -> 1003).',
+];
+
+export const CB_READINGS = cbReadings(
+  'Version 1 has no payment step: "the request study fee is exempted" and the CB catalogue has no payment status.',
+);
+export const CB_READINGS_V2 = cbReadings(
+  'Version 2 bills (spec 02 section 9): the request study fee stays exempt; a pending bill shows the stage it belongs to (1001 during the audit, 1002 once approved) since the CB catalogue has no payment codes, and an unpaid bill expires to 3 "Payment Expired" (as internal requests) and the request stops. Cancelling while a bill awaits payment returns the request to draft and cancels the bill.',
+);

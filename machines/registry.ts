@@ -1,8 +1,8 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineDefinition } from './definition';
 import { MACHINE_KINDS, type MachineKind } from './types';
-import { cbDesignationV1 } from './cb-designation';
-import { cbRenewalV1 } from './cb-renewal';
+import { cbDesignationV1, cbDesignationV2 } from './cb-designation';
+import { cbRenewalV1, cbRenewalV2 } from './cb-renewal';
 import { cbAddCategoriesV1 } from './cb-add-categories';
 import { internalCertificateV1 } from './internal-certificate';
 import { internalRenewalV1 } from './internal-renewal';
@@ -25,7 +25,9 @@ import { delegationV1 } from './delegation';
  */
 export const DEFINITIONS: readonly MachineDefinition[] = [
   cbDesignationV1,
+  cbDesignationV2,
   cbRenewalV1,
+  cbRenewalV2,
   cbAddCategoriesV1,
   internalCertificateV1,
   internalRenewalV1,

@@ -19,7 +19,8 @@ export interface AuditCycleCodes {
   decision: number;
   waitingIssue: number;
   auditFees?: { pending: number; expired: number };
-  certificateFees?: { paymentOption: number; pending: number; expired: number };
+  /** `paymentOption` only where the applicant chooses yearly or full payment. */
+  certificateFees?: { paymentOption?: number; pending: number; expired: number };
 }
 
 export interface AuditCycleOptions {
@@ -30,7 +31,8 @@ export interface AuditCycleOptions {
   applicant: ApplicantPolicies;
   /** Bill services of the fees; each needs its codes above. */
   auditFees?: { service: PaymentService };
-  certificateFees?: { service: PaymentService; feeKind: FeeKind };
+  /** `choosePaymentOption: false`: one bill at approval, no yearly/full choice (CB appointment, CB renewal). */
+  certificateFees?: { service: PaymentService; feeKind: FeeKind; choosePaymentOption?: boolean };
   returnToRegistration: Branch;
   returnToAudit: Branch;
   reject: Branch;
@@ -70,8 +72,9 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
   const afterPlanAccepted: Branch[] = c.auditFees && o.auditFees
     ? enterPayment({ free: { target: 'planApproved' }, paymentTarget: 'auditFees' })
     : [{ target: 'planApproved' }];
+  const choosesOption = o.certificateFees?.choosePaymentOption !== false;
   const afterApproval: Branch[] = c.certificateFees && o.certificateFees
-    ? enterPayment({ free: { target: 'waitingIssue' }, paymentTarget: 'paymentOption' })
+    ? enterPayment({ free: { target: 'waitingIssue' }, paymentTarget: choosesOption ? 'paymentOption' : 'certificateFees' })
     : [{ target: 'waitingIssue' }];
 
   const states: RequestStates = {
@@ -167,13 +170,16 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
     );
   }
   if (c.certificateFees && o.certificateFees) {
-    states.paymentOption = {
-      tags: ['applicant'],
-      meta: meta(c.certificateFees.paymentOption, 'The applicant chooses to pay yearly or in full.'),
-      on: {
-        CHOOSE_PAYMENT_OPTION: { guard: applicant(o.applicant.request), target: 'certificateFees', actions: 'choosePaymentOption' },
-      },
-    };
+    if (choosesOption) {
+      if (c.certificateFees.paymentOption === undefined) throw new Error(`audit cycle ${o.id}: the payment option needs a code`);
+      states.paymentOption = {
+        tags: ['applicant'],
+        meta: meta(c.certificateFees.paymentOption, 'The applicant chooses to pay yearly or in full.'),
+        on: {
+          CHOOSE_PAYMENT_OPTION: { guard: applicant(o.applicant.request), target: 'certificateFees', actions: 'choosePaymentOption' },
+        },
+      };
+    }
     Object.assign(
       states,
       paymentStep({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCommitted, renderAll } from '../../scripts/docs-machines';
-import { DEFINITIONS } from '../../machines';
+import { DEFINITIONS, definitions } from '../../machines';
 import { REQUEST_KINDS, SERVICES } from '../../machines/services';
 
 describe('generated machine docs', () => {
@@ -13,7 +13,8 @@ describe('generated machine docs', () => {
 
   it('each machine page carries its readings of the spec, its table and its diagram', () => {
     const files = renderAll();
-    for (const d of DEFINITIONS) {
+    // A page describes the current version of its machine.
+    for (const d of DEFINITIONS.filter((x) => definitions[x.kind].current === x.version)) {
       const page = files.get(`${d.kind}.md`) ?? '';
       expect(page).toContain('## Readings of the spec');
       for (const reading of d.readings) expect(page).toContain(reading);

@@ -44,8 +44,14 @@ function fingerprint(d: (typeof DEFINITIONS)[number]): string {
     const node = n as unknown as { id: string; meta?: Record<string, unknown>; tags: Iterable<string>; config: Record<string, unknown> };
     return { id: node.id, meta: node.meta ?? null, tags: [...node.tags].sort(), config: node.config };
   });
+  // Only the payloads of events this version accepts: a later version of the kind may add events of its own.
+  const accepted = new Set(
+    [d.machine.root, ...stateNodesOf(d.machine)].flatMap((n) => [...(n as unknown as { transitions: Map<string, unknown> }).transitions.keys()]),
+  );
   const schemas = Object.fromEntries(
-    Object.entries(eventSchemas[d.kind]).map(([type, schema]) => [type, z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any', io: 'input' })]),
+    Object.entries(eventSchemas[d.kind])
+      .filter(([type]) => accepted.has(type))
+      .map(([type, schema]) => [type, z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any', io: 'input' })]),
   );
   return createHash('sha256')
     .update(canonical({ root: (d.machine.root as unknown as { config: unknown }).config, nodes, schemas }))

@@ -179,9 +179,8 @@ describe('conformity-body services', () => {
     expect(designation.categories).toEqual(SERVICES.cbDesignation.project(parsedData('cbDesignation'), {} as never).categories);
   });
 
-  it.fails('CB designation is billed: the appointment request (service 1) and the appointment (service 5), excluding VAT', async () => {
-    // Known defect (issue 10 item 3): the CB machines (version 1) have no payment step, so nothing is billed. This test
-    // is expected to fail until they do; it then passes and `it.fails` must become `it`.
+  it('CB designation is billed: the appointment request (service 1) and the appointment (service 5), excluding VAT', async () => {
+    // Version 2 of the CB machines bills both (version 1 billed nothing).
     expect(designationRequestId).toBeTruthy();
     const bills = await billsOf(w.as['cb.main'], designationRequestId);
     expect(bills.map((b) => [b.service.code, money(b)])).toEqual([
@@ -209,5 +208,8 @@ describe('conformity-body services', () => {
     expect(after.number).toBe(designation.number);
     expect(monthsBetween(expiry.toISOString(), after.expiresAt.iso)).toBe(36);
     expect(after.categories).toEqual(expect.arrayContaining([...designation.categories, 'E']));
+    // The renewal fee (service 5) is billed at approval; the bill states amount, VAT and total like every bill.
+    const bills = await billsOf(w.as['cb.main'], draft.id);
+    expect(bills.map((b) => [b.service.code, money(b)])).toEqual([[5, SAR(25_000)]]);
   });
 });
