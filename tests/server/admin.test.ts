@@ -189,6 +189,23 @@ describe('identity', () => {
   });
 });
 
+describe('lifecycle diagram', () => {
+  it('is generated from the machine with the current status and the path taken, for the request and its bill', async () => {
+    const applicant = await t.login('internal.main');
+    const r = await completeDraft(applicant, 'internalCertificate', FACILITY);
+    await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
+    const d = (await admin.get(`/api/diagram/${r.id}?lang=en`)).json();
+    expect(d).toMatchObject({ kind: 'internalCertificate', current: 2, path: [0, 2] });
+    expect(d.nodes.find((n: { code: number }) => n.code === 2)).toMatchObject({ label: 'Pending Payment of Application Fee', visited: true });
+    expect(d.edges.find((e: { from: number; to: number }) => e.from === 0 && e.to === 2)).toMatchObject({ taken: 1 });
+    expect(d.edges.filter((e: { taken: number }) => e.taken > 0)).toHaveLength(1);
+    const [bill] = await t.database.db.select().from(bills).where(eq(bills.requestId, r.id));
+    expect((await admin.get(`/api/diagram/${bill.id}`)).json()).toMatchObject({ kind: 'bill', current: 1 });
+    // Another facility's user cannot read it.
+    expect((await (await t.login('external')).get(`/api/diagram/${r.id}`)).statusCode).toBe(404);
+  });
+});
+
 describe('read-only auditor role', () => {
   let auditor: Client;
   beforeAll(async () => {

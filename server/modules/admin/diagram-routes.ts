@@ -33,7 +33,8 @@ const diagramRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!isMachineKind(view.kind)) throw new AppError(AppErrorCode.EntityNotFound);
       const graph = statusGraph(view.kind, view.machineVersion);
       const history = await app.engine.history(view.id);
-      const path = history.length ? [history[0].fromStatus ?? history[0].toStatus, ...history.map((h) => h.toStatus)] : [view.status];
+      const visits = history.length ? [history[0].fromStatus ?? history[0].toStatus, ...history.map((h) => h.toStatus)] : [view.status];
+      const path = visits.filter((code, i) => i === 0 || code !== visits[i - 1]);
       const taken = new Map<string, number>();
       for (const h of history) if (h.fromStatus !== null && h.fromStatus !== h.toStatus) taken.set(`${h.fromStatus}>${h.toStatus}`, (taken.get(`${h.fromStatus}>${h.toStatus}`) ?? 0) + 1);
       const visited = new Set(path);
