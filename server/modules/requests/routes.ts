@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Permissions } from '../../../machines/permissions';
+import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { sendRequestEvent, startRequest, visibleRequest } from './service';
@@ -134,6 +135,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
+      // Every door keeps facilities apart: outside the Halal center, one facility's list is for its members only.
+      if (q.facilityId && !canSee(request.actor!, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
       const page = await app.engine.list({ ...q, queue: request.params.queue, viewer: request.actor! });
       return { ...page, items: page.items.map((v) => presentSummary(request.t, v)) };
     },

@@ -6,6 +6,10 @@ import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
+import { ltr } from '../../components/Bidi';
+import { servicePath, type RequestKind } from '../../../../machines/services';
+import { WEB_SERVICES } from '../services/services';
+import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
@@ -42,9 +46,10 @@ export function RequestPage() {
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
   useEffect(() => {
-    if (!finished || !kind?.startsWith('internal')) return;
+    const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
+    if (!finished || !lookup) return;
     api
-      .get<{ id: string; number: string }>(`/api/internal-requests/${requestId}/certificate`, { handleErrors: false })
+      .get<{ id: string; number: string }>(servicePath(lookup, { requestId }), { handleErrors: false })
       .then(setCertificate)
       .catch(() => setCertificate(null));
   }, [finished, kind, requestId]);
@@ -55,13 +60,13 @@ export function RequestPage() {
   const returned = items.some((h) => h.event === 'RETURN') && items.at(-1)?.event !== 'RETURN';
   // Reviewers see what the applicant changed since the request was returned to them (spec 01 section 3).
   const baseline = returned && session?.isStaff ? baselineAtLastReturn(items) : null;
-  const home = session?.isStaff ? '/halal-profile' : '/internal-halal-request';
+  const home = session?.isStaff ? '/halal-profile' : facilityRequestsPath(r.facilityId);
 
   return (
     <PageContainer>
       <PageHeader
-        title={t('requests:page.title', { number: r.number })}
-        breadcrumbs={[{ label: t('shell:menu.home'), to: home }, { label: r.number }]}
+        title={t('requests:page.title', { number: ltr(r.number) })}
+        breadcrumbs={[{ label: t(session?.isStaff ? 'shell:menu.home' : 'requests:list.facilityTitle'), to: home }, { label: ltr(r.number) }]}
         description={
           <Flex gap="3" mt="2" align="center" wrap="wrap">
             <Badge size="lg" colorPalette="brand" data-testid="request-status" data-code={r.status.code}>
@@ -77,7 +82,7 @@ export function RequestPage() {
         </Box>
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
-            <Text>{t('requests:certificate.issued', { number: certificate.number })}</Text>
+            <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
             <Button asChild size="sm" colorPalette="green">
               <Link to="/certificates/$certificateId" params={{ certificateId: certificate.id }}>
                 {t('requests:certificate.open')}
