@@ -142,6 +142,8 @@ describe('internal Halal certificate lifecycle', () => {
     await applicant.goto('/internal-halal-request');
     await waitForIdle(applicant);
     await testId(applicant, 'new-request').click();
+    // The registry's start screen, then the wizard with the facility's data prefilled.
+    await testId(applicant, 'start-service').click();
     await applicant.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
     await waitForIdle(applicant);
     const requestId = applicant.url().split('/').pop()!;
@@ -253,6 +255,10 @@ describe('internal Halal certificate lifecycle', () => {
     await clickAction(applicant, 'EDIT');
     await applicant.waitForURL(new RegExp(`/internal-halal-request/${requestId}`));
     await waitForIdle(applicant);
+    // It opens at the returned section, with the registration's note.
+    await testId(applicant, 'wizard-step-products').waitFor();
+    expect(await testId(applicant, 'return-note').innerText()).toContain(L('يرجى تصحيح وزن المنتج', 'Please correct the product weight'));
+    await testId(applicant, 'step-factory').click();
     expect(await applicant.locator('[name="factory.nameAr"]').getAttribute('readonly')).not.toBeNull();
     await testId(applicant, 'step-products').click();
     await testId(applicant, 'wizard-step-products').waitFor();

@@ -160,6 +160,25 @@ describe('upload errors of spec 02 section 8, one code each', () => {
     await refused({ ...asPdf('license2.pdf'), content: pdf(700) }, { category: 'industrialLicense', requestId }, 400, 'UploadTooManyFiles');
   });
 
+  it('a returned request: a submitted file still listed keeps its place; removed from the data, it makes room for its replacement', async () => {
+    const requestId = await newRequest();
+    const first = await upload(main, asPdf('license.pdf'), { category: 'industrialLicense', requestId });
+    expect(first.statusCode).toBe(201);
+    const id = first.json().id as string;
+    await t.database.db
+      .update(requests)
+      .set({ snapshot: { context: { data: { attachments: [{ id, category: 'industrialLicense' }] } } } })
+      .where(eq(requests.id, requestId));
+    await lockRequestAttachments(t.database.db, requestId);
+    // Locked files cannot be deleted, and while the data lists it the category is full.
+    expect((await main.request({ method: 'DELETE', url: `/api/attachments/${id}` })).statusCode).toBe(409);
+    await refused({ ...asPdf('license2.pdf'), content: pdf(710) }, { category: 'industrialLicense', requestId }, 400, 'UploadTooManyFiles');
+    // The applicant removes it from the returned section: the replacement is accepted, and the category is full again.
+    await t.database.db.update(requests).set({ snapshot: { context: { data: { attachments: [] } } } }).where(eq(requests.id, requestId));
+    expect((await upload(main, { ...asPdf('license2.pdf'), content: pdf(710) }, { category: 'industrialLicense', requestId })).statusCode).toBe(201);
+    await refused({ ...asPdf('license3.pdf'), content: pdf(720) }, { category: 'industrialLicense', requestId }, 400, 'UploadTooManyFiles');
+  });
+
   it('exceeds dimensions: a logo wider than 1024 px, a JPEG taller than allowed', async () => {
     const message = await refused({ name: 'wide.png', type: 'image/png', content: png(1025, 10) }, { category: 'trademarkLogo' }, 400, 'UploadExceedsDimensions');
     expect(message).toContain('1024 × 1024');

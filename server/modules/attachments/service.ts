@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, facilities, requests } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
@@ -137,9 +137,18 @@ function ownerScope(target: UploadTarget, category: string) {
   );
 }
 
-async function countInScope(db: Db, target: UploadTarget, category: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(attachments).where(ownerScope(target, category));
-  return row.n;
+/**
+ * The files that count toward a category's limit. A request's submitted (locked) files stay as the record of what
+ * was submitted, but once the applicant removed one from a returned request's data it no longer takes a place:
+ * otherwise replacing a file of a one-file category could never succeed. Unlocked files count while not deleted
+ * (the wizard deletes a file it removes).
+ */
+async function countInScope(db: Pick<Db, 'select'>, target: UploadTarget, category: string): Promise<number> {
+  const rows = await db.select({ id: attachments.id, lockedAt: attachments.lockedAt }).from(attachments).where(ownerScope(target, category));
+  if (!target.requestId || !rows.some((r) => r.lockedAt)) return rows.length;
+  const [request] = await db.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, target.requestId));
+  const data = JSON.stringify((request?.snapshot as { context?: { data?: unknown } } | undefined)?.context?.data ?? {});
+  return rows.filter((r) => !r.lockedAt || data.includes(r.id)).length;
 }
 
 /**
@@ -184,8 +193,7 @@ export async function uploadAttachment(
 
     return await deps.db.transaction(async (tx) => {
       await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId)).for('update');
-      const [row] = await tx.select({ n: count() }).from(attachments).where(ownerScope(target, rule.category));
-      if (row.n >= rule.maxFiles) throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
+      if ((await countInScope(tx, target, rule.category)) >= rule.maxFiles) throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
       const [inserted] = await tx
         .insert(attachments)
         .values({

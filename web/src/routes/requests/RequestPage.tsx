@@ -18,6 +18,7 @@ import { baselineAtLastReturn } from './data-changes';
 import { EventDialog } from './EventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RequestDataView } from './RequestDataView';
+import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
@@ -36,6 +37,7 @@ export function RequestPage() {
   const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${version}` : null);
   const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${requestId}/history?v=${version}` : null);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
+  const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
   const [certificate, setCertificate] = useState<{ id: string; number: string } | null>(null);
 
   useEffect(() => {
@@ -104,7 +106,9 @@ export function RequestPage() {
                 {t('requests:changes.legend')}
               </Text>
             )}
-            <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
+            <AttachmentNames.Provider value={files.map}>
+              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
+            </AttachmentNames.Provider>
           </Box>
           <HistoryTimeline items={items} />
         </Grid>
