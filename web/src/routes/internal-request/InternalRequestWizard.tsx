@@ -14,6 +14,7 @@ import { RequestDataView } from '../requests/RequestDataView';
 import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { ltr } from '../../components/Bidi';
+import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
 import { facilityRequestsPath } from '../services/links';
 import type { Errors } from './StepFields';
 import { WizardStep } from './WizardStep';
@@ -275,7 +276,7 @@ export function InternalRequestWizard() {
           />
         )}
       </Box>
-      <Flex justify="space-between" mt="6" gap="3">
+      <Flex justify="space-between" mt="6" gap="3" pe={CHAT_CLEARANCE} data-testid="wizard-nav">
         <Button variant="outline" disabled={stepIndex === 0} onClick={() => void goTo(stepIndex - 1)} data-testid="wizard-back">
           {t('requests:wizard.back')}
         </Button>

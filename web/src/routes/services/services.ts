@@ -27,6 +27,10 @@ export interface FacilityFacts {
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** Factory, address and trademarks of an internal facility, as the commercial registry gave them. */
@@ -43,8 +47,8 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
       commercialRegistrationNumber: text(f.registrationNumber),
       unifiedNumber: text(f.unifiedNumber),
       activityName: text(d.activityName),
-      totalAnnualRevenue: typeof d.totalAnnualRevenue === 'number' ? d.totalAnnualRevenue : undefined,
-      fullTimeEmployees: typeof d.fullTimeEmployeeCount === 'number' ? d.fullTimeEmployeeCount : undefined,
+      totalAnnualRevenue: num(d.totalAnnualRevenue),
+      fullTimeEmployees: num(d.fullTimeEmployeeCount),
     }),
     address: defined({
       countryCode: 'SA',
