@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Box, Button, Flex, Heading, Stack, Steps, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
@@ -86,7 +86,7 @@ export function InternalRequestWizard() {
 
   // Keep the current step in view in the steps bar (14 steps do not fit any screen).
   useEffect(() => {
-    stepsList.current?.querySelector('[aria-current="step"], [data-current]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    stepsList.current?.querySelector('[aria-current="step"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   }, [stepIndex]);
 
   const returnNote = [...(history.data?.items ?? [])].reverse().find((h) => h.event === 'RETURN')?.note ?? null;
@@ -219,21 +219,26 @@ export function InternalRequestWizard() {
       <Text mb="2" fontSize="sm" color="fg.muted" data-testid="step-counter">
         {t('requests:wizard.stepOf', { n: stepIndex + 1, count: STEPS.length, title: t(`requests:steps.${step}`) })}
       </Text>
-      <Steps.Root step={stepIndex} count={STEPS.length} size="sm" mb="6" orientation="horizontal">
-        <Box ref={stepsList} overflowX="auto" pb="2" data-testid="steps-scroller">
-        <Steps.List minW="max-content" gap="2">
+      <Box ref={stepsList} as="nav" aria-label={t('requests:wizard.stepsLabel')} overflowX="auto" pb="2" mb="6" data-testid="steps-scroller">
+        <Flex as="ol" gap="2" minW="max-content" listStyleType="none" m="0" p="0">
           {STEPS.map((s, i) => (
-            <Steps.Item key={s} index={i} flex="0 0 auto">
-              <Steps.Trigger onClick={() => void goTo(i)} data-testid={`step-${s}`} aria-current={i === stepIndex ? 'step' : undefined}>
-                <Steps.Indicator />
-                <Steps.Title>{t(`requests:steps.${s}`)}</Steps.Title>
-              </Steps.Trigger>
-              <Steps.Separator />
-            </Steps.Item>
+            <Box as="li" key={s}>
+              <Button
+                size="sm"
+                rounded="full"
+                colorPalette={returned.includes(s) ? 'orange' : 'brand'}
+                variant={i === stepIndex ? 'solid' : i < stepIndex ? 'subtle' : 'outline'}
+                onClick={() => void goTo(i)}
+                data-testid={`step-${s}`}
+                aria-current={i === stepIndex ? 'step' : undefined}
+              >
+                <bdi>{i + 1}</bdi>
+                {t(`requests:steps.${s}`)}
+              </Button>
+            </Box>
           ))}
-        </Steps.List>
-        </Box>
-      </Steps.Root>
+        </Flex>
+      </Box>
       <Box borderWidth="1px" borderRadius="lg" p={{ base: '4', md: '6' }} data-testid={`wizard-step-${step}`}>
         <Heading as="h2" size="lg" mb="4">
           {t(`requests:steps.${step}`)}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Flex, Input, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath } from '../../../../machines/services';
@@ -91,15 +91,24 @@ function RequestsView({ facilityId }: { facilityId: string }) {
   return (
     <Stack gap="4" pt="2">
       <Flex gap="3" wrap="wrap" align="center">
-        <Tabs.Root value={tab} onValueChange={(e) => { setTab(e.value as StatusTab); setPage(1); }} variant="enclosed" size="sm">
-          <Tabs.List>
-            {STATUS_TABS.map((s) => (
-              <Tabs.Trigger key={s} value={s} data-testid={`status-${s}`}>
-                {t(`requests:statusTabs.${s}`)}
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-        </Tabs.Root>
+        <Group attached role="group" aria-label={t('requests:statusTabs.label')}>
+          {STATUS_TABS.map((s) => (
+            <Button
+              key={s}
+              size="sm"
+              variant={tab === s ? 'solid' : 'outline'}
+              colorPalette="brand"
+              aria-pressed={tab === s}
+              onClick={() => {
+                setTab(s);
+                setPage(1);
+              }}
+              data-testid={`status-${s}`}
+            >
+              {t(`requests:statusTabs.${s}`)}
+            </Button>
+          ))}
+        </Group>
         <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); setAny(text.trim()); setPage(1); }}>
           <Flex gap="2">
             <Input
