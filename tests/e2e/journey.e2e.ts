@@ -170,7 +170,7 @@ describe('a person goes through the portal', () => {
       await testId(page, `attachments-${category}`).locator('[data-testid="attachment-name"]').waitFor();
     }
     const license = testId(page, 'attachments-industrialLicense');
-    expect(await license.locator('[data-testid="attachment-name"]').innerText()).toBe('industrialLicense-first.pdf');
+    await expect.poll(() => license.locator('[data-testid="attachment-name"]').allInnerTexts()).toEqual(['industrialLicense-first.pdf']);
     // A one-file category: remove the file, choose another — accepted, listed by its name.
     await license.locator('[data-testid="attachment-remove"]').click();
     await expect.poll(() => license.locator('[data-testid="attachment-name"]').count()).toBe(0);
@@ -216,11 +216,11 @@ describe('a person goes through the portal', () => {
 
   it('Arabic on a phone: adds a facility, starts its service from the profile, replaces a file, submits', async () => {
     journeys.ar = await journey('ar', 390, '1010700001');
-  });
+  }, 300_000);
 
   it('English on a large screen: the same journey', async () => {
     journeys.en = await journey('en', 1280, '1010700002');
-  });
+  }, 300_000);
 
   it('the request page: no horizontal overflow, the number keeps its order, nothing covers an action, in both languages at 390/768/1280', async () => {
     const r = journeys.ar ?? journeys.en;
@@ -237,7 +237,7 @@ describe('a person goes through the portal', () => {
         await close();
       }
     }
-  });
+  }, 300_000);
 
   it("a sub user sees the main user's requests in the facility's list", async () => {
     // internal.main starts a request of Al Marai Foods; internal.sub (a delegated sub user) lists the facility.
@@ -266,7 +266,7 @@ describe('a person goes through the portal', () => {
       expect(status).toBe(403);
       await sub.close();
     }
-  });
+  }, 300_000);
 
   it('axe: no serious or critical violation on the pages touched', () => {
     expect(axeFindings).toEqual([]);

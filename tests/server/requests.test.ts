@@ -239,6 +239,15 @@ describe('GET /api/queues/:queue', () => {
     expect(ids(await list(registration, 'tab=any'))).toContain(a.id);
   });
 
+  it('names the people of the case (the assignee) to those who may see the request, and only them', async () => {
+    const res = await applicant.get(`/api/requests/${b.id}/people`);
+    expect(res.statusCode).toBe(200);
+    const assignee = (await applicant.get(`/api/requests/${b.id}`)).json().assigneeUserId as string;
+    expect(Object.keys(res.json())).toContain(assignee);
+    expect(Object.values(res.json()).every((name) => typeof name === 'string' && name.trim() !== '')).toBe(true);
+    expect((await external.get(`/api/requests/${b.id}/people`)).statusCode).toBe(404);
+  });
+
   it('the committee does not see registration requests as theirs', async () => {
     expect(ids(await committee.get('/api/queues/committee?tab=mine&pageSize=100'))).toEqual([]);
   });

@@ -4,7 +4,8 @@ import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { sendRequestEvent, startRequest, visibleRequest } from './service';
-import { presentActions, presentHistory, presentRequest, presentSummary } from './present';
+import { z } from 'zod';
+import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
   ZActions,
   ZHistory,
@@ -119,6 +120,20 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const view = await visible(request.params.id, request.actor!);
       return presentActions(request.t, view.version, await app.engine.allowedActions(view.id, request.actor!));
     },
+  );
+
+  app.get(
+    '/api/requests/:id/people',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'Names of the people the request names in its case (assignee, audit team leader and auditors), by user id',
+        params: ZRequestParams,
+        response: { 200: z.record(z.string(), z.string()), ...errors },
+      },
+    },
+    async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!)),
   );
 
   app.get(

@@ -89,7 +89,8 @@ export function InternalRequestWizard() {
     stepsList.current?.querySelector('[aria-current="step"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   }, [stepIndex]);
 
-  const returnNote = [...(history.data?.items ?? [])].reverse().find((h) => h.event === 'RETURN')?.note ?? null;
+  const lastReturn = [...(history.data?.items ?? [])].reverse().find((h) => h.event === 'RETURN');
+  const returnNote = lastReturn ? (lastReturn.note ?? (typeof lastReturn.payload.reason === 'string' ? lastReturn.payload.reason : null)) : null;
 
   const allowed = new Set((actions.data?.actions ?? []).map((a) => a.type));
   const canEdit = allowed.has('EDIT');

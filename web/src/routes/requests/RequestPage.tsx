@@ -18,6 +18,8 @@ import { baselineAtLastReturn } from './data-changes';
 import { EventDialog } from './EventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RequestDataView } from './RequestDataView';
+import { AuditPlanPanel, NonConformitiesPanel } from './CasePanels';
+import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
@@ -38,6 +40,8 @@ export function RequestPage() {
   const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${requestId}/history?v=${version}` : null);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
+  const hasPlan = !!request.data?.context.auditPlan;
+  const people = useApiQuery<Record<string, string>>(hasPlan ? `/api/requests/${requestId}/people?v=${version}` : null);
   const [certificate, setCertificate] = useState<{ id: string; number: string } | null>(null);
 
   useEffect(() => {
@@ -79,9 +83,7 @@ export function RequestPage() {
         }
       />
       <Stack gap="8">
-        <Box position="sticky" top="0" zIndex="docked" bg="bg" py="2">
-          <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
-        </Box>
+        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
             <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
@@ -92,6 +94,16 @@ export function RequestPage() {
             </Button>
           </Flex>
         )}
+        {hasPlan && (
+          <AuditPlanPanel
+            plan={r.context.auditPlan as TAuditPlan}
+            people={people.data ?? {}}
+            highlight={(actions.data?.actions ?? []).some((a) => a.type === 'ACCEPT_PLAN' || a.type === 'RETURN_PLAN')}
+          />
+        )}
+        <AttachmentNames.Provider value={files.map}>
+          <NonConformitiesPanel history={items} />
+        </AttachmentNames.Provider>
         <BillsPanel requestId={r.id} version={r.version} />
         {session?.isStaff && <AuditReports history={items} />}
         <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
