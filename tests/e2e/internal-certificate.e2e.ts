@@ -300,11 +300,18 @@ describe('internal Halal certificate lifecycle', () => {
     await submitPlan(audit, lang, 'new');
     await expectStatus(audit, 7);
     await openRequest(applicant, requestId);
+    // The applicant reads the plan on the request page before answering it: goal, the visit programme, the auditors by name.
+    const plan = testId(applicant, 'plan-panel');
+    await testId(applicant, 'plan-read-first').waitFor();
+    expect(await plan.innerText()).toContain(L('تدقيق الحصول على شهادة الحلال', 'Initial Halal certification audit'));
+    await expect.poll(() => plan.innerText()).toContain('Abdullah Al-Shehri');
+    expect(await plan.locator('[data-testid="plan-timeline"] tbody tr').count()).toBeGreaterThan(0);
     await act(applicant, 'RETURN_PLAN', 8, L('نرجو تغيير موعد الزيارة إلى الفترة الصباحية', 'Please move the visit to the morning shift'));
     await openRequest(audit, requestId);
     await submitPlan(audit, lang, { reason: L('طلب المنشأة', 'Facility request'), description: L('تعديل جدول الزيارة', 'Visit schedule adjusted') });
     await expectStatus(audit, 7);
     await openRequest(applicant, requestId);
+    await testId(applicant, 'plan-read-first').waitFor();
     await screenshot(applicant, shot('plan-for-approval'));
     await act(applicant, 'ACCEPT_PLAN', 26);
     await payBill(applicant, requestId, 28, shot('audit-fees'));
