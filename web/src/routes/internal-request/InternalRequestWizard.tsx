@@ -65,6 +65,9 @@ export function InternalRequestWizard() {
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
   const history = useApiQuery<{ items: HistoryItem[] }>(request.data && (request.data.context.returnedSections?.length ?? 0) > 0 ? `/api/requests/${requestId}/history?v=${request.data.version}` : null);
   const stepsList = useRef<HTMLDivElement>(null);
+  // The version the next save expects: uploads and removals save at once, faster than the page re-renders.
+  const versionRef = useRef<number | null>(null);
+  if (request.data && (versionRef.current === null || request.data.version > versionRef.current)) versionRef.current = request.data.version;
   const [errors, setErrors] = useState<Errors>({});
   const [dirty, setDirty] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -108,7 +111,8 @@ export function InternalRequestWizard() {
     const part = Object.fromEntries(editableSteps.filter((s) => current[s] !== undefined).map((s) => [s, current[s]]));
     if (Object.keys(part).length === 0) return r;
     try {
-      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: r.version, form: part }, { handleErrors: [400] });
+      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: versionRef.current ?? r.version, form: part }, { handleErrors: [400] });
+      versionRef.current = saved.version;
       setDirty(false);
       await request.reload();
       return saved;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Box, Button, Checkbox, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { CATEGORY_TREE, INTERNAL_REQUEST_ATTACHMENTS, MAIN_CATEGORIES, OPERATIONS, PRODUCT_CATEGORY_CODES, UNITS, type InternalRequestStep, type MainCategory } from '../../../../machines/forms';
@@ -57,6 +58,8 @@ export function WizardStep(p: {
 }) {
   const { t } = useTranslation(['requests', 'forms', 'validation']);
   const { step, form, setStep, errors, readOnly } = p;
+  // Names of files uploaded on this page, shown before the refreshed file list arrives.
+  const [uploaded, setUploaded] = useState<Record<string, string>>({});
   const value = form[step];
   const stepError = errors[step];
   const product: FieldSpec[] = [
@@ -190,6 +193,7 @@ export function WizardStep(p: {
         );
       case 'attachments': {
         const list = (value as { id: string; category: string }[] | undefined) ?? [];
+        const nameOf = (id: string) => p.files.get(id)?.name ?? uploaded[id];
         const remove = async (a: { id: string; category: string }) => {
           const info = p.files.get(a.id);
           // A file not yet submitted is deleted, so it no longer counts toward the category's limit; a submitted
@@ -209,7 +213,10 @@ export function WizardStep(p: {
                     requestId={p.requestId}
                     category={c}
                     label={`${t(`forms:attachmentCategory.${c}`)}${(INTERNAL_REQUEST_ATTACHMENTS.required as readonly string[]).includes(c) ? ' *' : ''}`}
-                    onUploaded={(a) => p.persist([...list, { id: a.id, category: c }])}
+                    onUploaded={(a) => {
+                      setUploaded((u) => ({ ...u, [a.id]: a.name }));
+                      return p.persist([...list, { id: a.id, category: c }]);
+                    }}
                     testId={`attachment-${c}`}
                     showUploaded={false}
                   />
@@ -222,10 +229,10 @@ export function WizardStep(p: {
                     .map((a) => (
                       <Flex as="li" key={a.id} gap="2" align="center" data-testid="attachment-item">
                         <a href={`/api/attachments/${a.id}/download`} data-testid="attachment-name">
-                          <bdi>{p.files.get(a.id)?.name ?? t('requests:wizard.attached')}</bdi>
+                          <bdi>{nameOf(a.id) ?? t('requests:wizard.attached')}</bdi>
                         </a>
                         {!readOnly && (
-                          <Button size="xs" variant="outline" colorPalette="red" onClick={() => void remove(a)} data-testid="attachment-remove" aria-label={`${t('requests:wizard.remove')} ${p.files.get(a.id)?.name ?? ''}`}>
+                          <Button size="xs" variant="outline" colorPalette="red" onClick={() => void remove(a)} data-testid="attachment-remove" aria-label={`${t('requests:wizard.remove')} ${nameOf(a.id) ?? ''}`}>
                             {t('requests:wizard.remove')}
                           </Button>
                         )}

@@ -106,8 +106,8 @@ export function RequestPage() {
         </AttachmentNames.Provider>
         <BillsPanel requestId={r.id} version={r.version} />
         {session?.isStaff && <AuditReports history={items} />}
-        <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
-          <Box>
+        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8">
+          <Box minW="0">
             {(r.context.returnedSections?.length ?? 0) > 0 && (
               <Text mb="3" color="orange.fg" data-testid="returned-sections">
                 {t('requests:page.returnedSections', { sections: r.context.returnedSections!.map((s) => t(`requests:sections.${s}`)).join('، ') })}
