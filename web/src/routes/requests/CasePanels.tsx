@@ -47,7 +47,7 @@ export function AuditPlanPanel({ plan, people, highlight }: { plan: TAuditPlan; 
       <Heading as="h3" size="md" mb="2">
         {t('plan.timelineTitle')}
       </Heading>
-      <Box overflowX="auto">
+      <Box overflowX="auto" tabIndex={0} role="region" aria-label={t('plan.timelineTitle')}>
         <Table.Root size="sm" variant="outline" data-testid="plan-timeline">
           <Table.Header>
             <Table.Row>

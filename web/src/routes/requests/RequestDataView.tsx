@@ -87,7 +87,8 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
     }
     const columns = [...new Set(items.flatMap((i) => Object.keys(i.value as object)))];
     return (
-      <Box overflowX="auto">
+      // A wide table scrolls on its own; the region is focusable so keyboard users can scroll it too.
+      <Box overflowX="auto" tabIndex={0} role="region" aria-label={t(`sections.${field}`, { defaultValue: field ?? '' })}>
         <Table.Root size="sm" variant="outline">
           <Table.Header>
             <Table.Row>
