@@ -104,14 +104,16 @@ export type VerifyResult =
   | { ok: true; rows: number }
   | { ok: false; rows: number; firstBrokenSeq: number; reason: 'hash' | 'prevHash' | 'sequence' | 'head' };
 
-export const QUEUE_TABS = ['waiting', 'mine', 'finished'] as const;
+export const QUEUE_TABS = ['waiting', 'mine', 'finished', 'open', 'any'] as const;
 export type QueueTab = (typeof QUEUE_TABS)[number];
 
 /**
  * Queue listing. `queue` is a state tag ('registration', 'audit', ...) or 'all'.
  * - waiting: requests now in the queue and not assigned to the viewer (unassigned or someone else's);
  * - mine: requests now in the queue assigned to the viewer (for applicants: also the ones they own);
- * - finished: requests that were in the queue and have left it.
+ * - finished: requests that were in the queue and have left it;
+ * - open: requests now in the queue, whoever they are assigned to (a facility's "in progress" list);
+ * - any: every request, wherever it is (a facility's full list).
  * Visibility: staff (Portals.HalalCenter) see every request, anyone else only their facilities' requests.
  */
 export interface QueueQuery {
@@ -121,6 +123,8 @@ export interface QueueQuery {
   pageNumber: number;
   pageSize: number;
   kind?: string;
+  /** Only this facility's (or CB's) requests; the caller checks the viewer may see that facility. */
+  facilityId?: string;
   creatorName?: string;
   brandName?: string;
   requestNumber?: string;

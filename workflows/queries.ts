@@ -35,7 +35,12 @@ export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestV
   const assignedToMe = sql`coalesce(${requests.assigneeUserId}, '') = ${me}`;
   // An applicant's own requests count as theirs; staff own nothing, they are assigned.
   const mine: SQL = staff ? assignedToMe : sql`(${assignedToMe} or ${requests.ownerUserId} = ${me})`;
-  if (q.tab === 'waiting') {
+  if (q.facilityId) conditions.push(eq(requests.facilityPublicId, q.facilityId));
+  if (q.tab === 'open') {
+    conditions.push(inQueue);
+  } else if (q.tab === 'any') {
+    // no queue condition: every request the viewer may see
+  } else if (q.tab === 'waiting') {
     conditions.push(inQueue, not(mine));
   } else if (q.tab === 'mine') {
     conditions.push(inQueue, mine);

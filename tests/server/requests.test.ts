@@ -223,6 +223,31 @@ describe('GET /api/queues/:queue', () => {
     expect((await t.anonymous.get('/api/queues/registration')).statusCode).toBe(401);
   });
 
+  it("one facility's list: a sub user sees the main user's requests, with open/any tabs; other facilities are refused", async () => {
+    const draft = await startDraft();
+    const list = (c: Client, query: string) => c.get(`/api/queues/all?facilityId=${FACILITY}&pageSize=100&${query}`);
+    // The sub user owns none of them, yet the facility's list shows every request of the facility.
+    const any = await list(subUser, 'tab=any');
+    expect(any.statusCode).toBe(200);
+    expect(ids(any)).toEqual(expect.arrayContaining([a.id, b.id, draft.id]));
+    expect(any.json().items.every((i: { facilityId: string }) => i.facilityId === FACILITY)).toBe(true);
+    expect(ids(await list(subUser, 'tab=open'))).toEqual(expect.arrayContaining([a.id, draft.id]));
+    expect(ids(await list(subUser, `tab=any&any=${draft.number}`))).toEqual([draft.id]);
+    // A user of another facility cannot list this one, and staff may.
+    const foreign = await list(external, 'tab=any');
+    expect(foreign.statusCode).toBe(403);
+    expect(ids(await list(registration, 'tab=any'))).toContain(a.id);
+  });
+
+  it('names the people of the case (the assignee) to those who may see the request, and only them', async () => {
+    const res = await applicant.get(`/api/requests/${b.id}/people`);
+    expect(res.statusCode).toBe(200);
+    const assignee = (await applicant.get(`/api/requests/${b.id}`)).json().assigneeUserId as string;
+    expect(Object.keys(res.json())).toContain(assignee);
+    expect(Object.values(res.json()).every((name) => typeof name === 'string' && name.trim() !== '')).toBe(true);
+    expect((await external.get(`/api/requests/${b.id}/people`)).statusCode).toBe(404);
+  });
+
   it('the committee does not see registration requests as theirs', async () => {
     expect(ids(await committee.get('/api/queues/committee?tab=mine&pageSize=100'))).toEqual([]);
   });

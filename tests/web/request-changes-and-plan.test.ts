@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { baselineAtLastReturn, ChangeState, listChanges } from '../../web/src/routes/requests/data-changes';
 import type { HistoryItem } from '../../web/src/routes/requests/requests-api';
+import { collapseEdits } from '../../web/src/routes/requests/HistoryTimeline';
 import { checkStep, emptyDay, formToPlan, planToForm, type PlanForm } from '../../web/src/routes/audit/plan-form';
 
 /** The reviewer's change highlighting (spec 01 section 3) and the audit plan wizard's rules (issue 5). */
@@ -75,5 +76,26 @@ describe('audit plan wizard rules', () => {
     const revised = formToPlan(form({ changeReason: 'Facility asked', changeDescription: 'Moved' }), plan, true);
     expect(revised.changes).toEqual([{ reason: 'Facility asked', description: 'Moved' }]);
     expect(formToPlan(form(), revised, false).changes).toEqual(revised.changes);
+  });
+});
+
+describe('history: draft saves of one sitting are one entry', () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 8, minutes)).toISOString();
+  const edit = (seq: number, minutes: number, userId = 'u'): HistoryItem => ({ ...entry(seq, 'EDIT'), actor: { userId, name: userId, system: false }, at: at(minutes) });
+
+  it('collapses consecutive saves by the same person, keeping the count and the last time', () => {
+    const items = [entry(1, 'START'), edit(2, 1), edit(3, 5), edit(4, 20), entry(5, 'SUBMIT')];
+    const shown = collapseEdits(items);
+    expect(shown.map((h) => [h.event, h.count])).toEqual([
+      ['START', 1],
+      ['EDIT', 3],
+      ['SUBMIT', 1],
+    ]);
+    expect(shown[1]!.at).toBe(at(20));
+  });
+
+  it('keeps saves apart when another person saved in between, or after a long pause', () => {
+    expect(collapseEdits([edit(1, 1), edit(2, 2, 'other'), edit(3, 3)]).map((h) => h.count)).toEqual([1, 1, 1]);
+    expect(collapseEdits([edit(1, 0), { ...edit(2, 0), at: new Date(Date.UTC(2026, 0, 1, 10, 0)).toISOString() }]).map((h) => h.count)).toEqual([1, 1]);
   });
 });

@@ -19,6 +19,10 @@ import { LoginPage } from './routes/login/LoginPage';
 import { facilityScreens } from './routes/facilities';
 import { requestScreens } from './routes/requests';
 import { adminScreens } from './routes/admin';
+import { serviceScreens } from './routes/services';
+import { genericStartKinds } from './routes/services/services';
+import { registerScreens } from './screens';
+import { SERVICES } from '../../machines/services';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore } from './session/session-store';
 
@@ -90,7 +94,8 @@ export const routeTable: RouteEntry[] = [
     component: placeholder('cbCertificate'),
     access: { anyOf: [P.facility.conformityBody] },
   },
-  { path: 'facility-profile/cb/$cbPublicId/requests', component: placeholder('cbRequests'), access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-profile/cb/$cbPublicId/requests', component: serviceScreens.facilityRequests, access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-requests/$facilityPublicId', component: serviceScreens.facilityRequests, access: { anyOf: facilityPolicies } },
   { path: 'add-facility/internal', component: facilityScreens.addInternal, access: { anyOf: [P.facility.internalCreate] } },
   { path: 'add-facility/external', component: facilityScreens.addExternal, access: { anyOf: [P.facility.externalCreate] } },
   { path: 'add-facility/conformity-body', component: facilityScreens.addConformityBody, access: { anyOf: [P.facility.conformityBodyCreate] } },
@@ -130,6 +135,13 @@ export const routeTable: RouteEntry[] = [
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];
+
+// A service with a wizard but no start screen of its own starts on the generic one, at its registry start path.
+for (const kind of genericStartKinds((path) => routeTable.some((e) => `/${e.path}` === path))) {
+  const def = SERVICES[kind];
+  routeTable.push({ path: def.routes.start.replace(/^\//, ''), component: serviceScreens.start(kind), access: { anyOf: def.startPermissions } });
+}
+registerScreens(routeTable);
 
 /** Paths that only redirect. */
 const redirects: { path: string; to: string }[] = [

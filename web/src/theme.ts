@@ -11,6 +11,9 @@ const config = defineConfig({
     body: { bg: 'bg.subtle', color: 'fg' },
     // Icons that point "forward" (chevrons, arrows) flip with the reading direction.
     '[dir=rtl] .flip-rtl': { transform: 'scaleX(-1)' },
+    // The floating chat button never covers a modal dialog's actions: it steps aside while one is open.
+    'body:has([role=dialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none' },
+    'body:has([role=alertdialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none' },
   },
   theme: {
     // lg is 992 px, the spec's small-screen limit: `{ base: <small>, lg: <large> }` switches exactly there.

@@ -146,7 +146,8 @@ function ownerScope(target: UploadTarget, category: string) {
   );
 }
 
-async function countInScope(db: Db, target: UploadTarget, category: string): Promise<number> {
+/** The files that count toward a category's limit: those not deleted (a returned request's files are replaced by deleting them). */
+async function countInScope(db: Pick<Db, 'select'>, target: UploadTarget, category: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(attachments).where(ownerScope(target, category));
   return row.n;
 }
@@ -193,8 +194,7 @@ export async function uploadAttachment(
 
     return await deps.db.transaction(async (tx) => {
       await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId)).for('update');
-      const [row] = await tx.select({ n: count() }).from(attachments).where(ownerScope(target, rule.category));
-      if (row.n >= rule.maxFiles) throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
+      if ((await countInScope(tx, target, rule.category)) >= rule.maxFiles) throw new AppError(UploadError.TooManyFiles, { max: rule.maxFiles });
       const [inserted] = await tx
         .insert(attachments)
         .values({

@@ -80,3 +80,24 @@ export async function presentHistory(db: Db, t: TFunction, kind: string, entries
     hash: e.hash,
   }));
 }
+
+/** User ids in the request's case (its context, not the applicant's data): the assignee, the plan's auditors ... */
+function userIdsIn(node: unknown, out: Set<string>, key = ''): Set<string> {
+  if (typeof node === 'string') {
+    if (UUID.test(node) && /user/i.test(key)) out.add(node);
+  } else if (Array.isArray(node)) {
+    for (const v of node) userIdsIn(v, out, key);
+  } else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) userIdsIn(v, out, k);
+  }
+  return out;
+}
+
+/** Names of the people the request's case names, so the applicant reads "Abdullah Al-Shehri", not an id. */
+export async function presentPeople(db: Db, v: RequestView): Promise<Record<string, string>> {
+  const { data: _data, ...context } = v.context;
+  const ids = [...userIdsIn({ ...context, assigneeUserId: v.assigneeUserId }, new Set())];
+  if (!ids.length) return {};
+  const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids));
+  return Object.fromEntries(rows.map((u) => [u.id, u.name]));
+}

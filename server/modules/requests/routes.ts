@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Permissions } from '../../../machines/permissions';
+import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { sendRequestEvent, startRequest, visibleRequest } from './service';
-import { presentActions, presentHistory, presentRequest, presentSummary } from './present';
+import { z } from 'zod';
+import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
   ZActions,
   ZHistory,
@@ -121,6 +123,20 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/api/requests/:id/people',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'Names of the people the request names in its case (assignee, audit team leader and auditors), by user id',
+        params: ZRequestParams,
+        response: { 200: z.record(z.string(), z.string()), ...errors },
+      },
+    },
+    async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!)),
+  );
+
+  app.get(
     '/api/queues/:queue',
     {
       config: { policy: 'authenticated' },
@@ -134,6 +150,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
+      // Every door keeps facilities apart: outside the Halal center, one facility's list is for its members only.
+      if (q.facilityId && !canSee(request.actor!, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
       const page = await app.engine.list({ ...q, queue: request.params.queue, viewer: request.actor! });
       return { ...page, items: page.items.map((v) => presentSummary(request.t, v)) };
     },

@@ -94,6 +94,8 @@ export const ZQueueQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
   kind: optionalText,
+  /** One facility's (or CB's) requests; a caller outside the Halal center must belong to it. */
+  facilityId: optionalText,
   creatorName: optionalText,
   brandName: optionalText,
   requestNumber: optionalText,

@@ -3,6 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PageContainer, PageHeader } from './PageHeader';
 import { ToolsIcon } from './icons';
+import { markPlaceholder } from '../screens';
 
 /**
  * The page a route shows until its screen is built in a later issue: it names the screen and says plainly that
@@ -57,5 +58,6 @@ export function PlaceholderPage({ screen }: { screen: string }) {
 export function placeholder(screen: string): () => React.JSX.Element {
   const Component = () => <PlaceholderPage screen={screen} />;
   Component.displayName = `Placeholder(${screen})`;
+  markPlaceholder(Component);
   return Component;
 }

@@ -1,6 +1,7 @@
 import { Permissions } from '../../../machines/permissions';
 import { can, type Session } from '../session/session-store';
 import { landingPath } from '../session/access';
+import { screenExists } from '../screens';
 
 export interface NavItem {
   to: string;
@@ -8,16 +9,37 @@ export interface NavItem {
   labelKey: string;
 }
 
+const requestPolicies = [Permissions.internalRequest.request, Permissions.externalRequest.request, Permissions.cbAccreditation.request];
+
+/** Administration modules, shown to administrators once their screen exists (never a placeholder). */
+const ADMIN_MODULES: NavItem[] = [
+  { to: '/identity', labelKey: 'screens.identity' },
+  { to: '/setting-management', labelKey: 'screens.settingManagement' },
+  { to: '/audit-logs', labelKey: 'screens.auditLogs' },
+  { to: '/language-management', labelKey: 'screens.languageManagement' },
+  { to: '/text-template-management', labelKey: 'screens.textTemplateManagement' },
+];
+
 /**
  * The header menu (spec 01 section 2: Home and Dashboard, the dashboard needing Halal.Dashboard.Host or .Tenant),
- * plus the signed-in user's own start page (associated facilities, or halal-profile for staff) so it is one
- * click away from anywhere.
+ * then what the signed-in user works on: applicants their facilities (each facility's profile lists its services,
+ * requests, certificates, invoices, marks, users and delegation) and all their requests; staff their queues;
+ * administrators their modules. Only screens that exist are linked.
  */
 export function navItemsFor(session: Session | null): NavItem[] {
   const items: NavItem[] = [{ to: '/home', labelKey: 'menu.home' }];
-  if (can(session, [Permissions.dashboard.host, Permissions.dashboard.tenant])) items.push({ to: '/dashboard', labelKey: 'menu.dashboard' });
+  const add = (item: NavItem) => {
+    if (screenExists(item.to)) items.push(item);
+  };
+  if (can(session, [Permissions.dashboard.host, Permissions.dashboard.tenant])) add({ to: '/dashboard', labelKey: 'menu.dashboard' });
   if (session?.authenticated) {
-    items.push({ to: landingPath(session), labelKey: session.isStaff ? 'menu.halalCenter' : 'menu.myFacilities' });
+    if (session.isStaff) {
+      items.push({ to: landingPath(session), labelKey: 'menu.halalCenter' });
+    } else {
+      items.push({ to: landingPath(session), labelKey: 'menu.myFacilities' });
+      if (can(session, requestPolicies)) add({ to: '/halal-request', labelKey: 'menu.myRequests' });
+    }
+    if (can(session, Permissions.admin.manage)) ADMIN_MODULES.forEach(add);
   }
   return items;
 }

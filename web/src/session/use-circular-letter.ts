@@ -10,13 +10,14 @@ export interface CircularLetterOffer {
   offered: boolean;
   /** The user downloaded it: tell the server so it is never offered again. */
   downloaded: () => void;
-  /** "Later": not offered again in this browser session; it comes back at the next sign-in until downloaded. */
+  /** "Later": the offer was made and answered; spec 01 offers it once per user, so it is not offered again. */
   dismiss: () => void;
 }
 
 /**
  * Spec 01 sections 1 and 6: signed-in users who are not Halal-center staff are offered the circular letter
- * download once. The server remembers who downloaded it (is-external-user-downloaded-circular).
+ * download once. The server remembers who answered the offer, by downloading or by "Later"
+ * (is-external-user-downloaded-circular).
  */
 export function useCircularLetter(session: Session | null): CircularLetterOffer {
   const userId = session?.authenticated && !session.isStaff ? session.user?.id : undefined;
@@ -43,6 +44,7 @@ export function useCircularLetter(session: Session | null): CircularLetterOffer 
   const dismiss = useCallback(() => {
     if (userId) sessionStorage.setItem(DISMISSED_KEY, userId);
     setOfferedTo(null);
+    void markCircularDownloaded().catch(() => undefined);
   }, [userId]);
 
   return { offered: !!userId && offeredTo === userId, downloaded, dismiss };

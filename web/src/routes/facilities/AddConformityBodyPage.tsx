@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Box, Button, Card, Checkbox, Flex, Heading, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -49,12 +49,25 @@ export function AddConformityBodyPage() {
     return errs;
   };
 
+  // The first problem is brought into view and focused (its message is read out with it); the summary above the
+  // form is an alert, so screen readers announce it too.
+  const formRef = useRef<HTMLFormElement>(null);
+  const showFirstError = () =>
+    requestAnimationFrame(() => {
+      const root = formRef.current;
+      const first = root?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] input, [data-testid="categories-error"], [data-testid="form-error"]');
+      first?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      if (first && 'focus' in first) first.focus({ preventScroll: true });
+    });
+
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const errs = check();
     setErrors(errs);
     if (Object.keys(errs).length || missingFiles.length) {
-      setFailure(missingFiles.length ? [t('form.attachRequired')] : null);
+      const count = Object.keys(errs).length;
+      setFailure([...(count ? [t('form.fixFields', { count })] : []), ...(missingFiles.length ? [t('form.attachRequired')] : [])]);
+      showFirstError();
       return;
     }
     setPending(true);
@@ -71,6 +84,7 @@ export function AddConformityBodyPage() {
       if (err instanceof ApiError) {
         setErrors(serverFieldMessages(err.validationErrors));
         setFailure(messagesOf(err, t));
+        showFirstError();
       }
     } finally {
       setPending(false);
@@ -87,10 +101,10 @@ export function AddConformityBodyPage() {
   return (
     <PageContainer>
       <PageHeader title={t('addCb.title')} description={t('addCb.description')} breadcrumbs={[{ label: t('associated.title'), to: '/associated-facilities' }, { label: t('addCb.title') }]} />
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
         <Stack gap="6">
           {failure && (
-            <Alert.Root status="error" data-testid="form-error">
+            <Alert.Root status="error" data-testid="form-error" role="alert" tabIndex={-1}>
               <Alert.Indicator />
               <Alert.Description>{failure.join(' ')}</Alert.Description>
             </Alert.Root>
@@ -135,7 +149,7 @@ export function AddConformityBodyPage() {
                 {t('fields.categories')}
               </Heading>
               {errors.categories && (
-                <Text color="fg.error" fontSize="sm" mb="2">
+                <Text color="fg.error" fontSize="sm" mb="2" data-testid="categories-error" tabIndex={-1}>
                   {typeof errors.categories === 'string' ? errors.categories : t(`validation:${errors.categories.key}`)}
                 </Text>
               )}
@@ -155,7 +169,7 @@ export function AddConformityBodyPage() {
                           <Checkbox.Root key={c} size="sm" checked={categories.includes(c)} onCheckedChange={(e) => setCategories(e.checked ? [...categories, c] : categories.filter((x) => x !== c))}>
                             <Checkbox.HiddenInput />
                             <Checkbox.Control />
-                            <Checkbox.Label>{`${c} — ${t(`public:cbCategory.${c}`, { defaultValue: c })}`}</Checkbox.Label>
+                            <Checkbox.Label>{t(`public:cbCategory.${c}`, { defaultValue: c })}</Checkbox.Label>
                           </Checkbox.Root>
                         ))}
                       </Stack>

@@ -10,18 +10,15 @@ import { DownloadIcon } from '../../components/icons';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { selectFacility } from '../../session/selected-facility';
-import type { CurrentUserInFacility, Facility, Member } from './facilities-api';
+import { facilityDetailsUrl as facilityUrl, type CurrentUserInFacility, type Facility, type Member } from './facilities-api';
 import { CrStatusBadge, nameIn, permissionKey, RoleLabel, listSeparator } from './labels';
 import { formatIban } from '../../../../machines/forms/facilities/formats';
+import { servicePath } from '../../../../machines/services';
+import { startParams, startableServices } from '../services/services';
+import { facilityRequestsPath } from '../services/links';
 
 type Kind = 'cb' | 'internal' | 'external';
 
-const facilityUrl = (kind: Kind, id: string) =>
-  kind === 'cb'
-    ? `/api/ConformityBody/GetConformityBodyDetails/${encodeURIComponent(id)}`
-    : kind === 'internal'
-      ? `/api/Facility/GetFacilityAndVerifyCrDataSkippingSubUser/${encodeURIComponent(id)}`
-      : `/api/ExternalFacility/GetFacilityByPublicId/${encodeURIComponent(id)}`;
 const usersUrl = (kind: Kind, id: string) =>
   kind === 'cb' ? `/api/ConformityBody/GetListOfUsersForConformityBodies/${encodeURIComponent(id)}` : `/api/Facility/GetListOfUsersForFacility/${encodeURIComponent(id)}`;
 
@@ -35,7 +32,7 @@ export const ExternalProfilePage = () => <FacilityProfile kind="external" />;
  * and for the main user of a CB or internal facility the delegation entry; sub users do not see it.
  */
 function FacilityProfile({ kind }: { kind: Kind }) {
-  const { t, i18n } = useTranslation('facilities');
+  const { t, i18n } = useTranslation(['facilities', 'requests', 'services']);
   const params = useParams({ strict: false }) as { cbPublicId?: string; facilityPublicId?: string };
   const publicId = (kind === 'cb' ? params.cbPublicId : params.facilityPublicId) ?? '';
   const facility = useApiQuery<Facility>(facilityUrl(kind, publicId));
@@ -54,6 +51,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
 
   if (!f) return <PageContainer>{null}</PageContainer>;
   const isMain = !!me.data?.isMainUser;
+  const services = me.data ? startableServices(kind, me.data.permissions) : [];
   const canDelegate = isMain && kind !== 'external';
   const delegationPath = kind === 'cb' ? `/cb-delegation/${encodeURIComponent(f.publicId)}` : `/internal-delegation/${encodeURIComponent(f.publicId)}`;
 
@@ -196,6 +194,33 @@ function FacilityProfile({ kind }: { kind: Kind }) {
             <Alert.Description>{t('profile.crNotActive', { status: t(`crStatus.${f.crStatus}`) })}</Alert.Description>
           </Alert.Root>
         )}
+        <Card.Root data-testid="facility-services">
+          <Card.Body>
+            <Stack gap="4">
+              {services.length > 0 && (
+                <Box>
+                  <Heading as="h2" size="md" mb="3">
+                    {t('requests:start.servicesTitle')}
+                  </Heading>
+                  <Flex gap="2" wrap="wrap">
+                    {services.map((d) => (
+                      <Button key={d.kind} asChild colorPalette="brand" data-testid={`start-${d.kind}`}>
+                        <Link to={servicePath(d.routes.start, startParams(f.publicId))}>{t('requests:start.new', { service: t(d.titleKey) })}</Link>
+                      </Button>
+                    ))}
+                  </Flex>
+                </Box>
+              )}
+              <Flex as="nav" aria-label={t('requests:facilityViews.label')} gap="2" wrap="wrap">
+                {(['requests', 'certificates', 'marks', 'bills'] as const).map((v) => (
+                  <Button key={v} asChild variant="outline" size="sm" data-testid={`facility-${v}`}>
+                    <Link to={facilityRequestsPath(f.publicId, v)}>{t(`requests:facilityViews.${v}`)}</Link>
+                  </Button>
+                ))}
+              </Flex>
+            </Stack>
+          </Card.Body>
+        </Card.Root>
         <Tabs.Root defaultValue="data" variant="line">
           <Tabs.List>
             <Tabs.Trigger value="data">{t('profile.tabs.data')}</Tabs.Trigger>

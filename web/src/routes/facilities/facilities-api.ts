@@ -159,3 +159,15 @@ export const PROFILE_SEGMENT: Record<FacilityType, 'cb' | 'external' | 'internal
   ExternalFacility: 'external',
   InternalFacility: 'internal',
 };
+
+/** The profile segment of a facility type (facility-profile/cb|internal|external/...). */
+export type ProfileKind = 'cb' | 'internal' | 'external';
+export const PROFILE_KIND: Record<FacilityType, ProfileKind> = { ConformityBody: 'cb', InternalFacility: 'internal', ExternalFacility: 'external' };
+
+/** The call that reads one facility (or CB) with its details, by profile kind. */
+export const facilityDetailsUrl = (kind: ProfileKind, id: string): string =>
+  kind === 'cb'
+    ? `/api/ConformityBody/GetConformityBodyDetails/${encodeURIComponent(id)}`
+    : kind === 'internal'
+      ? `/api/Facility/GetFacilityAndVerifyCrDataSkippingSubUser/${encodeURIComponent(id)}`
+      : `/api/ExternalFacility/GetFacilityByPublicId/${encodeURIComponent(id)}`;

@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Box, Button, Flex, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
+import { UploadIcon } from '../../components/icons';
 
 export interface UploadedAttachment {
   id: string;
@@ -13,18 +14,22 @@ export interface UploadedAttachment {
 
 /**
  * One file field: uploads the chosen file to the request's attachments (the server checks type by magic bytes,
- * size, name and per-category counts, spec 02 section 8) and shows its refusal next to the field.
+ * size, name and per-category counts, spec 02 section 8) and shows its refusal next to the field. The browser's
+ * own file control ("Choose File / No file chosen", in the browser's language) is hidden behind a translated button.
  */
 export function AttachmentUpload(p: {
   facilityPublicId: string;
   requestId: string;
   category: string;
   label: string;
-  onUploaded: (a: UploadedAttachment) => void;
+  onUploaded: (a: UploadedAttachment) => void | Promise<void>;
   testId?: string;
+  /** Shows "Uploaded: name" after an upload (off where the caller lists the files itself). */
+  showUploaded?: boolean;
 }) {
   const { t } = useTranslation(['requests']);
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string[]>([]);
   const [pending, setPending] = useState(false);
   const [name, setName] = useState('');
@@ -39,7 +44,7 @@ export function AttachmentUpload(p: {
         handleErrors: [400, 413],
       });
       setName(a.name);
-      p.onUploaded(a);
+      await p.onUploaded(a);
     } catch (e) {
       if (e instanceof ApiError) setError(messagesOf(e, t));
     } finally {
@@ -49,26 +54,44 @@ export function AttachmentUpload(p: {
   return (
     <Box>
       <Flex gap="3" align="center" wrap="wrap">
-        <Text asChild fontWeight="medium">
-          <label htmlFor={id}>{p.label}</label>
+        <Text id={`${id}-label`} fontWeight="medium" flex="1" minW="40">
+          {p.label}
         </Text>
         <input
+          ref={input}
           id={id}
           type="file"
           accept=".pdf,.png,.jpg,.jpeg"
           data-testid={p.testId}
           disabled={pending}
+          tabIndex={-1}
+          aria-hidden
+          style={{ position: 'absolute', width: 1, height: 1, opacity: 0, overflow: 'hidden', clipPath: 'inset(50%)' }}
           onChange={(e) => {
             const f = e.target.files?.[0];
             if (f) void upload(f);
             e.target.value = '';
           }}
         />
-        {pending && <Button size="xs" loading variant="ghost" />}
-        {name && <Text fontSize="sm" color="fg.success" data-testid="uploaded-name">{t('attachments.uploaded', { name })}</Text>}
+        <Button size="sm" variant="outline" colorPalette="brand" loading={pending} onClick={() => input.current?.click()}
+          aria-labelledby={`${id}-button ${id}-label`}
+          id={`${id}-button`}
+          aria-describedby={error.length ? `${id}-error` : undefined}
+          data-testid={p.testId ? `${p.testId}-button` : undefined}>
+          <UploadIcon />
+          {t('requests:attachments.choose')}
+        </Button>
       </Flex>
+      {name && p.showUploaded !== false && (
+        <Text fontSize="sm" color="fg.success" data-testid="uploaded-name">
+          {t('attachments.uploaded', { name })}
+        </Text>
+      )}
+      <Text fontSize="xs" color="fg.muted" mt="1">
+        {t('requests:attachments.types')}
+      </Text>
       {error.map((m) => (
-        <Text key={m} color="fg.error" fontSize="sm" data-testid="upload-error">
+        <Text key={m} id={`${id}-error`} color="fg.error" fontSize="sm" data-testid="upload-error" role="alert">
           {m}
         </Text>
       ))}

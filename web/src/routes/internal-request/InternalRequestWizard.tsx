@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Flex, Heading, Stack, Steps, Text } from '@chakra-ui/react';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
@@ -11,7 +11,11 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { sectionsOf } from '../../../../machines/sections';
 import { RequestDataView } from '../requests/RequestDataView';
-import { sendEvent, type ActionsView, type RequestDetail } from '../requests/requests-api';
+import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
+import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
+import { ltr } from '../../components/Bidi';
+import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { facilityRequestsPath } from '../services/links';
 import type { Errors } from './StepFields';
 import { WizardStep } from './WizardStep';
 
@@ -21,6 +25,18 @@ const formToSections = ({ agreement: _agreement, ...sections }: Record<string, u
 const sectionsToForm = (data: Record<string, unknown>) => ({ ...data });
 const sectionOfStep = (step: string) => step;
 type Step = (typeof STEPS)[number];
+
+/**
+ * A step left empty reports itself as one issue ("required"); each field it needs is named instead, so every
+ * missing input is highlighted, not only a message above them.
+ */
+function stepIssues(step: InternalRequestStep, form: Record<string, unknown>): { path: string; message: string }[] {
+  const issues = internalRequestForm.validateStep(step, form);
+  const whole = issues.length === 1 && issues[0]!.path === step;
+  if (!whole || (form[step] !== undefined && (typeof form[step] !== 'object' || Array.isArray(form[step])))) return issues;
+  const fields = internalRequestForm.validateStep(step, { ...form, [step]: { ...((form[step] as object | undefined) ?? {}) } });
+  return fields.length && fields.every((i) => i.path.startsWith(`${step}.`)) ? [...issues, ...fields] : issues;
+}
 
 /** Server validation messages (`validationErrors[].members` are the field paths) as field errors of the wizard. */
 function serverErrors(e: unknown): Errors {
@@ -45,6 +61,13 @@ export function InternalRequestWizard() {
   const deletion = useApiQuery<{ daysLeft: number | null }>(request.data ? `/api/internal-requests/${requestId}/deletion?v=${request.data.version}` : null);
   const [form, setForm] = useState<Record<string, unknown> | null>(null);
   const [stepIndex, setStepIndex] = useState(() => Math.max(0, STEPS.indexOf((search.step ?? 'factory') as Step)));
+  const [openedAtReturn, setOpenedAtReturn] = useState(!!search.step);
+  const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
+  const history = useApiQuery<{ items: HistoryItem[] }>(request.data && (request.data.context.returnedSections?.length ?? 0) > 0 ? `/api/requests/${requestId}/history?v=${request.data.version}` : null);
+  const stepsList = useRef<HTMLDivElement>(null);
+  // The version the next save expects: uploads and removals save at once, faster than the page re-renders.
+  const versionRef = useRef<number | null>(null);
+  if (request.data && (versionRef.current === null || request.data.version > versionRef.current)) versionRef.current = request.data.version;
   const [errors, setErrors] = useState<Errors>({});
   const [dirty, setDirty] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -54,6 +77,23 @@ export function InternalRequestWizard() {
   useEffect(() => {
     if (r && form === null) setForm({ branches: { hasBranches: false, items: [] }, ...sectionsToForm(r.data) });
   }, [r, form]);
+
+  // A returned request opens at the first section the registration returned (spec 02: only those are editable).
+  const firstReturned = r?.context.returnedSections?.length ? STEPS.findIndex((s) => r.context.returnedSections!.includes(s) || (s === 'products' && r.context.returnedSections!.includes('productUpload'))) : -1;
+  useEffect(() => {
+    if (!openedAtReturn && firstReturned >= 0) {
+      setStepIndex(firstReturned);
+      setOpenedAtReturn(true);
+    }
+  }, [firstReturned, openedAtReturn]);
+
+  // Keep the current step in view in the steps bar (14 steps do not fit any screen).
+  useEffect(() => {
+    stepsList.current?.querySelector('[aria-current="step"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }, [stepIndex]);
+
+  const lastReturn = [...(history.data?.items ?? [])].reverse().find((h) => h.event === 'RETURN');
+  const returnNote = lastReturn ? (lastReturn.note ?? (typeof lastReturn.payload.reason === 'string' ? lastReturn.payload.reason : null)) : null;
 
   const allowed = new Set((actions.data?.actions ?? []).map((a) => a.type));
   const canEdit = allowed.has('EDIT');
@@ -65,12 +105,14 @@ export function InternalRequestWizard() {
 
   if (!r || !form) return <PageContainer>{null}</PageContainer>;
 
-  const save = async (): Promise<RequestDetail | null> => {
+  const save = async (override: Record<string, unknown> = {}): Promise<RequestDetail | null> => {
     if (!canEdit || editableSteps.length === 0) return r;
-    const part = Object.fromEntries(editableSteps.filter((s) => form[s] !== undefined).map((s) => [s, form[s]]));
+    const current = { ...form, ...override };
+    const part = Object.fromEntries(editableSteps.filter((s) => current[s] !== undefined).map((s) => [s, current[s]]));
     if (Object.keys(part).length === 0) return r;
     try {
-      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: r.version, form: part }, { handleErrors: [400] });
+      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: versionRef.current ?? r.version, form: part }, { handleErrors: [400] });
+      versionRef.current = saved.version;
       setDirty(false);
       await request.reload();
       return saved;
@@ -84,7 +126,7 @@ export function InternalRequestWizard() {
 
   const goTo = async (index: number) => {
     if (index > stepIndex && step !== 'summary' && editableStep(step)) {
-      const issues = internalRequestForm.validateStep(step, form);
+      const issues = stepIssues(step, form);
       if (issues.length) {
         setErrors(Object.fromEntries(issues.map((i) => [i.path, i.message])));
         return;
@@ -122,15 +164,21 @@ export function InternalRequestWizard() {
   const remove = async () => {
     await sendEvent(r.id, 'DELETE', r.version, { confirmed: true });
     notify.success(t('requests:wizard.deleted'));
-    await navigate({ to: '/internal-halal-request' });
+    await navigate({ to: facilityRequestsPath(r.facilityId) });
   };
 
   const canSubmit = allowed.has('SUBMIT') || allowed.has('RESUBMIT');
+  /** Stores a step's new value at once (uploads and removals), then refreshes the file list. */
+  const persist = async (value: unknown) => {
+    setForm((f) => ({ ...f, [step]: value }));
+    await save({ [step]: value });
+    await files.reload();
+  };
   return (
     <PageContainer>
       <PageHeader
-        title={t('requests:wizard.title', { number: r.number })}
-        breadcrumbs={[{ label: t('requests:list.title'), to: '/internal-halal-request' }, { label: r.number }]}
+        title={t('requests:wizard.title', { number: ltr(r.number) })}
+        breadcrumbs={[{ label: t('requests:list.facilityTitle'), to: facilityRequestsPath(r.facilityId) }, { label: ltr(r.number) }]}
         description={
           <Flex gap="3" mt="2" align="center" wrap="wrap">
             <Badge colorPalette="brand" data-testid="request-status">{r.status.label}</Badge>
@@ -164,19 +212,38 @@ export function InternalRequestWizard() {
           </>
         }
       />
-      <Steps.Root step={stepIndex} count={STEPS.length} size="sm" mb="6" orientation="horizontal" overflowX="auto">
-        <Steps.List>
+      {returned.length > 0 && returnNote && (
+        <Alert.Root status="warning" mb="4" data-testid="return-note">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{t('requests:wizard.returnNote')}</Alert.Title>
+            <Alert.Description whiteSpace="pre-wrap">{returnNote}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      <Text mb="2" fontSize="sm" color="fg.muted" data-testid="step-counter">
+        {t('requests:wizard.stepOf', { n: stepIndex + 1, count: STEPS.length, title: t(`requests:steps.${step}`) })}
+      </Text>
+      <Box ref={stepsList} as="nav" aria-label={t('requests:wizard.stepsLabel')} overflowX="auto" pb="2" mb="6" data-testid="steps-scroller">
+        <Flex as="ol" gap="2" minW="max-content" listStyleType="none" m="0" p="0">
           {STEPS.map((s, i) => (
-            <Steps.Item key={s} index={i}>
-              <Steps.Trigger onClick={() => void goTo(i)} data-testid={`step-${s}`}>
-                <Steps.Indicator />
-                <Steps.Title>{t(`requests:steps.${s}`)}</Steps.Title>
-              </Steps.Trigger>
-              <Steps.Separator />
-            </Steps.Item>
+            <Box as="li" key={s}>
+              <Button
+                size="sm"
+                rounded="full"
+                colorPalette={returned.includes(s) ? 'orange' : 'brand'}
+                variant={i === stepIndex ? 'solid' : i < stepIndex ? 'subtle' : 'outline'}
+                onClick={() => void goTo(i)}
+                data-testid={`step-${s}`}
+                aria-current={i === stepIndex ? 'step' : undefined}
+              >
+                <bdi>{i + 1}</bdi>
+                {t(`requests:steps.${s}`)}
+              </Button>
+            </Box>
           ))}
-        </Steps.List>
-      </Steps.Root>
+        </Flex>
+      </Box>
       <Box borderWidth="1px" borderRadius="lg" p={{ base: '4', md: '6' }} data-testid={`wizard-step-${step}`}>
         <Heading as="h2" size="lg" mb="4">
           {t(`requests:steps.${step}`)}
@@ -198,7 +265,9 @@ export function InternalRequestWizard() {
         {step === 'summary' ? (
           <Stack gap="4">
             {Object.keys(errors).length > 0 && <Text color="fg.error">{t('requests:wizard.fixErrors')}</Text>}
-            <RequestDataView data={formToSections(form)} baseline={null} order={sectionsOf('internalCertificate')} />
+            <AttachmentNames.Provider value={files.map}>
+              <RequestDataView data={formToSections(form)} baseline={null} order={sectionsOf('internalCertificate')} />
+            </AttachmentNames.Provider>
           </Stack>
         ) : (
           <WizardStep
@@ -212,10 +281,12 @@ export function InternalRequestWizard() {
             readOnly={!editableStep(step)}
             facilityPublicId={r.facilityId}
             requestId={r.id}
+            files={files.map}
+            persist={persist}
           />
         )}
       </Box>
-      <Flex justify="space-between" mt="6" gap="3">
+      <Flex justify="space-between" mt="6" gap="3" pe={CHAT_CLEARANCE} data-testid="wizard-nav">
         <Button variant="outline" disabled={stepIndex === 0} onClick={() => void goTo(stepIndex - 1)} data-testid="wizard-back">
           {t('requests:wizard.back')}
         </Button>

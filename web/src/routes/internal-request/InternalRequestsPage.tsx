@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Button, Stack } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { SERVICES, servicePath } from '../../../../machines/services';
+import { startParams } from '../services/services';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSelectedFacility, useSession, useCan } from '../../session';
 import { Permissions as P } from '../../../../machines/permissions';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { QueuePage, RequestDetail } from '../requests/requests-api';
+import type { QueuePage } from '../requests/requests-api';
 
 /**
  * internal-halal-request: the internal facility's Halal certificate requests (staff: all of them), and a new
@@ -23,13 +24,13 @@ export function InternalRequestsPage() {
   const [page, setPage] = useState(1);
   const pageSize = 10;
   const list = useApiQuery<QueuePage>('/api/queues/all', {
-    query: { tab: session?.isStaff ? 'waiting' : 'mine', kind: 'internalCertificate', pageNumber: page, pageSize },
+    query: { tab: session?.isStaff ? 'waiting' : 'any', kind: 'internalCertificate', pageNumber: page, pageSize },
   });
   const facility = selected?.facilityType === 'InternalFacility' ? selected.publicId : session?.facilityIds.find((f) => f.startsWith('inf-'));
+  // A new request starts where the service registry says (the start screen prefills the facility's data).
   const start = async () => {
     if (!facility) return;
-    const r = await api.post<RequestDetail>('/api/requests', { kind: 'internalCertificate', facilityId: facility, data: {} });
-    await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
+    await navigate({ to: servicePath(SERVICES.internalCertificate.routes.start, startParams(facility)) });
   };
   return (
     <PageContainer>

@@ -1,8 +1,12 @@
+import { useState } from 'react';
 import { Box, Button, Checkbox, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { CATEGORY_TREE, INTERNAL_REQUEST_ATTACHMENTS, MAIN_CATEGORIES, OPERATIONS, PRODUCT_CATEGORY_CODES, UNITS, type InternalRequestStep, type MainCategory } from '../../../../machines/forms';
 import { FormField } from '../../components/form/FormField';
 import { AttachmentUpload } from './AttachmentUpload';
+import { api } from '../../api/client';
+import { notify } from '../../components/toaster';
+import type { AttachmentInfo } from '../requests/attachment-names';
 import { ProductUpload } from './ProductUpload';
 import { CheckList, ListEditor, ObjectFields, type Errors, type FieldSpec } from './StepFields';
 
@@ -47,9 +51,15 @@ export function WizardStep(p: {
   readOnly: boolean;
   facilityPublicId: string;
   requestId: string;
+  /** The request's files by id (names, locked or not). */
+  files: ReadonlyMap<string, AttachmentInfo>;
+  /** Stores a new value of this step at once (an upload or removal must not wait for "Next"). */
+  persist: (value: unknown) => Promise<void>;
 }) {
   const { t } = useTranslation(['requests', 'forms', 'validation']);
   const { step, form, setStep, errors, readOnly } = p;
+  // Names of files uploaded on this page, shown before the refreshed file list arrives.
+  const [uploaded, setUploaded] = useState<Record<string, string>>({});
   const value = form[step];
   const stepError = errors[step];
   const product: FieldSpec[] = [
@@ -182,34 +192,53 @@ export function WizardStep(p: {
           />
         );
       case 'attachments': {
-        const list = (value as { id: string; category: string; name?: string }[] | undefined) ?? [];
+        const list = (value as { id: string; category: string }[] | undefined) ?? [];
+        const nameOf = (id: string) => p.files.get(id)?.name ?? uploaded[id];
+        const remove = async (a: { id: string; category: string }) => {
+          const info = p.files.get(a.id);
+          // A file not yet submitted is deleted, so it no longer counts toward the category's limit; a submitted
+          // (locked) one stays on record and only leaves the request's data.
+          if (!info?.locked) await api.delete(`/api/attachments/${a.id}`, { handleErrors: [404, 409] }).catch(() => undefined);
+          await p.persist(list.filter((x) => x.id !== a.id));
+          notify.success(t('requests:attachments.removed', { name: info?.name ?? '' }));
+        };
         return (
           <Stack gap="4">
             <Text color="fg.muted">{t('requests:wizard.attachmentsHelp', { required: INTERNAL_REQUEST_ATTACHMENTS.required.map((c) => t(`forms:attachmentCategory.${c}`)).join('، ') })}</Text>
             {INTERNAL_REQUEST_ATTACHMENTS.allowed.map((c) => (
-              <Box key={c} borderWidth="1px" borderRadius="md" p="3">
-                {!readOnly && (
+              <Box key={c} borderWidth="1px" borderRadius="md" p="3" data-testid={`attachments-${c}`}>
+                {!readOnly ? (
                   <AttachmentUpload
                     facilityPublicId={p.facilityPublicId}
                     requestId={p.requestId}
                     category={c}
                     label={`${t(`forms:attachmentCategory.${c}`)}${(INTERNAL_REQUEST_ATTACHMENTS.required as readonly string[]).includes(c) ? ' *' : ''}`}
-                    onUploaded={(a) => setStep([...list, { id: a.id, category: c }])}
+                    onUploaded={(a) => {
+                      setUploaded((u) => ({ ...u, [a.id]: a.name }));
+                      return p.persist([...list, { id: a.id, category: c }]);
+                    }}
                     testId={`attachment-${c}`}
+                    showUploaded={false}
                   />
+                ) : (
+                  <Text fontWeight="medium">{t(`forms:attachmentCategory.${c}`)}</Text>
                 )}
-                {list
-                  .filter((a) => a.category === c)
-                  .map((a) => (
-                    <Flex key={a.id} gap="2" align="center" mt="1">
-                      <a href={`/api/attachments/${a.id}/download`}>{readOnly ? t(`forms:attachmentCategory.${c}`) : t('requests:wizard.attached')}</a>
-                      {!readOnly && (
-                        <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setStep(list.filter((x) => x.id !== a.id))}>
-                          {t('requests:wizard.remove')}
-                        </Button>
-                      )}
-                    </Flex>
-                  ))}
+                <Stack as="ul" gap="1" mt="2" listStyleType="none">
+                  {list
+                    .filter((a) => a.category === c)
+                    .map((a) => (
+                      <Flex as="li" key={a.id} gap="2" align="center" data-testid="attachment-item">
+                        <a href={`/api/attachments/${a.id}/download`} data-testid="attachment-name">
+                          <bdi>{nameOf(a.id) ?? t('requests:wizard.attached')}</bdi>
+                        </a>
+                        {!readOnly && (
+                          <Button size="xs" variant="outline" colorPalette="red" onClick={() => void remove(a)} data-testid="attachment-remove" aria-label={`${t('requests:wizard.remove')} ${nameOf(a.id) ?? ''}`}>
+                            {t('requests:wizard.remove')}
+                          </Button>
+                        )}
+                      </Flex>
+                    ))}
+                </Stack>
               </Box>
             ))}
           </Stack>

@@ -2,6 +2,7 @@ import { Badge, Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@cha
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
+import { Ltr, ltr } from '../../components/Bidi';
 
 export interface BillView {
   id: string;
@@ -30,7 +31,7 @@ export function BillsPanel({ requestId, version }: { requestId: string; version:
   const { t, i18n } = useTranslation(['requests', 'payments']);
   const bills = useApiQuery<{ items: BillView[] }>(`/api/bills?requestId=${requestId}&pageSize=20&v=${version}`);
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const sar = (s: string) => `${money.format(Number(s))} ${t('payments:bill.currency')}`;
+  const sar = (s: string) => `${ltr(money.format(Number(s)))} ${t('payments:bill.currency')}`;
   const items = bills.data?.items ?? [];
   if (items.length === 0) return null;
   const pay = async (bill: BillView) => {
@@ -49,7 +50,7 @@ export function BillsPanel({ requestId, version }: { requestId: string; version:
             <Box key={b.id} borderWidth="1px" borderRadius="md" p="4" data-testid="bill" data-status={b.status.code}>
               <Flex justify="space-between" align="center" wrap="wrap" gap="2" mb="3">
                 <Text fontWeight="semibold">
-                  {b.feeKind.name} — {b.number}
+                  {b.feeKind.name} — <Ltr>{b.number}</Ltr>
                 </Text>
                 <Badge colorPalette={b.status.code === OPEN ? 'orange' : b.status.code === 2 ? 'green' : 'gray'} data-testid="bill-status">
                   {b.status.label}
@@ -74,7 +75,7 @@ export function BillsPanel({ requestId, version }: { requestId: string; version:
                   <Button colorPalette="brand" onClick={() => void pay(b)} data-testid="pay-bill">
                     {t('requests:payment.pay')}
                   </Button>
-                  {b.dueAt && <Text fontSize="sm" color="fg.muted">{t('requests:payment.payBefore', { date: new Date(b.dueAt).toLocaleDateString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB') })}</Text>}
+                  {b.dueAt && <Text fontSize="sm" color="fg.muted">{t('requests:payment.payBefore', { date: ltr(new Date(b.dueAt).toLocaleDateString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB')) })}</Text>}
                 </Flex>
               )}
             </Box>

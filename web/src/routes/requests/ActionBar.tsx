@@ -1,12 +1,14 @@
-import { Button, Flex } from '@chakra-ui/react';
+import { Box, Button, Flex } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
+import { servicePath, type RequestKind } from '../../../../machines/services';
+import { WEB_SERVICES } from '../services/services';
 import type { AllowedActionView } from './requests-api';
 
 /** Events answered in the request's wizard rather than in a dialog (the wizard validates the whole form). */
 const WIZARD_EVENTS = new Set(['EDIT', 'SUBMIT', 'RESUBMIT']);
-const WIZARD_PATH: Record<string, string> = { internalCertificate: '/internal-halal-request', internalRenewal: '/internal-halal-request' };
-
-const DANGER = new Set(['REJECT', 'DELETE', 'CANCEL']);
+/** Events that refuse, send back, stop or remove: drawn apart from the approving ones (outlined, red). */
+const DESTRUCTIVE = /^(REJECT|RETURN|CANCEL|DELETE|SUSPEND|WITHDRAW|REVOKE)/;
+export const isDestructive = (type: string) => DESTRUCTIVE.test(type);
 
 /**
  * The action bar: one button per allowed action of GET /api/requests/:id/actions, in the order the machine lists
@@ -15,26 +17,37 @@ const DANGER = new Set(['REJECT', 'DELETE', 'CANCEL']);
 export function ActionBar(props: { requestId: string; kind: string; actions: readonly AllowedActionView[]; onAction: (a: AllowedActionView) => void }) {
   const { requestId, kind, actions, onAction } = props;
   const navigate = useNavigate();
-  const wizard = WIZARD_PATH[kind];
+  const wizard = WEB_SERVICES[kind as RequestKind]?.wizard;
+  // No actions, no bar: an empty sticky strip would only cover the page.
   if (actions.length === 0) return null;
+  // Approving actions first, destructive ones after them, set apart.
+  const ordered = [...actions.filter((a) => !isDestructive(a.type)), ...actions.filter((a) => isDestructive(a.type))];
   return (
-    <Flex gap="2" wrap="wrap" data-testid="action-bar" role="toolbar">
-      {actions.map((a) => (
-        <Button
-          key={a.type}
-          size="sm"
-          variant={DANGER.has(a.type) ? 'outline' : 'solid'}
-          colorPalette={DANGER.has(a.type) ? 'red' : 'brand'}
-          data-testid={`action-${a.type}`}
-          onClick={() => {
-            if (wizard && WIZARD_EVENTS.has(a.type)) {
-              void navigate({ to: `${wizard}/$requestId`, params: { requestId }, search: a.type === 'EDIT' ? {} : { step: 'summary' } });
-            } else onAction(a);
-          }}
-        >
-          {a.label}
-        </Button>
-      ))}
-    </Flex>
+    <Box position="sticky" top="16" zIndex="docked" bg="bg" py="2" borderBottomWidth="1px">
+      <Flex gap="2" wrap="wrap" data-testid="action-bar" role="toolbar">
+        {ordered.map((a, i) => {
+          const destructive = isDestructive(a.type);
+          const firstDestructive = destructive && (i === 0 || !isDestructive(ordered[i - 1]!.type));
+          return (
+            <Button
+              key={a.type}
+              size="sm"
+              ms={firstDestructive && i > 0 ? { base: 0, md: 'auto' } : undefined}
+              variant={destructive ? 'outline' : 'solid'}
+              colorPalette={destructive ? 'red' : 'brand'}
+              data-testid={`action-${a.type}`}
+              data-destructive={destructive || undefined}
+              onClick={() => {
+                if (wizard && WIZARD_EVENTS.has(a.type)) {
+                  void navigate({ to: servicePath(wizard, { requestId }), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
+                } else onAction(a);
+              }}
+            >
+              {a.label}
+            </Button>
+          );
+        })}
+      </Flex>
+    </Box>
   );
 }

@@ -12,7 +12,7 @@ export function HalalRequestsPage() {
   const session = useSession();
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { tab: session?.isStaff ? 'waiting' : 'mine', pageNumber: page, pageSize } });
+  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { tab: session?.isStaff ? 'waiting' : 'any', pageNumber: page, pageSize } });
   return (
     <PageContainer>
       <PageHeader title={t('requests:list.allTitle')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:list.allTitle') }]} />

@@ -1,6 +1,7 @@
 import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChangeState, changeOf, listChanges } from './data-changes';
+import { useAttachmentNames, type AttachmentInfo } from './attachment-names';
 
 /**
  * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
@@ -66,6 +67,7 @@ function scalar(v: unknown, t: T, field?: string): string {
 
 function Value({ field, value, before, compare }: { field?: string; value: unknown; before: unknown; compare: boolean }) {
   const { t } = useTranslation(['requests', 'forms']);
+  const files = useAttachmentNames();
   if (Array.isArray(value) || Array.isArray(before)) {
     const items = listChanges(compare ? ((before as unknown[] | undefined) ?? []) : undefined, (value as unknown[] | undefined) ?? []);
     if (items.length === 0) return <Text color="fg.muted">—</Text>;
@@ -75,7 +77,9 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
         <Stack gap="1" as="ul" ps="4">
           {items.map((i, n) => (
             <Box as="li" key={n}>
-              <Marked state={i.state}>{scalar(i.value, t, field === 'items' || field === 'operations' ? 'operations' : field)}</Marked>
+              <Marked state={i.state}>
+                <bdi>{scalar(i.value, t, field === 'items' || field === 'operations' ? 'operations' : field)}</bdi>
+              </Marked>
             </Box>
           ))}
         </Stack>
@@ -83,7 +87,8 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
     }
     const columns = [...new Set(items.flatMap((i) => Object.keys(i.value as object)))];
     return (
-      <Box overflowX="auto">
+      // A wide table scrolls on its own; the region is focusable so keyboard users can scroll it too.
+      <Box overflowX="auto" tabIndex={0} role="region" aria-label={t(`sections.${field}`, { defaultValue: field ?? '' })}>
         <Table.Root size="sm" variant="outline">
           <Table.Header>
             <Table.Row>
@@ -98,7 +103,7 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
               return (
                 <Table.Row key={n} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
                   {columns.map((c) => (
-                    <Table.Cell key={c}>{cell(c, (i.value as Record<string, unknown>)[c], field, t)}</Table.Cell>
+                    <Table.Cell key={c}>{cell(c, (i.value as Record<string, unknown>)[c], field, t, files)}</Table.Cell>
                   ))}
                 </Table.Row>
               );
@@ -123,7 +128,9 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
               {obj[k] !== null && typeof obj[k] === 'object' ? (
                 <Value field={field === 'operations' && k === 'items' ? 'operations' : k} value={obj[k]} before={base[k]} compare={compare} />
               ) : (
-                <Text>{scalar(obj[k] ?? base[k], t, k)}</Text>
+                <Text>
+                  <bdi>{scalar(obj[k] ?? base[k], t, k)}</bdi>
+                </Text>
               )}
             </Marked>
           </Box>
@@ -131,14 +138,28 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
       </SimpleGrid>
     );
   }
-  return <Marked state={compare ? changeOf(before, value) : ChangeState.Unchanged}>{scalar(value, t)}</Marked>;
+  return (
+    <Marked state={compare ? changeOf(before, value) : ChangeState.Unchanged}>
+      <bdi>{scalar(value, t)}</bdi>
+    </Marked>
+  );
 }
 
 /** One table cell; an attachment's id is its download link, its category a name. */
-function cell(column: string, v: unknown, section: string | undefined, t: T): React.ReactNode {
-  if (section === 'attachments' && column === 'id' && typeof v === 'string') return <a href={`/api/attachments/${v}/download`}>{t('requests:wizard.attached')}</a>;
+function cell(column: string, v: unknown, section: string | undefined, t: T, files: ReadonlyMap<string, AttachmentInfo>): React.ReactNode {
+  if (isAttachmentRef(section, column, v)) {
+    return (
+      <a href={`/api/attachments/${v}/download`} data-testid="attachment-link">
+        <bdi>{files.get(v)?.name ?? t('requests:wizard.attached')}</bdi>
+      </a>
+    );
+  }
   const field = section === 'attachments' && column === 'category' ? 'attachmentCategory' : column;
   if (Array.isArray(v)) return v.map((x) => scalar(x, t, column === 'subCategories' ? 'category' : field)).join('، ');
   if (v && typeof v === 'object') return JSON.stringify(v);
-  return scalar(v, t, field);
+  return <bdi>{scalar(v, t, field)}</bdi>;
 }
+
+/** An attachment reference of any service: `id` in an attachments list, or a field named `...attachmentId`. */
+const isAttachmentRef = (section: string | undefined, column: string, v: unknown): v is string =>
+  typeof v === 'string' && ((section === 'attachments' && column === 'id') || /attachmentId$/i.test(column));

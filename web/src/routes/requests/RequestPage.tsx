@@ -6,6 +6,10 @@ import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
+import { ltr } from '../../components/Bidi';
+import { servicePath, type RequestKind } from '../../../../machines/services';
+import { WEB_SERVICES } from '../services/services';
+import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
@@ -15,6 +19,9 @@ import { EventDialog } from './EventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { AuditorPanel } from '../admin/AuditorPanel';
 import { RequestDataView } from './RequestDataView';
+import { AuditPlanPanel, NonConformitiesPanel } from './CasePanels';
+import type { TAuditPlan } from '../../../../machines/events';
+import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
@@ -33,6 +40,9 @@ export function RequestPage() {
   const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${version}` : null);
   const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${requestId}/history?v=${version}` : null);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
+  const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
+  const hasPlan = !!request.data?.context.auditPlan;
+  const people = useApiQuery<Record<string, string>>(hasPlan ? `/api/requests/${requestId}/people?v=${version}` : null);
   const [certificate, setCertificate] = useState<{ id: string; number: string } | null>(null);
 
   useEffect(() => {
@@ -43,9 +53,10 @@ export function RequestPage() {
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
   useEffect(() => {
-    if (!finished || !kind?.startsWith('internal')) return;
+    const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
+    if (!finished || !lookup) return;
     api
-      .get<{ id: string; number: string }>(`/api/internal-requests/${requestId}/certificate`, { handleErrors: false })
+      .get<{ id: string; number: string }>(servicePath(lookup, { requestId }), { handleErrors: false })
       .then(setCertificate)
       .catch(() => setCertificate(null));
   }, [finished, kind, requestId]);
@@ -56,13 +67,13 @@ export function RequestPage() {
   const returned = items.some((h) => h.event === 'RETURN') && items.at(-1)?.event !== 'RETURN';
   // Reviewers see what the applicant changed since the request was returned to them (spec 01 section 3).
   const baseline = returned && session?.isStaff ? baselineAtLastReturn(items) : null;
-  const home = session?.isStaff ? '/halal-profile' : '/internal-halal-request';
+  const home = session?.isStaff ? '/halal-profile' : facilityRequestsPath(r.facilityId);
 
   return (
     <PageContainer>
       <PageHeader
-        title={t('requests:page.title', { number: r.number })}
-        breadcrumbs={[{ label: t('shell:menu.home'), to: home }, { label: r.number }]}
+        title={t('requests:page.title', { number: ltr(r.number) })}
+        breadcrumbs={[{ label: t(session?.isStaff ? 'shell:menu.home' : 'requests:list.facilityTitle'), to: home }, { label: ltr(r.number) }]}
         description={
           <Flex gap="3" mt="2" align="center" wrap="wrap">
             <Badge size="lg" colorPalette="brand" data-testid="request-status" data-code={r.status.code}>
@@ -73,12 +84,10 @@ export function RequestPage() {
         }
       />
       <Stack gap="8">
-        <Box position="sticky" top="0" zIndex="docked" bg="bg" py="2">
-          <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
-        </Box>
+        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
-            <Text>{t('requests:certificate.issued', { number: certificate.number })}</Text>
+            <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
             <Button asChild size="sm" colorPalette="green">
               <Link to="/certificates/$certificateId" params={{ certificateId: certificate.id }}>
                 {t('requests:certificate.open')}
@@ -86,13 +95,23 @@ export function RequestPage() {
             </Button>
           </Flex>
         )}
+        {hasPlan && (
+          <AuditPlanPanel
+            plan={r.context.auditPlan as TAuditPlan}
+            people={people.data ?? {}}
+            highlight={(actions.data?.actions ?? []).some((a) => a.type === 'ACCEPT_PLAN' || a.type === 'RETURN_PLAN')}
+          />
+        )}
+        <AttachmentNames.Provider value={files.map}>
+          <NonConformitiesPanel history={items} />
+        </AttachmentNames.Provider>
         <BillsPanel requestId={r.id} version={r.version} />
         {session?.isStaff && <AuditReports history={items} />}
         {session?.isStaff && (
           <AuditorPanel requestId={r.id} related={certificate ? [{ id: certificate.id, label: t('admin:diagram.certificate', { number: certificate.number }) }] : []} />
         )}
-        <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="8">
-          <Box>
+        <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="8">
+          <Box minW="0">
             {(r.context.returnedSections?.length ?? 0) > 0 && (
               <Text mb="3" color="orange.fg" data-testid="returned-sections">
                 {t('requests:page.returnedSections', { sections: r.context.returnedSections!.map((s) => t(`requests:sections.${s}`)).join('، ') })}
@@ -103,7 +122,9 @@ export function RequestPage() {
                 {t('requests:changes.legend')}
               </Text>
             )}
-            <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
+            <AttachmentNames.Provider value={files.map}>
+              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
+            </AttachmentNames.Provider>
           </Box>
           <HistoryTimeline items={items} />
         </Grid>

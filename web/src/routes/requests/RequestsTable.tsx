@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { DataTable, type Column } from '../../components/DataTable';
 import { notify } from '../../components/toaster';
+import { Ltr } from '../../components/Bidi';
 import { EventDialog } from './EventDialog';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
 
@@ -31,7 +32,7 @@ export function RequestsTable(p: {
       render: (r) => (
         <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
           <Link to="/requests/$requestId" params={{ requestId: r.id }} data-testid="request-link">
-            {r.number}
+            <Ltr>{r.number}</Ltr>
           </Link>
         </ChakraLink>
       ),
@@ -39,7 +40,7 @@ export function RequestsTable(p: {
     { key: 'kind', header: t('list.kind'), render: (r) => t(`machines:kinds.${r.kind}`, { defaultValue: r.kind }) },
     { key: 'status', header: t('list.status'), render: (r) => <Badge data-testid="row-status">{r.status.label}</Badge> },
     { key: 'creator', header: t('list.creator'), render: (r) => r.creatorName },
-    { key: 'updated', header: t('list.updated'), render: (r) => date.format(new Date(r.updatedAt)) },
+    { key: 'updated', header: t('list.updated'), render: (r) => <Ltr>{date.format(new Date(r.updatedAt))}</Ltr> },
   ];
   if (p.rowActions) columns.push({ key: 'actions', header: t('list.actions'), render: (r) => <RowActions row={r} onChanged={p.onChanged} /> });
   return (

@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
+import { internalCertificateData } from '../services/fixtures';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
+ * and a large screen (1280 px). A new applicant adds a facility, finds the service on the facility's profile,
+ * starts it (the facility's data prefilled), uploads, removes and re-uploads a file of a one-file category,
+ * submits; another user of a facility sees the main user's requests in the facility's list; the wizard's Next is
+ * never under the chat button; the request page has no horizontal overflow and its number keeps its order;
+ * axe finds nothing serious on the pages touched. One server and one browser for the whole file.
+ */
+type Lang = 'ar' | 'en';
+const WIDTHS = [390, 1280] as const;
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const pdfNamed = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
+
+describe('a person goes through the portal', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const axeFindings: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function userPage(userName: string, lang: Lang, width: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+    const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width, height: 860 } });
+    page.on('dialog', (d) => void d.dismiss());
+    await signIn(page, userName);
+    return { page, errors, close: () => context.close() };
+  }
+
+  async function go(page: Page, path: string, lang: Lang) {
+    await page.goto(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+    await waitForIdle(page);
+  }
+
+  /** axe on the page as it is now: serious and critical violations are collected and asserted at the end. */
+  async function axe(page: Page, label: string) {
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    for (const v of result.violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') axeFindings.push(`${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    }
+  }
+
+  /** The page scrolls only vertically. */
+  const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  /** Boxes of two elements intersect. */
+  async function overlap(page: Page, a: string, b: string): Promise<boolean> {
+    const [ra, rb] = await Promise.all([testId(page, a).boundingBox(), testId(page, b).boundingBox()]);
+    if (!ra || !rb) return false;
+    return ra.x < rb.x + rb.width && rb.x < ra.x + ra.width && ra.y < rb.y + rb.height && rb.y < ra.y + ra.height;
+  }
+
+  /**
+   * Where the first and last characters of `text` are drawn inside the element: a code like "2026-000001" reads
+   * left to right in both languages, so its first character is drawn left of its last one.
+   */
+  async function drawnLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
+    return page.evaluate(
+      ({ selector, text }) => {
+        const root = document.querySelector(selector);
+        if (!root) throw new Error(`no ${selector}`);
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const i = n.textContent!.indexOf(text);
+          if (i < 0) continue;
+          const at = (k: number) => {
+            const r = document.createRange();
+            r.setStart(n!, k);
+            r.setEnd(n!, k + 1);
+            return r.getBoundingClientRect().left;
+          };
+          return at(i) < at(i + text.length - 1);
+        }
+        throw new Error(`"${text}" not found in ${selector}`);
+      },
+      { selector, text },
+    );
+  }
+
+  /** Sends the wizard's data for the steps before the attachments, as the wizard's own draft call does. */
+  async function fillDraft(page: Page, requestId: string) {
+    const { attachments: _files, ...data } = internalCertificateData();
+    const status = await page.evaluate(
+      async ({ requestId, data }) => {
+        const session = (await (await fetch('/api/auth/session')).json()) as { csrfToken: string };
+        const request = (await (await fetch(`/api/requests/${requestId}`)).json()) as { version: number; data: Record<string, unknown> };
+        const res = await fetch(`/api/internal-requests/${requestId}/draft`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+          body: JSON.stringify({ expectedVersion: request.version, form: { ...data, factory: { ...(data.factory as object), ...(request.data.factory as object) } } }),
+        });
+        return res.status;
+      },
+      { requestId, data },
+    );
+    expect(status).toBe(200);
+  }
+
+  async function journey(lang: Lang, width: number, crNumber: string) {
+    const shot = (name: string) => `journey-${lang}-${width}-${name}`;
+    const { page, errors, close } = await userPage('new.applicant', lang, width);
+
+    // ---- adds a facility (the commercial registry's data), lands on its profile ----
+    await go(page, '/add-facility/internal', lang);
+    await page.locator('input[name="crNumber"]').fill(crNumber);
+    await testId(page, 'cr-lookup').click();
+    await testId(page, 'cr-data').waitFor();
+    await testId(page, 'wizard-next').click();
+    await page.locator('input[name="fullTimeEmployeeCount"]').fill('35');
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'agree').click();
+    await testId(page, 'submit-facility').click();
+    await page.waitForURL(/\/facility-profile\/internal\/inf-[0-9a-f]+$/);
+    await waitForIdle(page);
+    const facilityId = page.url().split('/').pop()!;
+    const facilityName = await testId(page, 'page-title').innerText();
+
+    // ---- the profile offers the service (from the service registry) and the facility's lists ----
+    await testId(page, 'facility-services').waitFor();
+    for (const v of ['requests', 'certificates', 'marks', 'bills']) expect(await testId(page, `facility-${v}`).isVisible()).toBe(true);
+    await axe(page, `${lang}-${width} profile`);
+    await screenshot(page, shot('profile'));
+    await testId(page, 'start-internalCertificate').click();
+    await waitForIdle(page);
+    await testId(page, 'start-service').click();
+    await page.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
+    await waitForIdle(page);
+    const requestId = page.url().split('/').pop()!;
+    // What the portal knows is already there.
+    expect(await page.locator('[name="factory.nameAr"]').inputValue()).not.toBe('');
+    expect(await page.locator('[name="factory.commercialRegistrationNumber"]').inputValue()).toBe(crNumber);
+    // Nothing covers Next (the chat button sits at the same side), wherever the page is scrolled.
+    await testId(page, 'wizard-next').scrollIntoViewIfNeeded();
+    expect(await overlap(page, 'wizard-next', 'chat-button')).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await overlap(page, 'wizard-next', 'chat-button')).toBe(false);
+    await axe(page, `${lang}-${width} wizard`);
+
+    // An empty step names every missing field, not only the step.
+    await page.locator('[name="factory.nameEn"]').fill('');
+    await page.locator('[name="factory.totalAnnualRevenue"]').fill('');
+    await testId(page, 'wizard-next').click();
+    await expect.poll(() => page.locator('[data-testid="field-error"]').count()).toBeGreaterThanOrEqual(2);
+
+    // ---- the data of the other steps, then the files through the wizard ----
+    await fillDraft(page, requestId);
+    await page.reload();
+    await waitForIdle(page);
+    await testId(page, 'step-attachments').click();
+    await testId(page, 'wizard-step-attachments').waitFor();
+    // The file field is a translated button, not the browser's "Choose File".
+    expect(await testId(page, 'attachment-industrialLicense-button').innerText()).toBe(lang === 'ar' ? 'اختر ملفًا' : 'Choose a file');
+    expect(await testId(page, 'attachment-industrialLicense').evaluate((e) => getComputedStyle(e).opacity)).toBe('0');
+    for (const category of INTERNAL_REQUEST_ATTACHMENTS.required) {
+      await testId(page, `attachment-${category}`).setInputFiles(pdfNamed(`${category}-first.pdf`));
+      await testId(page, `attachments-${category}`).locator('[data-testid="attachment-name"]').waitFor();
+    }
+    const license = testId(page, 'attachments-industrialLicense');
+    await expect.poll(() => license.locator('[data-testid="attachment-name"]').allInnerTexts()).toEqual(['industrialLicense-first.pdf']);
+    // A one-file category: remove the file, choose another — accepted, listed by its name.
+    await license.locator('[data-testid="attachment-remove"]').click();
+    await expect.poll(() => license.locator('[data-testid="attachment-name"]').count()).toBe(0);
+    await testId(page, 'attachment-industrialLicense').setInputFiles(pdfNamed('licence-2026.pdf'));
+    await expect.poll(() => license.locator('[data-testid="attachment-name"]').allInnerTexts()).toEqual(['licence-2026.pdf']);
+    expect(await license.locator('[data-testid="upload-error"]').count()).toBe(0);
+    await screenshot(page, shot('attachments'));
+
+    // ---- agreement, summary (files by name), submit ----
+    await testId(page, 'step-agreement').click();
+    await testId(page, 'agreement').click();
+    await testId(page, 'step-summary').click();
+    await testId(page, 'wizard-step-summary').waitFor();
+    expect(await page.locator('[data-testid="wizard-step-summary"] [data-testid="attachment-link"]').allInnerTexts()).toContain('licence-2026.pdf');
+    await testId(page, 'wizard-submit').click();
+    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await waitForIdle(page);
+    await testId(page, 'request-status').waitFor();
+    const number = await requestNumber(page, requestId);
+    expect(number).toMatch(/^\d{4}-\d{6}$/);
+
+    // ---- the facility's list shows it, searchable ----
+    await go(page, `/facility-requests/${facilityId}`, lang);
+    await expect.poll(() => page.locator('[data-testid="request-link"]').allInnerTexts()).toContain(number);
+    await testId(page, 'requests-search').fill(number);
+    await testId(page, 'requests-search').press('Enter');
+    await expect.poll(() => page.locator('[data-testid="request-link"]').count()).toBe(1);
+    expect(await drawnLeftToRight(page, '[data-testid="request-link"]', number)).toBe(true);
+    await axe(page, `${lang}-${width} facility requests`);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(facilityName).not.toBe('');
+    expect(errors).toEqual([]);
+    await close();
+    return { requestId, number };
+  }
+
+  /** The request number as the server gives it. */
+  async function requestNumber(page: Page, requestId: string): Promise<string> {
+    return page.evaluate(async (id) => ((await (await fetch(`/api/requests/${id}`)).json()) as { number: string }).number, requestId);
+  }
+
+  const journeys: Record<Lang, { requestId: string; number: string } | null> = { ar: null, en: null };
+
+  it('Arabic on a phone: adds a facility, starts its service from the profile, replaces a file, submits', async () => {
+    journeys.ar = await journey('ar', 390, '1010700001');
+  }, 300_000);
+
+  it('English on a large screen: the same journey', async () => {
+    journeys.en = await journey('en', 1280, '1010700002');
+  }, 300_000);
+
+  it('the request page: no horizontal overflow, the number keeps its order, nothing covers an action, in both languages at 390/768/1280', async () => {
+    const r = journeys.ar ?? journeys.en;
+    expect(r).not.toBeNull();
+    for (const lang of ['ar', 'en'] as const) {
+      for (const width of [390, 768, 1280]) {
+        const { page, close } = await userPage('new.applicant', lang, width);
+        await go(page, `/requests/${r!.requestId}`, lang);
+        await testId(page, 'request-status').waitFor();
+        expect(await horizontalOverflow(page), `${lang} ${width}`).toBeLessThanOrEqual(0);
+        expect(await drawnLeftToRight(page, 'h1', r!.number), `${lang} ${width}`).toBe(true);
+        if ((WIDTHS as readonly number[]).includes(width)) await axe(page, `${lang}-${width} request page`);
+        await screenshot(page, `journey-request-${lang}-${width}`);
+        await close();
+      }
+    }
+  }, 300_000);
+
+  it("a sub user sees the main user's requests in the facility's list", async () => {
+    // internal.main starts a request of Al Marai Foods; internal.sub (a delegated sub user) lists the facility.
+    const main = await userPage('internal.main', 'en', 1280);
+    await go(main.page, '/facility-profile/internal/inf-almarai-foods', 'en');
+    await testId(main.page, 'start-internalCertificate').click();
+    await waitForIdle(main.page);
+    await testId(main.page, 'start-service').click();
+    await main.page.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
+    const id = main.page.url().split('/').pop()!;
+    const number = await requestNumber(main.page, id);
+    await main.close();
+    for (const [lang, width] of [['ar', 390], ['en', 1280]] as const) {
+      const sub = await userPage('internal.sub', lang, width);
+      await go(sub.page, '/facility-profile/internal/inf-almarai-foods', lang);
+      await testId(sub.page, 'facility-requests').click();
+      await waitForIdle(sub.page);
+      await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).toContain(number);
+      await testId(sub.page, 'status-open').click();
+      await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).toContain(number);
+      await testId(sub.page, 'status-finished').click();
+      await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).not.toContain(number);
+      await axe(sub.page, `${lang}-${width} sub user list`);
+      // Another facility's list is refused by the server, not only hidden.
+      const status = await sub.page.evaluate(async () => (await fetch('/api/queues/all?tab=any&facilityId=exf-anatolia-meat')).status);
+      expect(status).toBe(403);
+      await sub.close();
+    }
+  }, 300_000);
+
+  it('axe: no serious or critical violation on the pages touched', () => {
+    expect(axeFindings).toEqual([]);
+  });
+});

@@ -1,0 +1,218 @@
+import { useState } from 'react';
+import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { servicePath } from '../../../../machines/services';
+import { useApiQuery } from '../../api/hooks';
+import { Ltr } from '../../components/Bidi';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { facilityProfilePath } from '../../session/selected-facility';
+import { facilityDetailsUrl, PROFILE_KIND, type CurrentUserInFacility, type Facility } from '../facilities/facilities-api';
+import { nameIn } from '../facilities/labels';
+import type { BillView } from '../payments/BillsPanel';
+import { RequestsTable } from '../requests/RequestsTable';
+import type { QueuePage, RequestSummary } from '../requests/requests-api';
+import { startParams, startableServices } from './services';
+
+const VIEWS = ['requests', 'certificates', 'marks', 'bills'] as const;
+type View = (typeof VIEWS)[number];
+const STATUS_TABS = ['any', 'open', 'finished'] as const;
+type StatusTab = (typeof STATUS_TABS)[number];
+const FACILITY_TYPE = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' } as const;
+
+/**
+ * facility-requests/{publicId}: everything a facility has going on, for each of its users (a sub user sees the main
+ * user's requests too): its requests with search and status tabs, its certificates and Halal marks (with the
+ * services that start from a certificate), and its invoices. The server keeps facilities apart (facilityId filter).
+ */
+export function FacilityRequestsPage() {
+  const params = useParams({ strict: false }) as { facilityPublicId?: string; cbPublicId?: string };
+  const publicId = params.facilityPublicId ?? params.cbPublicId ?? '';
+  const search = useSearch({ strict: false }) as { tab?: string };
+  const navigate = useNavigate();
+  const { t, i18n } = useTranslation(['requests', 'facilities', 'shell', 'payments']);
+  const view: View = (VIEWS as readonly string[]).includes(search.tab ?? '') ? (search.tab as View) : 'requests';
+  const me = useApiQuery<CurrentUserInFacility>(`/api/Facility/GetCurruntUserDetailInFacility/${encodeURIComponent(publicId)}`);
+  const facility = useApiQuery<Facility>(me.data ? facilityDetailsUrl(PROFILE_KIND[me.data.facilityType], publicId) : null);
+  const f = facility.data;
+  const name = f ? nameIn(f, i18n.language) : '';
+  const title = t('requests:list.facilityTitle');
+  const services = me.data ? startableServices(FACILITY_TYPE[me.data.facilityType], me.data.permissions) : [];
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={name ? `${title} — ${name}` : title}
+        breadcrumbs={[
+          { label: t('facilities:associated.title'), to: '/associated-facilities' },
+          ...(f ? [{ label: name, to: facilityProfilePath({ facilityType: f.facilityType, id: f.id, publicId }) }] : []),
+          { label: title },
+        ]}
+        actions={services.map((d) => (
+          <Button key={d.kind} asChild colorPalette="brand" data-testid={`start-${d.kind}`}>
+            <Link to={servicePath(d.routes.start, startParams(publicId))}>{t('requests:start.new', { service: t(d.titleKey) })}</Link>
+          </Button>
+        ))}
+      />
+      <Tabs.Root value={view} onValueChange={(e) => void navigate({ to: '.', search: { tab: e.value }, replace: true })} variant="line" lazyMount>
+        <Tabs.List overflowX="auto" maxW="full">
+          {VIEWS.map((v) => (
+            <Tabs.Trigger key={v} value={v} data-testid={`view-${v}`}>
+              {t(`requests:facilityViews.${v}`)}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="requests">
+          <RequestsView facilityId={publicId} />
+        </Tabs.Content>
+        <Tabs.Content value="certificates">
+          <EntitiesView facilityId={publicId} kind="certificate" facilityType={me.data ? FACILITY_TYPE[me.data.facilityType] : null} permissions={me.data?.permissions ?? []} />
+        </Tabs.Content>
+        <Tabs.Content value="marks">
+          <EntitiesView facilityId={publicId} kind="halalMark" facilityType={null} permissions={[]} />
+        </Tabs.Content>
+        <Tabs.Content value="bills">
+          <BillsView facilityId={publicId} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </PageContainer>
+  );
+}
+
+function RequestsView({ facilityId }: { facilityId: string }) {
+  const { t } = useTranslation('requests');
+  const [tab, setTab] = useState<StatusTab>('any');
+  const [text, setText] = useState('');
+  const [any, setAny] = useState('');
+  const [page, setPage] = useState(1);
+  const pageSize = 10;
+  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, any: any || undefined, pageNumber: page, pageSize } });
+  return (
+    <Stack gap="4" pt="2">
+      <Flex gap="3" wrap="wrap" align="center">
+        <Group attached role="group" aria-label={t('requests:statusTabs.label')}>
+          {STATUS_TABS.map((s) => (
+            <Button
+              key={s}
+              size="sm"
+              variant={tab === s ? 'solid' : 'outline'}
+              colorPalette="brand"
+              aria-pressed={tab === s}
+              onClick={() => {
+                setTab(s);
+                setPage(1);
+              }}
+              data-testid={`status-${s}`}
+            >
+              {t(`requests:statusTabs.${s}`)}
+            </Button>
+          ))}
+        </Group>
+        <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); setAny(text.trim()); setPage(1); }}>
+          <Flex gap="2">
+            <Input
+              aria-label={t('requests:list.search')}
+              placeholder={t('requests:list.searchPlaceholder')}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              data-testid="requests-search"
+            />
+            <Button type="submit" variant="outline">
+              {t('requests:list.search')}
+            </Button>
+          </Flex>
+        </Box>
+      </Flex>
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+    </Stack>
+  );
+}
+
+/** Certificates and Halal marks are lifecycles of their own (rows of the same list, by kind). */
+function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'; facilityType: 'internal' | 'external' | 'cb' | null; permissions: string[] }) {
+  const { t, i18n } = useTranslation(['requests', 'services']);
+  const [page, setPage] = useState(1);
+  const pageSize = 10;
+  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId: p.facilityId, kind: p.kind, tab: 'any', pageNumber: page, pageSize } });
+  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
+  const services = p.facilityType ? startableServices(p.facilityType, p.permissions, 'certificate') : [];
+  const columns: Column<RequestSummary>[] = [
+    {
+      key: 'number',
+      header: t('requests:list.number'),
+      render: (r) => (
+        <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
+          <Link to="/certificates/$certificateId" params={{ certificateId: r.id }} data-testid={`${p.kind}-link`}>
+            <Ltr>{r.number}</Ltr>
+          </Link>
+        </ChakraLink>
+      ),
+    },
+    { key: 'status', header: t('requests:list.status'), render: (r) => <Badge>{r.status.label}</Badge> },
+    { key: 'created', header: t('requests:list.issued'), render: (r) => <Ltr>{date.format(new Date(r.createdAt))}</Ltr> },
+  ];
+  if (services.length) {
+    columns.push({
+      key: 'services',
+      header: t('requests:list.services'),
+      render: (r) => (
+        <Flex gap="2" wrap="wrap">
+          {services.map((d) => (
+            <Button key={d.kind} asChild size="xs" variant="outline">
+              <Link to={servicePath(d.routes.start, startParams(p.facilityId, r.id))}>{t(d.titleKey)}</Link>
+            </Button>
+          ))}
+        </Flex>
+      ),
+    });
+  }
+  return (
+    <Box pt="2">
+      <DataTable
+        columns={columns}
+        rows={list.data?.items ?? []}
+        rowKey={(r) => r.id}
+        loading={list.loading && !list.data}
+        emptyText={t(p.kind === 'certificate' ? 'requests:list.noCertificates' : 'requests:list.noMarks')}
+        paging={{ page, pageSize, total: list.data?.totalCount ?? 0, onPageChange: setPage }}
+      />
+    </Box>
+  );
+}
+
+function BillsView({ facilityId }: { facilityId: string }) {
+  const { t, i18n } = useTranslation(['requests', 'payments']);
+  const [page, setPage] = useState(1);
+  const pageSize = 10;
+  const bills = useApiQuery<{ items: BillView[]; totalCount: number }>('/api/bills', { query: { facilityId, pageNumber: page, pageSize } });
+  const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
+  const columns: Column<BillView>[] = [
+    { key: 'number', header: t('requests:list.number'), render: (b) => <Ltr>{b.number}</Ltr> },
+    { key: 'kind', header: t('requests:list.kind'), render: (b) => b.feeKind.name },
+    { key: 'date', header: t('requests:list.issued'), render: (b) => <Ltr>{date.format(new Date(b.date))}</Ltr> },
+    {
+      key: 'total',
+      header: t('payments:bill.total'),
+      render: (b) => (
+        <Text as="span">
+          <Ltr>{money.format(Number(b.total))}</Ltr> {t('payments:bill.currency')}
+        </Text>
+      ),
+    },
+    { key: 'status', header: t('requests:list.status'), render: (b) => <Badge>{b.status.label}</Badge> },
+  ];
+  return (
+    <Box pt="2">
+      <DataTable
+        columns={columns}
+        rows={bills.data?.items ?? []}
+        rowKey={(b) => b.id}
+        loading={bills.loading && !bills.data}
+        emptyText={t('requests:list.noBills')}
+        paging={{ page, pageSize, total: bills.data?.totalCount ?? 0, onPageChange: setPage }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Button, Card, Stack, Text } from '@chakra-ui/react';
+import { useNavigate, useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { SERVICES, type RequestKind } from '../../../../machines/services';
+import { api } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { useApiQuery } from '../../api/hooks';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { facilityDetailsUrl, PROFILE_KIND, type CurrentUserInFacility, type Facility } from '../facilities/facilities-api';
+import { nameIn } from '../facilities/labels';
+import { facilityProfilePath } from '../../session/selected-facility';
+import type { RequestDetail } from '../requests/requests-api';
+import { WEB_SERVICES, wizardPathOf } from './services';
+
+/** Drops the fields a refused first draft named, so a stale profile value never blocks starting a request. */
+function without(data: Record<string, unknown>, paths: string[]): Record<string, unknown> {
+  const out = structuredClone(data);
+  for (const path of paths) {
+    const parts = path.split('.');
+    let node: Record<string, unknown> | undefined = out;
+    for (const p of parts.slice(0, -1)) node = node?.[p] as Record<string, unknown> | undefined;
+    if (node) delete node[parts[parts.length - 1]!];
+  }
+  return out;
+}
+
+/**
+ * The start screen of a service that has a wizard but no start screen of its own (its `routes.start` in
+ * machines/services): names the service and the facility, and on "Start" creates the draft with what the portal
+ * already knows about the facility, then opens the wizard. A button, not an automatic start, so reloading the page
+ * never creates a second draft.
+ */
+export function StartServicePage({ kind }: { kind: RequestKind }) {
+  const def = SERVICES[kind];
+  const params = useParams({ strict: false }) as Record<string, string | undefined>;
+  const publicId = params.facilityPublicId ?? params.cbPublicId ?? '';
+  const { t, i18n } = useTranslation(['requests', 'services', 'shell', 'facilities']);
+  const navigate = useNavigate();
+  const me = useApiQuery<CurrentUserInFacility>(`/api/Facility/GetCurruntUserDetailInFacility/${encodeURIComponent(publicId)}`);
+  const profileKind = me.data ? PROFILE_KIND[me.data.facilityType] : null;
+  const facility = useApiQuery<Facility>(profileKind ? facilityDetailsUrl(profileKind, publicId) : null);
+  const [starting, setStarting] = useState(false);
+  const title = t(def.titleKey);
+  const f = facility.data;
+
+  const start = async () => {
+    setStarting(true);
+    try {
+      const prefill = f && WEB_SERVICES[kind]?.prefill ? WEB_SERVICES[kind]!.prefill!(f) : {};
+      let created: RequestDetail;
+      try {
+        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, data: prefill }, { handleErrors: [400] });
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 400 || !e.validationErrors.length) throw e;
+        const rejected = e.validationErrors.flatMap((v) => v.members);
+        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, data: without(prefill, rejected) });
+      }
+      await navigate({ to: wizardPathOf(kind, created.id) });
+    } catch {
+      // the shell shows the refusal (a precondition, a missing permission)
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const crumbs = [{ label: t('facilities:associated.title'), to: '/associated-facilities' }];
+  if (f) crumbs.push({ label: nameIn(f, i18n.language), to: facilityProfilePath({ facilityType: f.facilityType, id: f.id, publicId: f.publicId }) });
+  return (
+    <PageContainer>
+      <PageHeader title={title} breadcrumbs={[...crumbs, { label: title }]} />
+      <Card.Root maxW="2xl">
+        <Card.Body>
+          <Stack gap="4">
+            <Text>{t('requests:start.intro', { service: title, facility: f ? nameIn(f, i18n.language) : '' })}</Text>
+            <Text color="fg.muted">{t('requests:start.prefillNote')}</Text>
+            <Button alignSelf="start" colorPalette="brand" loading={starting} disabled={!f} onClick={() => void start()} data-testid="start-service">
+              {t('requests:start.button')}
+            </Button>
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+    </PageContainer>
+  );
+}
+
+/** One route component per kind (router.tsx generates the routes from the service registry). */
+export const startServiceScreen = (kind: RequestKind) => {
+  const Screen = () => <StartServicePage kind={kind} />;
+  Screen.displayName = `StartService(${kind})`;
+  return Screen;
+};

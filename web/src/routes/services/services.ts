@@ -1,0 +1,101 @@
+import { SERVICES, servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
+import { screenExists } from '../../screens';
+
+/**
+ * What the web adds to a service definition (machines/services): where its drafts are edited, and which of the data
+ * the portal already holds about the facility starts a new draft. A service with no entry here has no wizard yet;
+ * it is offered only when its own start screen exists.
+ */
+export interface WebService {
+  /** The wizard of a draft ('$requestId'). */
+  wizard?: string;
+  /** The call that names the certificate a finished request issued ('$requestId'). */
+  certificate?: string;
+  /** The first data of a new draft, from the facility's profile (the server validates it like any draft). */
+  prefill?: (facility: FacilityFacts) => Record<string, unknown>;
+}
+
+/** What a facility's profile knows (GET facility calls), as prefill reads it. */
+export interface FacilityFacts {
+  nameAr: string;
+  nameEn: string;
+  registrationNumber: string | null;
+  unifiedNumber: string | null;
+  city: string | null;
+  countryCode: string;
+  details: Record<string, unknown>;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/** Factory, address and trademarks of an internal facility, as the commercial registry gave them. */
+function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
+  const d = f.details;
+  const address = (d.address && typeof d.address === 'object' ? d.address : {}) as Record<string, unknown>;
+  const trademarks = Array.isArray(d.trademarks)
+    ? (d.trademarks as Record<string, unknown>[]).map((m) => defined({ nameAr: text(m.nameAr), nameEn: text(m.nameEn) })).filter((m) => Object.keys(m).length)
+    : [];
+  return defined({
+    factory: defined({
+      nameAr: text(f.nameAr),
+      nameEn: text(f.nameEn),
+      commercialRegistrationNumber: text(f.registrationNumber),
+      unifiedNumber: text(f.unifiedNumber),
+      activityName: text(d.activityName),
+      totalAnnualRevenue: num(d.totalAnnualRevenue),
+      fullTimeEmployees: num(d.fullTimeEmployeeCount),
+    }),
+    address: defined({
+      countryCode: 'SA',
+      city: text(f.city) ?? text(address.city),
+      district: text(address.district),
+      street: text(address.streetName),
+      zipCode: text(address.zipCode),
+      buildingNumber: text(address.buildingNumber),
+      additionalNumber: text(address.additionalNumber),
+    }),
+    trademarks: trademarks.length ? trademarks : undefined,
+  });
+}
+
+const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
+const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
+
+export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
+  internalCertificate: { wizard: INTERNAL_WIZARD, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
+  internalRenewal: { wizard: INTERNAL_WIZARD, certificate: INTERNAL_CERTIFICATE },
+  internalAddProducts: { certificate: INTERNAL_CERTIFICATE },
+};
+
+/** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
+export const startParams = (facilityPublicId: string, certificateId?: string): Record<string, string> => ({
+  facilityPublicId,
+  cbPublicId: facilityPublicId,
+  ...(certificateId ? { certificateId } : {}),
+});
+
+/** Where a draft of this kind is edited, else its request page. */
+export const wizardPathOf = (kind: string, requestId: string): string => {
+  const web = WEB_SERVICES[kind as RequestKind];
+  return web?.wizard ? servicePath(web.wizard, { requestId }) : `/requests/${encodeURIComponent(requestId)}`;
+};
+
+/**
+ * The services a user may start from this facility (or, with `subject: 'certificate'`, from one of its
+ * certificates): the ones its type may start, that the user's permissions in the facility allow, and whose start
+ * screen exists. Placeholders are never offered.
+ */
+export function startableServices(type: FacilityType, permissions: readonly string[], subject: 'facility' | 'certificate' = 'facility'): ServiceDefinition[] {
+  return servicesFor(type).filter(
+    (d) => d.subject.type === subject && d.startPermissions.some((p) => permissions.includes(p)) && screenExists(d.routes.start),
+  );
+}
+
+/** Services whose start screen is the generic one (a facility-subject service with a wizard but no screen of its own). */
+export const genericStartKinds = (isBuilt: (template: string) => boolean): RequestKind[] =>
+  (Object.keys(WEB_SERVICES) as RequestKind[]).filter((k) => !!WEB_SERVICES[k]?.wizard && SERVICES[k].subject.type === 'facility' && !isBuilt(SERVICES[k].routes.start));
