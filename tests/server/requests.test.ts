@@ -240,12 +240,16 @@ describe('GET /api/queues/:queue', () => {
   });
 
   it('names the people of the case (the assignee) to those who may see the request, and only them', async () => {
-    const res = await applicant.get(`/api/requests/${b.id}/people`);
+    // A request of its own, assigned now (b moved on from registration, which clears its assignee).
+    const c = await inRegistration();
+    expect((await send(registration, c.id, 'ASSIGN_TO_ME', 4)).statusCode).toBe(200);
+    const res = await applicant.get(`/api/requests/${c.id}/people`);
     expect(res.statusCode).toBe(200);
-    const assignee = (await applicant.get(`/api/requests/${b.id}`)).json().assigneeUserId as string;
+    const assignee = (await applicant.get(`/api/requests/${c.id}`)).json().assigneeUserId as string;
+    expect(assignee).toBeTruthy();
     expect(Object.keys(res.json())).toContain(assignee);
     expect(Object.values(res.json()).every((name) => typeof name === 'string' && name.trim() !== '')).toBe(true);
-    expect((await external.get(`/api/requests/${b.id}/people`)).statusCode).toBe(404);
+    expect((await external.get(`/api/requests/${c.id}/people`)).statusCode).toBe(404);
   });
 
   it('the committee does not see registration requests as theirs', async () => {
