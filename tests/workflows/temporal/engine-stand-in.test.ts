@@ -82,7 +82,8 @@ describe('temporal adapter specifics', () => {
     const issued = await engine.send(req.id, { type: 'APPROVE' }, reviewer, 2);
     expect([issued.stateValue, issued.finished]).toEqual(['issued', true]);
     expect(standIn.closed(workflowIdOf(req.id))).toBe(true);
-    await expect(engine.send(req.id, { type: 'SUBMIT' }, applicant, 3)).rejects.toMatchObject({ code: 'TransitionNotAllowed', status: 409 });
+    const refused = await engine.send(req.id, { type: 'SUBMIT' }, applicant, 3).catch((e: unknown) => e);
+    expect([(refused as { code?: string }).code, httpStatusOf(refused)]).toEqual(['TransitionNotAllowed', 409]);
     expect(await engine.allowedActions(req.id, applicant)).toEqual([]);
   });
 
