@@ -12,7 +12,7 @@ describe('the database in production', () => {
   });
 
   it('is accepted on PostgreSQL, and PGlite stays the default outside production', () => {
-    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_ENV, ...secrets, DATABASE_URL: 'postgres://halal@db:5432/halal' }).DATABASE_URL).toBe(
+    expect(loadConfig({ ...PRODUCTION_ENV, ...secrets, DATABASE_URL: 'postgres://halal@db:5432/halal' }).DATABASE_URL).toBe(
       'postgres://halal@db:5432/halal',
     );
     expect(loadConfig({ NODE_ENV: 'development' }).DATABASE_URL).toBeUndefined();

@@ -83,7 +83,7 @@ describe('temporal adapter specifics', () => {
     expect([issued.stateValue, issued.finished]).toEqual(['issued', true]);
     expect(standIn.closed(workflowIdOf(req.id))).toBe(true);
     const refused = await engine.send(req.id, { type: 'SUBMIT' }, applicant, 3).catch((e: unknown) => e);
-    expect([(refused as { code?: string }).code, httpStatusOf(refused)]).toEqual(['TransitionNotAllowed', 409]);
+    expect([(refused as AppError).code, httpStatusOf(refused as AppError)]).toEqual(['TransitionNotAllowed', 409]);
     expect(await engine.allowedActions(req.id, applicant)).toEqual([]);
   });
 
