@@ -1,13 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestModel } from '@xstate/graph';
-import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
-import { MACHINE_KINDS, getMachine, guardParamsOf, isMachineKind, statusOf, type MachineEvent, type MachineKind, type MayParams } from '../machines';
+import { MACHINE_KINDS, isMachineKind, statusOf, type MachineKind, type MayParams } from '../machines';
 import { eventLabel, statusLabel } from '../machines/labels';
 import { DEFAULT_ROLES } from '../machines/default-roles';
-import { eventsFor, inputFor } from '../tests/machines/samples';
-import { transitionIds, walkMachine, type Coverage } from '../tests/machines/coverage';
+import { walkMachine, type Coverage } from '../tests/machines/coverage';
+import { maximalPaths, pathSteps } from '../tests/machines/paths';
 
 /*
  * `npm run paths -- <kind> [--lang ar|en] [--out dir]` (issue 15, testers): the paths @xstate/graph generates through a
@@ -37,45 +35,16 @@ export function whoOf(params: MayParams, lang: 'ar' | 'en'): string {
 
 /** The maximal shortest paths of a machine (a path that is a prefix of another is left out), as test scripts. */
 export function scriptsOf(kind: MachineKind, lang: 'ar' | 'en' = 'en'): { initial: { code: number; label: string }; steps: ScriptStep[] }[] {
-  const machine = getMachine(kind);
-  const ids = transitionIds(machine);
-  const serializeState = (state: AnyMachineSnapshot, event: MachineEvent | undefined, prev: AnyMachineSnapshot | undefined) => {
-    const c = state.context as Record<string, unknown>;
-    const via = event && prev ? machine.getTransitionData(prev, event).map((t) => ids.get(t)).join('|') : 'init';
-    return JSON.stringify([
-      state.value,
-      state.status,
-      c.assigneeUserId !== null,
-      c.returnedByAudit ?? null,
-      c.round ?? null,
-      ((c.paidFees as number | undefined) ?? 0) > 0,
-      ((c.discountPercent as number | undefined) ?? 0) >= 100,
-      ((c.openNonConformities as unknown[] | undefined)?.length ?? 0) > 0,
-      ((c.returnedSections as unknown[] | undefined)?.length ?? 0) > 0,
-      via,
-    ]);
-  };
-  const input = inputFor(kind, 0);
-  const events = eventsFor(kind, machine);
-  const model = createTestModel(machine, { events, serializeState: serializeState as never });
-  const paths = model.getShortestPaths({ input, events: events as never, serializeState: serializeState as never });
-  const start = initialTransition(machine, input)[0] as AnyMachineSnapshot;
+  const { initial: start, paths } = pathSteps(kind);
   const initial = { code: statusOf(start), label: statusLabel(kind, statusOf(start), lang) ?? '' };
-  const scripts = paths.map((p) => {
-    let snap = start;
-    return p.steps
-      .filter((s) => !s.event.type.startsWith('xstate.'))
-      .map((s): ScriptStep => {
-        const event = s.event as MachineEvent;
-        const [t] = machine.getTransitionData(snap, event);
-        snap = transition(machine, snap, event)[0] as AnyMachineSnapshot;
-        const code = statusOf(snap);
-        return { who: whoOf((t && guardParamsOf(t)) ?? {}, lang), event: event.type, action: eventLabel(event.type, lang) ?? event.type, expectedStatus: code, expectedLabel: statusLabel(kind, code, lang) ?? '' };
-      });
-  });
+  const scripts = paths.map((p) =>
+    p.map((s): ScriptStep => {
+      const code = statusOf(s.after);
+      return { who: whoOf(s.guard, lang), event: s.event.type, action: eventLabel(s.event.type, lang) ?? s.event.type, expectedStatus: code, expectedLabel: statusLabel(kind, code, lang) ?? '' };
+    }),
+  );
   const key = (steps: ScriptStep[]) => steps.map((s) => `${s.event}>${s.expectedStatus}`).join('\n');
-  const keys = scripts.map(key);
-  const maximal = scripts.filter((st, i) => st.length > 0 && !keys.some((k, j) => j !== i && k.length > keys[i].length && k.startsWith(`${keys[i]}\n`)));
+  const maximal = maximalPaths(scripts, (s) => `${s.event}>${s.expectedStatus}`);
   // Identical scripts (the traversal distinguishes context the reader does not see) are printed once.
   const unique = [...new Map(maximal.map((s) => [key(s), s])).values()];
   return unique.map((steps) => ({ initial, steps }));

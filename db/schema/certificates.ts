@@ -1,16 +1,8 @@
+import type { CertificateProduct } from '../../machines/services/types';
 import { pgTable, text, timestamp, uuid, integer, jsonb, numeric, index, boolean } from 'drizzle-orm/pg-core';
 
-/** A product as a certificate lists it (machines/services/types.ts CertificateProduct). */
-export interface CertificateProductRow {
-  nameAr: string;
-  nameEn: string;
-  brandAr?: string;
-  brandEn?: string;
-  hsCode?: string;
-  globalHsCode?: string;
-  productNumber?: string;
-  category?: string;
-}
+/** A product as a certificate lists it: the service contract's shape, stored as it is. */
+export type CertificateProductRow = CertificateProduct;
 
 /**
  * Issued certificates (Halal certificates of facilities, CB designation certificates) and Halal marks.

@@ -3,13 +3,12 @@ import { Permissions as P } from '../permissions';
 import { OPERATIONS, type Operation } from '../forms/catalogues';
 import { FormMessage as M } from '../forms/messages';
 import { areaField, countField, requiredOrInvalid } from '../forms/fields';
-import { createProductSchema, duplicateProducts, productShape, type TProduct } from '../forms/product';
-import { INTERNAL_REQUEST_LIMITS } from '../forms/internal-request';
+import type { TProduct } from '../forms/product';
 import type { HsRulesSource } from '../forms/hs-relevance';
 import { attachmentList, attachmentListDraft, draftList, draftObject, enumField, type AttachmentRules } from '../forms/parts';
 import { applicationFee, certificateFee } from './fees';
 import { brandNames, certificateProductOf, readSection } from './project';
-import { markService, renewalSection } from './internal';
+import { markService, productsSection, renewalSection } from './internal';
 import { emptyProjection, type ProjectionFn, type SectionDefinition, type ServiceDefinition } from './types';
 
 /**
@@ -44,20 +43,6 @@ const paymentWayShape = () => ({
 });
 
 const operationShape = () => ({ operation: enumField<Operation>(OPERATIONS, M.operationInvalid), planAttachmentId: uuid() });
-
-export function productsSection(hsRules?: HsRulesSource): SectionDefinition {
-  return {
-    complete: z
-      .array(createProductSchema(hsRules), { error: requiredOrInvalid })
-      .min(1, M.productRequired)
-      .max(INTERNAL_REQUEST_LIMITS.products, M.tooManyProducts)
-      .superRefine((items: TProduct[], ctx) => {
-        for (const d of duplicateProducts(items)) ctx.addIssue({ code: 'custom', message: M.productDuplicate, path: [d.index, d.field] });
-      }),
-    draft: draftList(productShape(hsRules), INTERNAL_REQUEST_LIMITS.products),
-    maxBytes: 1024 * 1024,
-  };
-}
 
 function externalSections(hsRules?: HsRulesSource): Record<string, SectionDefinition> {
   return {

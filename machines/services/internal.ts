@@ -94,19 +94,8 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
   };
 
   // Added products: the same product rules and HS-code eligibility as the certificate wizard.
-  const ZProduct = createProductSchema(hsRules);
   const addProductsSections: Record<string, SectionDefinition> = {
-    products: {
-      complete: z
-        .array(ZProduct, { error: requiredOrInvalid })
-        .min(1, M.productRequired)
-        .max(INTERNAL_REQUEST_LIMITS.products, M.tooManyProducts)
-        .superRefine((items: TProduct[], ctx) => {
-          for (const d of duplicateProducts(items)) ctx.addIssue({ code: 'custom', message: M.productDuplicate, path: [d.index, d.field] });
-        }),
-      draft: draftList(productShape(hsRules), INTERNAL_REQUEST_LIMITS.products),
-      maxBytes: 1024 * 1024,
-    },
+    products: productsSection(hsRules),
     attachments: {
       complete: attachmentList(ADD_PRODUCTS_ATTACHMENTS),
       draft: attachmentListDraft(ADD_PRODUCTS_ATTACHMENTS),
@@ -159,6 +148,21 @@ const markProductShape = () => ({
   scope: z.enum(['Saudi', 'Global'], { error: requiredOrInvalid }),
 });
 const MARK_PRODUCTS_MAX = 500;
+
+/** Products a request puts on a certificate (internal and external additions, the external certificate). */
+export function productsSection(hsRules?: HsRulesSource): SectionDefinition {
+  return {
+    complete: z
+      .array(createProductSchema(hsRules), { error: requiredOrInvalid })
+      .min(1, M.productRequired)
+      .max(INTERNAL_REQUEST_LIMITS.products, M.tooManyProducts)
+      .superRefine((items: TProduct[], ctx) => {
+        for (const d of duplicateProducts(items)) ctx.addIssue({ code: 'custom', message: M.productDuplicate, path: [d.index, d.field] });
+      }),
+    draft: draftList(productShape(hsRules), INTERNAL_REQUEST_LIMITS.products),
+    maxBytes: 1024 * 1024,
+  };
+}
 
 /**
  * Halal-mark requests (internal and external): products of the subject certificate, one mark each, and a package of

@@ -25,7 +25,7 @@ import enMachines from '../../locales/en/machines.json';
 import arMachines from '../../locales/ar/machines.json';
 import enStatus from '../../locales/en/status.json';
 import arStatus from '../../locales/ar/status.json';
-import { transitionIds } from './coverage';
+import { transitionIds } from './paths';
 import { people } from './drive';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);

@@ -1,5 +1,4 @@
-import { createTestModel } from '@xstate/graph';
-import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition, type StateValue } from 'xstate';
+import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import {
   allowedActions,
@@ -18,7 +17,7 @@ import {
   type MachineEvent,
   type MachineKind,
 } from '../../machines';
-import { eventsFor, inputFor } from './samples';
+import { shortestPaths, transitionIds } from './paths';
 
 export interface Coverage {
   kind: MachineKind;
@@ -30,21 +29,6 @@ export interface Coverage {
   steps: number;
 }
 
-/** Every transition definition of a machine with a readable id (`<state id> <EVENT>#<index>`). */
-export function transitionIds(machine: AnyStateMachine): Map<AnyTransitionDefinition, string> {
-  const ids = new Map<AnyTransitionDefinition, string>();
-  const nodes = [machine.root, ...stateNodesOf(machine)] as unknown as { id: string; transitions: Map<string, AnyTransitionDefinition[]> }[];
-  for (const node of nodes)
-    for (const [type, defs] of node.transitions) defs.forEach((d, i) => ids.set(d, `${node.id} ${type}#${i}`));
-  return ids;
-}
-
-/**
- * Walks a machine with @xstate/graph: the traversal is keyed by state value, the context facts guards read, and
- * the transition that led there (source state + event + branch), so every transition ends some shortest path.
- * Each path is replayed through the public API (initialTransition/transition, allowedActions, validateEvent,
- * statusOf, queueOf, deadlinesOf) as the system under test, and the states and transitions it takes are counted.
- */
 /** Ids of the active state nodes of a state value (the root excluded), from the machine's public node tree. */
 function activeStateIds(machine: AnyStateMachine, value: StateValue): string[] {
   const out: string[] = [];
@@ -60,6 +44,12 @@ function activeStateIds(machine: AnyStateMachine, value: StateValue): string[] {
   return out;
 }
 
+/**
+ * Walks a machine with @xstate/graph: the traversal is keyed by state value, the context facts guards read, and
+ * the transition that led there (source state + event + branch), so every transition ends some shortest path.
+ * Each path is replayed through the public API (initialTransition/transition, allowedActions, validateEvent,
+ * statusOf, queueOf, deadlinesOf) as the system under test, and the states and transitions it takes are counted.
+ */
 export async function walkMachine(kind: MachineKind): Promise<Coverage> {
   const machine = getMachine(kind);
   const ids = transitionIds(machine);
@@ -73,28 +63,8 @@ export async function walkMachine(kind: MachineKind): Promise<Coverage> {
     steps: 0,
   };
   const codes = new Set(catalogues.statuses[kind].filter((e) => e.aliasOf === undefined).map((e) => e.code));
-  const events = eventsFor(kind, machine);
-  const serializeState = (state: AnyMachineSnapshot, event: MachineEvent | undefined, prev: AnyMachineSnapshot | undefined) => {
-    const c = state.context as Record<string, unknown>;
-    const via = event && prev ? machine.getTransitionData(prev, event).map((t) => ids.get(t)).join('|') : 'init';
-    return JSON.stringify([
-      state.value,
-      state.status,
-      c.assigneeUserId !== null,
-      c.returnedByAudit ?? null,
-      ((c.paidFees as number | undefined) ?? 0) > 0,
-      ((c.discountPercent as number | undefined) ?? 0) >= 100,
-      c.round ?? null,
-      ((c.openNonConformities as unknown[] | undefined)?.length ?? 0) > 0,
-      ((c.returnedSections as unknown[] | undefined)?.length ?? 0) > 0,
-      via,
-    ]);
-  };
-
   for (const discountPercent of [0, 100]) {
-    const input = inputFor(kind, discountPercent);
-    const model = createTestModel(machine, { events, serializeState: serializeState as never });
-    const paths = model.getShortestPaths({ input, events: events as never, serializeState: serializeState as never });
+    const { input, paths } = shortestPaths(kind, discountPercent);
     for (const path of paths) {
       coverage.paths++;
       let current = initialTransition(machine, input)[0] as AnyMachineSnapshot;
