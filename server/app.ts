@@ -18,6 +18,7 @@ import csrf from './plugins/csrf';
 import { modules } from './modules';
 import { configureHistoryKeys } from '../workflows/hash-chain';
 import { registerSimulators } from './simulators';
+import { ApiDocument } from './openapi';
 import { createServices } from '../machines/services';
 import { businessDefaults } from './business-defaults';
 import type { RoutePolicy } from './types';
@@ -77,8 +78,10 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
 
   // Every /api route must say who may call it; a route without a policy stops the server at start.
   app.decorate('routePolicies', [] as { method: string; url: string; policy: RoutePolicy }[]);
+  const apiDocument = new ApiDocument();
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    apiDocument.record(route);
     const policy = (route.config as { policy?: RoutePolicy } | undefined)?.policy;
     if (policy === undefined) throw new Error(`Route ${route.method} ${route.url} declares no config.policy`);
     for (const method of [route.method].flat()) {
@@ -119,9 +122,10 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   await app.register(swagger, {
     openapi: {
       info: { title: 'Halal certification portal API', version: config.APP_VERSION },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'halal_session' } } },
     },
     transform: jsonSchemaTransform,
+    transformObject: (documents) =>
+      apiDocument.finish((documents as { openapiObject: Record<string, unknown> }).openapiObject, { version: config.APP_VERSION, publicUrl: config.PUBLIC_URL }) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(auth);

@@ -27,6 +27,12 @@ export interface SessionUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     policy?: RoutePolicy;
+    /** Media type of a file answer, for the API document (server/openapi.ts); '*' is the stored file's own type. */
+    produces?: string;
+    /** The route reads the reCAPTCHA token from the `recaptcha-token` header (server/openapi.ts). */
+    recaptchaHeader?: boolean;
+    /** The route answers with this redirect status (server/openapi.ts). */
+    redirect?: number;
   }
   interface FastifyInstance {
     config: Config;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import type { RoutePolicy } from '../../server/types';
+import { ApiDocument } from '../../server/openapi';
 
 /*
  * Issue 11, proof: every operation of the OpenAPI document (/api/docs/json) gets bounded fast-check cases of malformed
@@ -27,6 +28,8 @@ interface Operation {
   path: string;
   params: Param[];
   body?: { properties?: Record<string, { type?: string }>; required?: string[] };
+  /** The statuses the document declares for it, and each one's media types. */
+  answers: { statuses: string[]; mediaTypes: Record<string, string[]> };
 }
 type Json = Record<string, unknown>;
 
@@ -46,11 +49,11 @@ beforeAll(async () => {
   }
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
     paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: { content?: Record<string, { schema?: Operation['body'] }> } }>>;
-  };
+  } & Record<string, unknown>;
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       if (!path.startsWith('/api/') || SKIP.has(`${method.toUpperCase()} ${path}`)) continue;
-      operations.push({ method: method.toUpperCase(), path, params: op.parameters ?? [], body: op.requestBody?.content?.['application/json']?.schema });
+      operations.push({ method: method.toUpperCase(), path, params: op.parameters ?? [], body: op.requestBody?.content?.['application/json']?.schema, answers: ApiDocument.declared(doc, method, path)! });
     }
   }
   operations = operations.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
@@ -154,10 +157,15 @@ function requestOf(op: Operation, c: Case) {
   };
 }
 
-function checkAnswer(res: LightMyRequestResponse, lang: string, what: string) {
+function checkAnswer(res: LightMyRequestResponse, lang: string, what: string, op: Operation) {
   total++;
   statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
   expect(res.statusCode, `${what} -> ${res.statusCode} ${res.body.slice(0, 300)}`).toBeLessThan(500);
+  // Issue 16: the document declares every answer an operation gives, with its media type.
+  expect(op.answers.statuses, `${what}: ${res.statusCode} is not declared`).toContain(String(res.statusCode));
+  const media = op.answers.mediaTypes[String(res.statusCode)] ?? [];
+  const type = String(res.headers['content-type'] ?? '').split(';')[0]!;
+  if (type && !media.includes('application/octet-stream')) expect(media, `${what}: ${res.statusCode} answered ${type}`).toContain(type);
   if (res.statusCode < 400) return;
   const body = res.json() as { error?: { code?: unknown; message?: unknown } };
   expect(typeof body.error?.code, what).toBe('string');
@@ -184,7 +192,7 @@ describe('OpenAPI-driven fuzzing of every operation', () => {
           const started = performance.now();
           const res = await client.request(req);
           slow.push([performance.now() - started, `${op.method} ${op.path} ${c.kind} ${res.statusCode}`]);
-          checkAnswer(res, c.lang, `${op.method} ${op.path} [${c.kind}] ${req.url.slice(0, 120)}`);
+          checkAnswer(res, c.lang, `${op.method} ${op.path} [${c.kind}] ${req.url.slice(0, 120)}`, op);
         }),
         { numRuns: CASES_PER_OPERATION, seed: SEED, endOnFailure: true },
       );

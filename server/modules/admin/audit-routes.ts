@@ -88,7 +88,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/admin/audit-logs/export',
     {
-      config: { policy: Permissions.auditLogs.view },
+      config: { policy: Permissions.auditLogs.view, produces: 'text/csv' },
       schema: { tags: ['admin'], summary: 'The rows a search finds, as CSV (cells that look like formulas are neutralised)', querystring: ZFilter },
     },
     async (request, reply) => {

@@ -159,7 +159,7 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${PREFIX}/:id/download`,
     {
-      config: { policy: 'authenticated' },
+      config: { policy: 'authenticated', produces: '*' },
       schema: {
         tags: ['attachments'],
         summary: 'The file itself, for members of the owning facility and Halal-center staff',

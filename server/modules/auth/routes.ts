@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
+import { errorResponses } from '../../schemas';
 import { sessions, users } from '../../../db/schema';
 import { isStaff } from '../../../machines/roles';
 import { verifyPasswordOrDummy } from '../../../lib/password';
@@ -42,7 +43,7 @@ const auth: FastifyPluginAsyncZod = async (app) => {
         csrf: false,
         rateLimit: { max: app.config.LOGIN_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' },
       },
-      schema: { tags: ['auth'], body: ZLogin, response: { 200: z.object({ ok: z.literal(true) }) } },
+      schema: { tags: ['auth'], summary: 'Sign in with the user name (or e-mail) and password; sets the session cookie', body: ZLogin, response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses } },
     },
     async (request, reply) => {
       const { userName, password } = request.body;

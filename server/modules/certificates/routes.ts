@@ -71,7 +71,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/certificates/:id/pdf',
     {
-      config: { policy: 'authenticated' },
+      config: { policy: 'authenticated', produces: 'application/pdf' },
       schema: { tags: ['certificates'], summary: 'The certificate as a bilingual PDF with a verification QR code', params, response: { 200: ZFile, ...errorResponses } },
     },
     async (request, reply) => {
@@ -87,7 +87,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/certificates/:id/mark.zip',
     {
-      config: { policy: 'authenticated' },
+      config: { policy: 'authenticated', produces: 'application/zip' },
       schema: {
         tags: ['certificates'],
         summary: 'Halal mark package: horizontal and vertical SVG marks with the number and QR code, and the guidelines PDF',

@@ -78,7 +78,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/ConformityBody/GetIbanStatus',
-    { config: { policy: Policy.conformityBody }, schema: { tags, querystring: z.object({ publicId: z.string().min(1) }) } },
+    { config: { policy: Policy.conformityBody, produces: 'text/plain' }, schema: { tags, querystring: z.object({ publicId: z.string().min(1) }) } },
     async (request, reply) => {
       const { facility } = await requireMember(db, actorOf(request), request.query.publicId, { types: CB });
       return reply.type('text/plain; charset=utf-8').send(ibanStatusOf(facility));

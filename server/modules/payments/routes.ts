@@ -84,7 +84,7 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/bills/:id/file',
     {
-      config: { policy: readers },
+      config: { policy: readers, produces: 'application/pdf' },
       schema: { tags: ['payments'], summary: 'The bill file (bilingual PDF)', params: ZBillId, response: { 200: ZFile, ...errorResponses } },
     },
     async (request, reply) => {
@@ -155,7 +155,7 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     CALLBACK_PATH,
     {
-      config: { policy: 'public' },
+      config: { policy: 'public', redirect: 303 },
       schema: { tags: ['payments'], summary: 'Signed return of the payment portal (browser redirect)', querystring: ZPaymentCallback, response: errorResponses },
     },
     async (request, reply) => {

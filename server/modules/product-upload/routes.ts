@@ -47,7 +47,7 @@ const productUploadModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${PREFIX}/template`,
     {
-      config: { policy: Permissions.internalRequest.request },
+      config: { policy: Permissions.internalRequest.request, produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       schema: {
         tags: ['product-upload'],
         summary: 'The product upload form (.xlsx) with bilingual headers and drop-down lists',

@@ -23,7 +23,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/public/chat/welcome',
     {
-      config: { policy: 'public' },
+      config: { policy: 'public', recaptchaHeader: true },
       schema: {
         tags: ['public'],
         summary: "The assistant's greeting and suggested questions",
@@ -44,7 +44,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/public/chat',
     {
-      config: { policy: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { policy: 'public', recaptchaHeader: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['public'],
         summary: 'Ask the assistant (at most 70 characters)',

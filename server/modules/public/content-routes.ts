@@ -149,7 +149,7 @@ const contentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/public/news/:id/image',
-    { config: { policy: 'public' }, schema: { tags: ['public'], params: ZId } },
+    { config: { policy: 'public', produces: '*' }, schema: { tags: ['public'], params: ZId } },
     async (request, reply) => {
       const [n] = await app.db
         .select({ image: newsItems.image, imageType: newsItems.imageType })
