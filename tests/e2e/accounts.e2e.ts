@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import arShell from '../../locales/ar/shell.json';
@@ -19,6 +20,12 @@ const pathOf = (page: Page) => new URL(page.url()).pathname;
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const fieldError = (page: Page, name: string) =>
   page.locator(`[data-part="root"]:has(input[name="${name}"]) [data-testid="field-error"]`).first();
+
+/** axe's serious and critical findings on the page as it is now. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 const TEXT = {
   ar: { shell: arShell, validation: arValidation, errors: arErrors },
@@ -92,6 +99,7 @@ describe('self-service accounts', () => {
       expect(await smsCount('+966112345678')).toBe(0);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `accounts-register-errors-${lang}-${width}`);
+      expect(await axeFindings(page)).toEqual([]);
 
       await page.locator('input[name="nationalId"]').fill(nationalId);
       await page.locator('input[name="phone"]').fill(local);
@@ -108,6 +116,7 @@ describe('self-service accounts', () => {
       await expect.poll(() => fieldError(page, 'code').isVisible()).toBe(true);
       expect(await fieldError(page, 'code').innerText()).toBe(tx.errors.OtpInvalid.replace('{{attemptsLeft}}', '4'));
       await screenshot(page, `accounts-register-code-${lang}-${width}`);
+      expect(await axeFindings(page)).toEqual([]);
 
       await testId(page, 'otp-code').fill(code);
       await testId(page, 'register-submit').click();
@@ -158,6 +167,7 @@ describe('self-service accounts', () => {
       await testId(p2, 'reset-submit').click();
       expect(await fieldError(p2, 'password').innerText()).toBe(tx.validation.strongPassword);
       expect(await overflow(p2)).toBeLessThanOrEqual(0);
+      expect(await axeFindings(p2)).toEqual([]);
       await p2.locator('input[name="password"]').fill(newPassword);
       await p2.locator('input[name="repeat"]').fill(newPassword);
       await testId(p2, 'reset-submit').click();
