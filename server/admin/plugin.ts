@@ -10,6 +10,19 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Writes a read-only user may still make: signing in and out, and recording the language they read in. */
 const READ_ONLY_ALLOWED = new Set(['/api/auth/login', '/api/auth/logout', '/api/app/halal-user/create-update-user']);
 const HOUR = 3_600_000;
+/**
+ * Calls made before anyone is signed in, logged like a sign-in: their own action and the name typed (the id of a
+ * sign-up, the id or e-mail of a password reset; never a password or a code).
+ */
+const ANONYMOUS_ACTIONS: Record<string, { action: string; typed?: string }> = {
+  '/api/auth/login': { action: 'auth.login', typed: 'userName' },
+  '/api/account/register/send-code': { action: 'account.register.sendCode', typed: 'nationalId' },
+  '/api/account/register/resend-code': { action: 'account.register.resendCode' },
+  '/api/account/register': { action: 'account.register', typed: 'nationalId' },
+  '/api/account/forgot-password/send-code': { action: 'account.resetPassword.sendCode', typed: 'identifier' },
+  '/api/account/forgot-password/resend-code': { action: 'account.resetPassword.resendCode' },
+  '/api/account/forgot-password/reset': { action: 'account.resetPassword' },
+};
 
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? request.url.split('?')[0];
 
@@ -57,12 +70,12 @@ export default fp(async (app) => {
   app.addHook('onResponse', async (request, reply) => {
     const route = routeOf(request);
     if (!WRITES.has(request.method) || !route.startsWith('/api/')) return;
-    const login = route === '/api/auth/login';
-    const typed = login ? (request.body as { userName?: unknown } | undefined)?.userName : undefined;
+    const anonymous = ANONYMOUS_ACTIONS[route];
+    const typed = anonymous?.typed ? (request.body as Record<string, unknown> | undefined)?.[anonymous.typed] : undefined;
     const outcome = reply.statusCode < 400 ? 'success' : 'failure';
     try {
       await writeAudit(app.db, {
-        action: login ? 'auth.login' : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
+        action: anonymous ? anonymous.action : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
         userId: request.sessionUser?.id ?? null,
         userName: request.sessionUser?.userName ?? (typeof typed === 'string' ? typed.trim().toLowerCase().slice(0, 200) : null),
         method: request.method,

@@ -16,6 +16,8 @@ import { placeholder } from './components/PlaceholderPage';
 import { currentLanguage, isLanguage, setLanguage } from './i18n';
 import { publicRoutes } from './routes/public';
 import { LoginPage } from './routes/login/LoginPage';
+import { ForgotPasswordPage } from './routes/account/ForgotPasswordPage';
+import { RegisterPage } from './routes/account/RegisterPage';
 import { facilityScreens } from './routes/facilities';
 import { requestScreens } from './routes/requests';
 import { adminScreens } from './routes/admin';
@@ -65,6 +67,9 @@ export const routeTable: RouteEntry[] = [
   // Open to everyone: the public site (routes/public: home, user manual, HS codes, CBs, content pages, verify).
   ...publicRoutes,
   { path: 'account/login', component: LoginPage },
+  // Issue 17 item 6: self-service sign-up and password reset (spec 01 names no paths; these sit beside account/login).
+  { path: 'account/register', component: RegisterPage },
+  { path: 'account/forgot-password', component: ForgotPasswordPage },
   { path: 'delegate-invitation/$token', component: facilityScreens.delegateInvitation },
 
   // Signed-in users' start pages: staff on halal-profile, everybody else on associated-facilities.

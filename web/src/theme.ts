@@ -54,6 +54,8 @@ const config = defineConfig({
           emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
           focusRing: { value: '{colors.brand.500}' },
         },
+        // Chakra's default (red.500 on white, 3.8:1) fails WCAG AA for the small validation messages; red.700 is 6.5:1.
+        fg: { error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.300}' } } },
       },
     },
   },

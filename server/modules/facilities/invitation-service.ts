@@ -4,13 +4,13 @@ import type { Db } from '../../../db/client';
 import { delegateInvitations, users } from '../../../db/schema';
 import { hashPassword } from '../../../lib/password';
 import { AppError } from '../../errors';
+import { isStrongPassword } from '../../../machines/forms/account';
 import './errors';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** At least 8 characters with an upper-case and a lower-case letter, a digit and a symbol (like the demo password). */
-export const isStrongPassword = (p: string): boolean =>
-  p.length >= 8 && p.length <= 128 && /[a-z]/.test(p) && /[A-Z]/.test(p) && /\d/.test(p) && /[^A-Za-z0-9]/.test(p);
+/** The portal's one password rule (machines/forms/account.ts), shared with sign-up and the password reset. */
+export { isStrongPassword } from '../../../machines/forms/account';
 
 async function openInvitation(db: Db, token: string) {
   const [row] = await db

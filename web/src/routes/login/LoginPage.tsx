@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, Heading, Input, Stack, Text } from '@chakra-ui/react';
-import { useRouter, useSearch } from '@tanstack/react-router';
+import { Alert, Box, Button, Card, Flex, Heading, Input, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
+import { Link, useRouter, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiError, messagesOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
@@ -76,6 +76,21 @@ export function LoginPage() {
                 <Button type="submit" colorPalette="brand" loading={pending} data-testid="login-submit">
                   {t('login.submit')}
                 </Button>
+                <Flex justify="space-between" gap="3" wrap="wrap">
+                  <ChakraLink asChild colorPalette="brand" textDecoration="underline">
+                    <Link to="/account/forgot-password" data-testid="forgot-password-link">
+                      {t('account.forgotPassword')}
+                    </Link>
+                  </ChakraLink>
+                  <Text>
+                    {t('account.noAccount')}{' '}
+                    <ChakraLink asChild colorPalette="brand" textDecoration="underline" fontWeight="semibold">
+                      <Link to="/account/register" data-testid="register-link">
+                        {t('account.createAccount')}
+                      </Link>
+                    </ChakraLink>
+                  </Text>
+                </Flex>
               </Stack>
             </form>
           </Card.Body>
