@@ -1,4 +1,8 @@
 import type { RouteOptions } from 'fastify';
+import { z } from 'zod';
+import { eventSchemas } from '../machines/validate-event';
+import { SERVICES, type RequestKind } from '../machines/services';
+import { MACHINE_KINDS } from '../machines/types';
 import type { RoutePolicy } from './types';
 
 /**
@@ -42,6 +46,49 @@ const ERROR_ANSWERS: Record<string, string> = {
   429: 'Too many requests',
   500: 'An unexpected error (nothing of the internals is shown)',
 };
+
+const pascal = (s: string) => s.replace(/(^|_)([a-z])/gi, (_m, _u, c: string) => c.toUpperCase()).replace(/_/g, '');
+
+/** A zod schema of machines/ as OpenAPI 3.0 JSON Schema (what it accepts: its input). */
+function jsonOf(schema: z.ZodType): Json {
+  try {
+    const { $schema: _drop, ...out } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Json;
+    return out;
+  } catch {
+    return { type: 'object', description: 'Checked by the server (not expressible as JSON Schema)' };
+  }
+}
+
+/**
+ * The workflow calls' bodies from the machines and the service contract: per kind, each event it accepts with its
+ * payload schema (`<Kind>Event`), and the request data by section (`<Kind>Data`).
+ */
+function workflowSchemas(): { schemas: Record<string, Json>; events: Json; data: Json } {
+  const schemas: Record<string, Json> = {};
+  for (const kind of MACHINE_KINDS) {
+    const events = Object.entries(eventSchemas[kind]).map(([type, schema]) => ({
+      type: 'object',
+      title: `${kind} ${type}`,
+      required: ['type', 'expectedVersion'],
+      properties: {
+        type: { type: 'string', enum: [type] },
+        expectedVersion: { type: 'integer', minimum: 1, description: 'The request version the sender read' },
+        payload: jsonOf(schema!),
+      },
+    }));
+    schemas[`${pascal(kind)}Event`] = { description: `The events a ${kind} workflow accepts, each with its payload.`, oneOf: events };
+  }
+  const kinds = Object.keys(SERVICES) as RequestKind[];
+  for (const kind of kinds) {
+    const sections = Object.entries(SERVICES[kind].sections).map(([name, section]) => [name, jsonOf(section.draft)] as const);
+    schemas[`${pascal(kind)}Data`] = { type: 'object', description: `The data of a ${kind} request by section (a draft's sections are all optional).`, properties: Object.fromEntries(sections) };
+  }
+  return {
+    schemas,
+    events: { oneOf: MACHINE_KINDS.map((k) => ({ $ref: `#/components/schemas/${pascal(k)}Event` })), description: "One of the events of the request's kind (GET /api/requests/{id}/actions lists those allowed now)." },
+    data: { kinds, oneOf: kinds.map((k) => ({ $ref: `#/components/schemas/${pascal(k)}Data` })) },
+  };
+}
 
 /** `/api/requests/:id/events` -> `/api/requests/{id}/events`. */
 export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -92,6 +139,16 @@ export class ApiDocument {
         if (route) this.finishOperation(op, route);
       }
     }
+    const workflow = workflowSchemas();
+    const body = (path: string) => (((paths[path]?.post?.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined);
+    const events = body('/api/requests/{id}/events');
+    // The generic body stays (type, expectedVersion, payload...); each kind's events narrow it.
+    if (events) events.schema = { ...(events.schema as Json), ...workflow.events };
+    const start = body('/api/requests')?.schema as { properties?: Record<string, Json> } | undefined;
+    if (start?.properties) {
+      start.properties.kind = { type: 'string', enum: (workflow.data as { kinds: string[] }).kinds };
+      start.properties.data = { oneOf: (workflow.data as { oneOf: Json[] }).oneOf, description: "The first data of the draft, by section, as the kind's schema reads it" };
+    }
     const components = (doc.components ?? {}) as Json;
     const site = info.publicUrl ?? 'http://localhost:3000';
     return {
@@ -110,6 +167,7 @@ export class ApiDocument {
         ...components,
         schemas: {
           ...((components.schemas as Json | undefined) ?? {}),
+          ...workflow.schemas,
           Error: {
             type: 'object',
             description: 'The body of every refusal (spec 01 section 8).',

@@ -8,7 +8,7 @@ import arValidation from '../../locales/ar/validation.json';
 import enValidation from '../../locales/en/validation.json';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
-import { launchBrowser, openPage, screenshot, waitForIdle, type RunningServer, startServer } from './harness';
+import { launchBrowser, openPage, overlaps, screenshot, waitForIdle, type RunningServer, startServer } from './harness';
 
 /**
  * Issue 17 items 6 and 7: a new applicant signs up (mobile confirmed by the code the SMS simulator received),
@@ -92,6 +92,9 @@ describe('self-service accounts', () => {
       await page.locator('input[name="email"]').fill(email);
       await page.locator('input[name="password"]').fill('weakpass');
       await page.locator('input[name="repeat"]').fill('weakpass');
+      // The floating chat button never covers the form's action, scrolled to the end.
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      expect(await overlaps(page, 'register-send-code', 'chat-button')).toBe(false);
       await testId(page, 'register-send-code').click();
       expect(await fieldError(page, 'nationalId').innerText()).toBe(tx.validation.nationalOrResidentId);
       expect(await fieldError(page, 'phone').innerText()).toBe(tx.validation.saudiMobile);

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -55,13 +55,6 @@ describe('a person goes through the portal', () => {
 
   /** The page scrolls only vertically. */
   const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-  /** Boxes of two elements intersect. */
-  async function overlap(page: Page, a: string, b: string): Promise<boolean> {
-    const [ra, rb] = await Promise.all([testId(page, a).boundingBox(), testId(page, b).boundingBox()]);
-    if (!ra || !rb) return false;
-    return ra.x < rb.x + rb.width && rb.x < ra.x + ra.width && ra.y < rb.y + rb.height && rb.y < ra.y + ra.height;
-  }
 
   /**
    * Where the first and last characters of `text` are drawn inside the element: a code like "2026-000001" reads
@@ -145,9 +138,9 @@ describe('a person goes through the portal', () => {
     expect(await page.locator('[name="factory.commercialRegistrationNumber"]').inputValue()).toBe(crNumber);
     // Nothing covers Next (the chat button sits at the same side), wherever the page is scrolled.
     await testId(page, 'wizard-next').scrollIntoViewIfNeeded();
-    expect(await overlap(page, 'wizard-next', 'chat-button')).toBe(false);
+    expect(await overlaps(page, 'wizard-next', 'chat-button')).toBe(false);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    expect(await overlap(page, 'wizard-next', 'chat-button')).toBe(false);
+    expect(await overlaps(page, 'wizard-next', 'chat-button')).toBe(false);
     await axe(page, `${lang}-${width} wizard`);
 
     // An empty step names every missing field, not only the step.

@@ -74,3 +74,17 @@ describe('the OpenAPI document', () => {
     expect(errors).toEqual([]);
   }, 60_000);
 });
+
+describe('the workflow calls in the document', () => {
+  it("shows each kind's events with their payload schemas, and the request data by section", () => {
+    const schemas = doc.components.schemas as Record<string, { oneOf?: { properties: Record<string, Json> }[]; properties?: Record<string, Json> }>;
+    const cb = schemas.CbDesignationEvent!.oneOf!;
+    const submitPlan = cb.find((e) => (e.properties.type as { enum: string[] }).enum[0] === 'SUBMIT_PLAN');
+    expect(JSON.stringify(submitPlan?.properties.payload)).toContain('teamLeaderUserId');
+    expect(Object.keys(schemas.ShipmentData!.properties!)).toEqual(expect.arrayContaining(['importer', 'products', 'slaughters']));
+    const events = operations.find(([n]) => n === 'POST /api/requests/{id}/events')![1] as unknown as { requestBody: { content: Record<string, { schema: Json }> } };
+    expect(JSON.stringify(events.requestBody.content['application/json']!.schema)).toContain('#/components/schemas/ShipmentEvent');
+    const start = operations.find(([n]) => n === 'POST /api/requests')![1] as unknown as { requestBody: { content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }> } };
+    expect(start.requestBody.content['application/json']!.schema.properties.kind!.enum).toContain('shipment');
+  });
+});

@@ -89,3 +89,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The boxes of two elements (by data-testid) intersect: a floating button covering an action. */
+export async function overlaps(page: Page, a: string, b: string): Promise<boolean> {
+  const box = (id: string) => page.locator(`[data-testid="${id}"]`).first().boundingBox();
+  const [ra, rb] = await Promise.all([box(a), box(b)]);
+  if (!ra || !rb) return false;
+  return ra.x < rb.x + rb.width && rb.x < ra.x + ra.width && ra.y < rb.y + rb.height && rb.y < ra.y + ra.height;
+}

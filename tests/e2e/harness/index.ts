@@ -14,4 +14,4 @@
  * you unless { offerCircular: true }. On a failure, server.output() has the server's log.
  */
 export { startServer, freePort, type RunningServer } from './server';
-export { launchBrowser, openPage, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
+export { launchBrowser, openPage, overlaps, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, Link as ChakraLink, Flex, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
 import { ApiError } from '../../api/errors';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
@@ -54,7 +55,8 @@ export function AccountCard({ title, subtitle, failure, children, testId, back =
   const { t } = useTranslation('shell');
   return (
     <PageContainer>
-      <Box maxW="lg" mx="auto" data-testid={testId}>
+      {/* Room below the form, so its last button can always scroll clear of the floating chat button. */}
+      <Box maxW="lg" mx="auto" pb={CHAT_CLEARANCE} data-testid={testId}>
         <Card.Root>
           <Card.Body px={{ base: '4', md: '6' }}>
             <Stack gap="5">
