@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Document, Spectral } from '@stoplight/spectral-core';
+import { Json as JsonParser } from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 /**
@@ -71,6 +74,14 @@ describe('the OpenAPI document', () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("passes Spectral's spectral:oas rules without an error", async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+    const results = await spectral.run(new Document(JSON.stringify(doc), JsonParser));
+    const errors = results.filter((r) => r.severity === 0).map((r) => `${String(r.code)}: ${r.message} at ${r.path.join('.')}`);
     expect(errors).toEqual([]);
   }, 60_000);
 });
