@@ -50,6 +50,8 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
   const { t, i18n } = useTranslation(['requests', 'forms', 'validation']);
   const { node, name, path, value, ctx } = p;
   const error = ctx.errors[path];
+  // The name of a file uploaded here, shown before the request's file list is read again.
+  const [uploaded, setUploaded] = useState<{ id: string; name: string } | null>(null);
   const label = t(`requests:fields.${name}`);
   const field = (input: React.ReactNode) => (
     <FormField label={label} required={p.required} error={error ? { key: error } : null} readOnly={ctx.readOnly}>
@@ -68,14 +70,17 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
             requestId={ctx.requestId}
             category={uploadCategory(path, name)}
             label={`${label}${p.required ? ' *' : ''}`}
-            onUploaded={(a) => p.onChange(a.id)}
+            onUploaded={(a) => {
+              setUploaded({ id: a.id, name: a.name });
+              p.onChange(a.id);
+            }}
             testId={`upload-${path}`}
             showUploaded={false}
           />
         )}
         {id && (
           <a href={`/api/attachments/${id}/download`} data-testid="attachment-name">
-            <bdi>{ctx.fileName(id) ?? t('requests:wizard.attached')}</bdi>
+            <bdi>{ctx.fileName(id) ?? (uploaded?.id === id ? uploaded.name : undefined) ?? t('requests:wizard.attached')}</bdi>
           </a>
         )}
         {error && (
@@ -123,14 +128,26 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
       );
     }
     case 'checklist':
-      return field(
-        <CheckList
-          name={path}
-          readOnly={ctx.readOnly}
-          options={node.options.map((o) => ({ value: o, label: node.catalogue ? t(`forms:${node.catalogue}.${o}`) : t(`requests:options.${name}.${o}`, { defaultValue: o }) }))}
-          value={Array.isArray(value) ? (value as string[]) : []}
-          onChange={p.onChange}
-        />,
+      // Not inside a Field: the tick boxes would all take the field's one input id.
+      return (
+        <Stack gap="2" gridColumn="1 / -1" role="group" aria-label={label}>
+          <Text fontWeight="medium" fontSize="sm">
+            {label}
+            {p.required ? ' *' : ''}
+          </Text>
+          <CheckList
+            name={path}
+            readOnly={ctx.readOnly}
+            options={node.options.map((o) => ({ value: o, label: node.catalogue ? t(`forms:${node.catalogue}.${o}`) : t(`requests:options.${name}.${o}`, { defaultValue: o }) }))}
+            value={Array.isArray(value) ? (value as string[]) : []}
+            onChange={p.onChange}
+          />
+          {error && (
+            <Text color="fg.error" fontSize="sm" data-testid="field-error">
+              {t(`validation:${error}`)}
+            </Text>
+          )}
+        </Stack>
       );
     case 'checkbox':
       return (
