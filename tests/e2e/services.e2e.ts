@@ -210,11 +210,28 @@ describe('generic service wizard', () => {
     await page.context().close();
   }
 
+  /** A draft is deleted only after the confirmation, and is then gone. */
+  async function deleteDraft(lang: Lang) {
+    const page = await userPage('external', lang);
+    const id = await startFromProfile(page, '/facility-profile/external/exf-anatolia-meat', 'shipment');
+    await testId(page, 'delete-draft').click();
+    const dialog = testId(page, 'delete-dialog');
+    await dialog.waitFor();
+    await screenshot(page, `services-${lang}-delete-confirm`);
+    await dialog.locator('button').last().click();
+    await page.waitForURL(/\/facility-requests\//);
+    const status = await page.evaluate(async (rid) => (await fetch(`/api/requests/${rid}`)).status, id);
+    const state = status === 200 ? (await requestOf(page, id)).state : 'gone';
+    expect(['gone', 'deleted']).toContain(status === 404 ? 'gone' : state);
+    await page.context().close();
+  }
+
   async function run(lang: Lang) {
     try {
       await cbDesignation(lang);
       await shipment(lang);
       await externalCertificate(lang);
+      if (lang === 'en') await deleteDraft(lang);
     } catch (e) {
       for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `services-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));

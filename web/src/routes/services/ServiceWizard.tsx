@@ -109,11 +109,25 @@ export function ServiceWizard() {
     }
   };
 
+  /**
+   * The step's problems. A step left empty reports itself as one issue ("required"); each field it needs is named
+   * instead, so every missing input is marked, not only a message above them.
+   */
+  const stepIssues = (section: string) => {
+    const issues = validateStep(def, section, form);
+    const node = nodes[section];
+    if (form[section] !== undefined || node?.kind !== 'object' || !(issues.length === 1 && issues[0]!.path === section)) return issues;
+    const fields = validateStep(def, section, { ...form, [section]: {} });
+    return fields.length && fields.every((i) => i.path.startsWith(`${section}.`)) ? [...issues, ...fields] : issues;
+  };
+
   const goTo = async (index: number) => {
     if (index > stepIndex && editable(step)) {
-      const issues = validateStep(def, step, form);
+      const issues = stepIssues(step);
       if (issues.length) {
         setErrors(issuesToErrors(issues));
+        // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
+        setServerMessages([...new Set(issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`)).map((i) => t(`validation:${i.message}`)))]);
         return;
       }
       if (dirty && !(await save())) return;
