@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Badge, Box, Button, Checkbox, Flex, Heading, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, validateStep, validateSubmission, type RequestKind } from '../../../../machines/services';
 import { api } from '../../api/client';
@@ -46,6 +46,8 @@ const issuesToErrors = (issues: readonly { path: string; message: string }[]): E
  */
 export function ServiceWizard() {
   const { requestId } = useParams({ strict: false }) as { requestId: string };
+  // The request page's SUBMIT / RESUBMIT opens the summary (`?step=summary`).
+  const search = useSearch({ strict: false }) as { step?: string };
   const navigate = useNavigate();
   const { t } = useTranslation(['requests', 'shell', 'validation', 'services']);
   const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
@@ -62,6 +64,7 @@ export function ServiceWizard() {
   const [form, setForm] = useState<Record<string, unknown> | null>(null);
   const [stepIndex, setStepIndex] = useState(0);
   const [openedAtReturn, setOpenedAtReturn] = useState(false);
+  const [openedAtStep, setOpenedAtStep] = useState(!search.step);
   const [errors, setErrors] = useState<Errors>({});
   const [dirty, setDirty] = useState(false);
   const [agreement, setAgreement] = useState(false);
@@ -73,6 +76,14 @@ export function ServiceWizard() {
   useEffect(() => {
     if (r && form === null) setForm({ ...r.data });
   }, [r, form]);
+
+  useEffect(() => {
+    if (!openedAtStep && steps.length > 1 && steps.includes(search.step!)) {
+      setStepIndex(steps.indexOf(search.step!));
+      setOpenedAtStep(true);
+      setOpenedAtReturn(true);
+    }
+  }, [openedAtStep, steps, search.step]);
 
   const firstReturned = returned.length ? steps.findIndex((s) => returned.includes(s)) : -1;
   useEffect(() => {
