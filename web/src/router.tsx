@@ -59,9 +59,7 @@ export interface RouteEntry {
 
 const facilityPolicies = [P.facility.conformityBody, P.facility.internal, P.facility.external];
 const adminOnly: RouteAccess = { anyOf: [P.admin.manage] };
-const cbRequest: RouteAccess = { anyOf: [P.cbAccreditation.request] };
 const internalRequest: RouteAccess = { anyOf: [P.internalRequest.request] };
-const externalRequest: RouteAccess = { anyOf: [P.externalRequest.request] };
 
 export const routeTable: RouteEntry[] = [
   // Open to everyone: the public site (routes/public: home, user manual, HS codes, CBs, content pages, verify).
@@ -126,22 +124,16 @@ export const routeTable: RouteEntry[] = [
   { path: 'internal-halal-request', component: requestScreens.internalRequests, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
   { path: 'internal-halal-request/$requestId', component: requestScreens.internalWizard, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
   { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true } },
+  // The generic wizard of every service without one of its own (routes/services/services.ts WEB_SERVICES).
+  { path: 'requests/$requestId/edit', component: serviceScreens.wizard, access: { signedIn: true } },
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
-  { path: 'add-products-ef-request/$cbPublicId/$facilityPublicId', component: placeholder('addProductsExternal'), access: externalRequest },
-  { path: 'add-product-infa-request/$facilityPublicId', component: placeholder('addProductsInternal'), access: internalRequest },
-  { path: 'add-cb-categories-request/$cbPublicId/$certificateId', component: placeholder('addCbCategories'), access: cbRequest },
-  { path: 'cba-renewal-request/$cbPublicId/$certificateId', component: placeholder('cbRenewal'), access: cbRequest },
-  { path: 'external-renewal-request/$cbPublicId/$certificateId', component: placeholder('externalRenewal'), access: externalRequest },
   { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: requestScreens.internalRenewal, access: internalRequest },
-  { path: 'external-halal-request/$cbPublicId', component: placeholder('externalHalalRequest'), access: externalRequest },
-  { path: 'ex-shipment-request/$cbPublicId', component: placeholder('shipmentRequest'), access: { anyOf: [P.shipment.default] } },
-  { path: 'ex-halal-mark-request/$cbPublicId', component: placeholder('externalMarkRequest'), access: externalRequest },
-  { path: 'internal-halal-mark-request/$facilityPublicId', component: placeholder('internalMarkRequest'), access: internalRequest },
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];
 
-// A service with a wizard but no start screen of its own starts on the generic one, at its registry start path.
+// A service with a wizard but no start screen of its own starts on the generic one, at its registry start path
+// (add-products, add-categories, renewals, external certificate, shipment, marks, the CB designation).
 for (const kind of genericStartKinds((path) => routeTable.some((e) => `/${e.path}` === path))) {
   const def = SERVICES[kind];
   routeTable.push({ path: def.routes.start.replace(/^\//, ''), component: serviceScreens.start(kind), access: { anyOf: def.startPermissions } });

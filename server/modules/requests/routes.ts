@@ -1,4 +1,6 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { workflowTimers } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -119,6 +121,30 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
       return presentActions(request.t, view.version, await app.engine.allowedActions(view.id, request.actor!));
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/deletion',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'When a draft (or stopped request) is deleted automatically, if it is waiting for that',
+        params: ZRequestParams,
+        response: { 200: z.object({ dueAt: z.string().nullable(), daysLeft: z.number().int().nullable() }), ...errors },
+      },
+    },
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      const [timer] = await app.db
+        .select({ dueAt: workflowTimers.dueAt })
+        .from(workflowTimers)
+        .where(and(eq(workflowTimers.requestId, view.id), eq(workflowTimers.event, 'DRAFT_EXPIRED'), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)))
+        .orderBy(desc(workflowTimers.dueAt))
+        .limit(1);
+      if (!timer) return { dueAt: null, daysLeft: null };
+      return { dueAt: timer.dueAt.toISOString(), daysLeft: Math.max(0, Math.ceil((timer.dueAt.getTime() - Date.now()) / 86_400_000)) };
     },
   );
 

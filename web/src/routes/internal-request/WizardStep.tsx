@@ -55,12 +55,15 @@ export function WizardStep(p: {
   files: ReadonlyMap<string, AttachmentInfo>;
   /** Stores a new value of this step at once (an upload or removal must not wait for "Next"). */
   persist: (value: unknown) => Promise<void>;
+  /** The attachment categories of the step (another service's rules; the internal certificate's by default). */
+  attachmentRules?: { allowed: readonly string[]; required: readonly string[] };
 }) {
   const { t } = useTranslation(['requests', 'forms', 'validation']);
   const { step, form, setStep, errors, readOnly } = p;
   // Names of files uploaded on this page, shown before the refreshed file list arrives.
   const [uploaded, setUploaded] = useState<Record<string, string>>({});
   const value = form[step];
+  const attachmentRules = p.attachmentRules ?? INTERNAL_REQUEST_ATTACHMENTS;
   const stepError = errors[step];
   const product: FieldSpec[] = [
     { name: 'nameAr', required: true, dir: 'rtl' },
@@ -204,15 +207,15 @@ export function WizardStep(p: {
         };
         return (
           <Stack gap="4">
-            <Text color="fg.muted">{t('requests:wizard.attachmentsHelp', { required: INTERNAL_REQUEST_ATTACHMENTS.required.map((c) => t(`forms:attachmentCategory.${c}`)).join('، ') })}</Text>
-            {INTERNAL_REQUEST_ATTACHMENTS.allowed.map((c) => (
+            <Text color="fg.muted">{t('requests:wizard.attachmentsHelp', { required: attachmentRules.required.map((c) => t(`forms:attachmentCategory.${c}`)).join('، ') })}</Text>
+            {attachmentRules.allowed.map((c) => (
               <Box key={c} borderWidth="1px" borderRadius="md" p="3" data-testid={`attachments-${c}`}>
                 {!readOnly ? (
                   <AttachmentUpload
                     facilityPublicId={p.facilityPublicId}
                     requestId={p.requestId}
                     category={c}
-                    label={`${t(`forms:attachmentCategory.${c}`)}${(INTERNAL_REQUEST_ATTACHMENTS.required as readonly string[]).includes(c) ? ' *' : ''}`}
+                    label={`${t(`forms:attachmentCategory.${c}`)}${(attachmentRules.required as readonly string[]).includes(c) ? ' *' : ''}`}
                     onUploaded={(a) => {
                       setUploaded((u) => ({ ...u, [a.id]: a.name }));
                       return p.persist([...list, { id: a.id, category: c }]);

@@ -13,7 +13,7 @@ import { nameIn } from '../facilities/labels';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
 import type { QueuePage, RequestSummary } from '../requests/requests-api';
-import { startParams, startableServices } from './services';
+import { startLink, startParams, startableServices } from './services';
 
 const VIEWS = ['requests', 'certificates', 'marks', 'bills'] as const;
 type View = (typeof VIEWS)[number];
@@ -160,7 +160,9 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
         <Flex gap="2" wrap="wrap">
           {services.map((d) => (
             <Button key={d.kind} asChild size="xs" variant="outline">
-              <Link to={servicePath(d.routes.start, startParams(p.facilityId, r.id))}>{t(d.titleKey)}</Link>
+              <Link {...startLink(d.routes.start, p.facilityId, r.id)} data-testid={`start-${d.kind}`}>
+                {t(d.titleKey)}
+              </Link>
             </Button>
           ))}
         </Flex>

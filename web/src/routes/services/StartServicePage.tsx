@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api } from '../../api/client';
@@ -35,6 +35,9 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
   const def = SERVICES[kind];
   const params = useParams({ strict: false }) as Record<string, string | undefined>;
   const publicId = params.facilityPublicId ?? params.cbPublicId ?? '';
+  // A renewal, a change or a mark is about one certificate: from the start path, or `?certificateId=`.
+  const search = useSearch({ strict: false }) as { certificateId?: string };
+  const certificateId = def.subject.type === 'certificate' ? (params.certificateId ?? search.certificateId) : undefined;
   const { t, i18n } = useTranslation(['requests', 'services', 'shell', 'facilities']);
   const navigate = useNavigate();
   const me = useApiQuery<CurrentUserInFacility>(`/api/Facility/GetCurruntUserDetailInFacility/${encodeURIComponent(publicId)}`);
@@ -50,11 +53,11 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
       const prefill = f && WEB_SERVICES[kind]?.prefill ? WEB_SERVICES[kind]!.prefill!(f) : {};
       let created: RequestDetail;
       try {
-        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, data: prefill }, { handleErrors: [400] });
+        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, certificateId, data: prefill }, { handleErrors: [400] });
       } catch (e) {
         if (!(e instanceof ApiError) || e.status !== 400 || !e.validationErrors.length) throw e;
         const rejected = e.validationErrors.flatMap((v) => v.members);
-        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, data: without(prefill, rejected) });
+        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, certificateId, data: without(prefill, rejected) });
       }
       await navigate({ to: wizardPathOf(kind, created.id) });
     } catch {

@@ -64,12 +64,23 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
 }
 
 const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
+/** The generic wizard (ServiceWizard.tsx): every kind without a wizard of its own. */
+export const GENERIC_WIZARD = '/requests/$requestId/edit';
 const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   internalCertificate: { wizard: INTERNAL_WIZARD, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
   internalRenewal: { wizard: INTERNAL_WIZARD, certificate: INTERNAL_CERTIFICATE },
-  internalAddProducts: { certificate: INTERNAL_CERTIFICATE },
+  internalAddProducts: { wizard: GENERIC_WIZARD, certificate: INTERNAL_CERTIFICATE },
+  internalHalalMark: { wizard: GENERIC_WIZARD },
+  cbDesignation: { wizard: GENERIC_WIZARD },
+  cbRenewal: { wizard: GENERIC_WIZARD },
+  cbAddCategories: { wizard: GENERIC_WIZARD },
+  externalCertificate: { wizard: GENERIC_WIZARD },
+  externalRenewal: { wizard: GENERIC_WIZARD },
+  externalAddProducts: { wizard: GENERIC_WIZARD },
+  externalHalalMark: { wizard: GENERIC_WIZARD },
+  shipment: { wizard: GENERIC_WIZARD },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
@@ -96,6 +107,16 @@ export function startableServices(type: FacilityType, permissions: readonly stri
   );
 }
 
-/** Services whose start screen is the generic one (a facility-subject service with a wizard but no screen of its own). */
+/**
+ * Services whose start screen is the generic one (a service with a wizard but no screen of its own). A
+ * certificate-subject service takes the certificate from its start path (`$certificateId`) or, where the path has
+ * none, from `?certificateId=`.
+ */
 export const genericStartKinds = (isBuilt: (template: string) => boolean): RequestKind[] =>
-  (Object.keys(WEB_SERVICES) as RequestKind[]).filter((k) => !!WEB_SERVICES[k]?.wizard && SERVICES[k].subject.type === 'facility' && !isBuilt(SERVICES[k].routes.start));
+  (Object.keys(WEB_SERVICES) as RequestKind[]).filter((k) => !!WEB_SERVICES[k]?.wizard && !isBuilt(SERVICES[k].routes.start));
+
+/** The start link of a service: its start path, with the certificate as a query when the path does not carry it. */
+export function startLink(template: string, facilityPublicId: string, certificateId?: string): { to: string; search?: { certificateId: string } } {
+  const to = servicePath(template, startParams(facilityPublicId, certificateId));
+  return certificateId && !template.includes('$certificateId') ? { to, search: { certificateId } } : { to };
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * The generic service wizard (web/src/routes/services/ServiceWizard.tsx) end to end in real Chromium, once in Arabic
+ * and once in English: a CB starts its designation request from the CB profile, fills every generated step (a bad
+ * value first: its message shows and "Next" stays), uploads its certificate file and submits; an external facility
+ * starts a shipment request, adds a product line and submits; an external certificate request is filled (the factory
+ * chosen among the user's facilities, an operation plan uploaded, the reused products and attachments steps) and
+ * submitted. Screenshots: test-results/screenshots/services-<lang>-*.png.
+ */
+type Lang = 'ar' | 'en';
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe('generic service wizard', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const opened = new Map<string, Page>();
+
+  async function userPage(userName: string, lang: Lang): Promise<Page> {
+    const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+    opened.set(`${lang}-${userName}-${opened.size}`, page);
+    page.on('dialog', (d) => void d.dismiss());
+    await signIn(page, userName);
+    await page.goto(`/associated-facilities?lang=${lang}`);
+    await waitForIdle(page);
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  const fill = (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
+  const select = (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
+  const next = async (page: Page, nextStep: string) => {
+    await testId(page, 'wizard-next').click();
+    await testId(page, `wizard-step-${nextStep}`).waitFor();
+  };
+  const requestOf = (page: Page, id: string) =>
+    page.evaluate(async (rid) => (await (await fetch(`/api/requests/${rid}`)).json()) as { status: { code: number; label: string }; state: string; data: Record<string, unknown> }, id);
+
+  /** From a facility (or CB) profile: the service's start button, the generic start screen, then the wizard. */
+  async function startFromProfile(page: Page, profile: string, kind: string): Promise<string> {
+    await page.goto(profile);
+    await waitForIdle(page);
+    await testId(page, `start-${kind}`).click();
+    await testId(page, 'start-service').click();
+    await page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
+    await waitForIdle(page);
+    await testId(page, 'wizard-nav').waitFor();
+    // A new draft shows when it is deleted automatically.
+    await expect.poll(() => testId(page, 'days-left').innerText()).toMatch(/\d/);
+    return page.url().split('/').slice(-2)[0]!;
+  }
+
+  /** Ticks the agreement on the summary, submits, and checks the request page shows the submitted (non-draft) status. */
+  async function submit(page: Page, requestId: string, shot: string) {
+    await testId(page, 'wizard-step-summary').waitFor();
+    await testId(page, 'request-data').waitFor();
+    const draftCode = await testId(page, 'request-status').getAttribute('data-code');
+    await screenshot(page, `${shot}-summary`);
+    // Without the agreement the request is not sent.
+    await testId(page, 'wizard-submit').click();
+    await testId(page, 'field-error').first().waitFor();
+    await testId(page, 'agreement').click();
+    await testId(page, 'wizard-submit').click();
+    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await waitForIdle(page);
+    const after = await requestOf(page, requestId);
+    expect(String(after.status.code)).not.toBe(draftCode);
+    expect(after.state).not.toBe('draft');
+    await expect.poll(() => testId(page, 'request-status').innerText()).toBe(after.status.label);
+    await screenshot(page, `${shot}-submitted`);
+  }
+
+  async function cbDesignation(lang: Lang) {
+    const page = await userPage('cb.main', lang);
+    const id = await startFromProfile(page, '/facility-profile/cb/cb-global-halal', 'cbDesignation');
+    const shot = `services-${lang}-cb-designation`;
+    await testId(page, 'wizard-step-facilityInfo').waitFor();
+    // A Latin name in the Arabic name is refused with its message, and "Next" stays on the step.
+    await fill(page, 'facilityInfo.nameAr', 'Global Halal');
+    await fill(page, 'facilityInfo.nameEn', 'Global Halal Certification Body');
+    await select(page, 'facilityInfo.countryCode', 'MY');
+    await fill(page, 'facilityInfo.city', 'Kuala Lumpur');
+    await fill(page, 'facilityInfo.address', 'Jalan Ampang 12, Kuala Lumpur');
+    await testId(page, 'wizard-next').click();
+    const error = page.locator('[data-testid="field-error"]').first();
+    await error.waitFor();
+    expect((await error.innerText()).trim().length).toBeGreaterThan(3);
+    expect(await error.innerText()).not.toMatch(/^[a-z]+[A-Z.]/); // a translated message, not a key
+    await testId(page, 'wizard-step-facilityInfo').waitFor();
+    await screenshot(page, `${shot}-error`);
+    await fill(page, 'facilityInfo.nameAr', 'الهيئة العالمية للحلال');
+    await next(page, 'certificatesAndSpecifications');
+    await testId(page, 'certificatesAndSpecifications.certificates-add').click();
+    await fill(page, 'certificatesAndSpecifications.certificates.0.name', 'ISO/IEC 17065 accreditation');
+    await testId(page, 'upload-certificatesAndSpecifications.certificates.0.attachmentId').setInputFiles(pdf('accreditation.pdf'));
+    await testId(page, 'file-certificatesAndSpecifications.certificates.0.attachmentId').locator('[data-testid="attachment-name"]').waitFor();
+    await fill(page, 'certificatesAndSpecifications.specifications', 'GSO 2055-1');
+    await page.locator('[name="certificatesAndSpecifications.specifications"]').blur();
+    await screenshot(page, `${shot}-certificates`);
+    await next(page, 'categories');
+    await testId(page, 'category-C').click();
+    await next(page, 'operations');
+    await testId(page, 'operations.items-processing').click();
+    await testId(page, 'operations.items-packaging').click();
+    await next(page, 'summary');
+    await submit(page, id, shot);
+    const data = await requestOf(page, id);
+    expect((data.data.certificatesAndSpecifications as { certificates: { attachmentId: string }[] }).certificates[0]!.attachmentId).toMatch(/[0-9a-f-]{36}/);
+    await page.context().close();
+  }
+
+  async function shipment(lang: Lang) {
+    const page = await userPage('external', lang);
+    const id = await startFromProfile(page, '/facility-profile/external/exf-anatolia-meat', 'shipment');
+    const shot = `services-${lang}-shipment`;
+    await testId(page, 'wizard-step-shipmentType').waitFor();
+    await select(page, 'shipmentType.goods', 'other');
+    await next(page, 'factory');
+    const factory = page.locator('select[name="factory.facilityPublicId"]');
+    await expect.poll(() => factory.locator('option').count()).toBeGreaterThan(1);
+    await factory.selectOption('exf-anatolia-meat');
+    await next(page, 'importer');
+    await fill(page, 'importer.name', 'Riyadh Food Imports');
+    await fill(page, 'importer.crNumber', '1010123456');
+    await fill(page, 'importer.unifiedNumber', '7001234567');
+    await next(page, 'exporter');
+    await fill(page, 'exporter.name', 'Anatolia Meat Exports');
+    await next(page, 'shipping');
+    await select(page, 'shipping.countryCode', 'TR');
+    await select(page, 'shipping.method', 'sea');
+    await fill(page, 'shipping.port', 'Mersin');
+    await fill(page, 'shipping.portOfEntry', 'Jeddah Islamic Port');
+    await next(page, 'other');
+    await select(page, 'other.arrivalCountryCode', 'SA');
+    await fill(page, 'other.arrivalPort', 'Jeddah');
+    await select(page, 'other.arrivalMethod', 'sea');
+    await fill(page, 'other.exportingCbPublicId', 'cb-global-halal');
+    await next(page, 'products');
+    await testId(page, 'products-add').click();
+    await fill(page, 'products.0.saudiHsCode', '040110');
+    await fill(page, 'products.0.globalHsCode', '040110');
+    await fill(page, 'products.0.quantity', '100');
+    await fill(page, 'products.0.netWeight', '1000');
+    await fill(page, 'products.0.grossWeight', '1100');
+    await fill(page, 'products.0.actualGrossWeight', '1090');
+    await select(page, 'products.0.unit', '0');
+    await fill(page, 'products.0.productionDate', day(-10));
+    await fill(page, 'products.0.expiryDate', day(170));
+    await screenshot(page, `${shot}-products`);
+    await next(page, 'slaughters');
+    await next(page, 'summary');
+    await submit(page, id, shot);
+    await page.context().close();
+  }
+
+  async function externalCertificate(lang: Lang) {
+    const page = await userPage('external', lang);
+    const id = await startFromProfile(page, '/facility-profile/external/exf-anatolia-meat', 'externalCertificate');
+    const shot = `services-${lang}-external-certificate`;
+    await testId(page, 'wizard-step-factory').waitFor();
+    const factory = page.locator('select[name="factory.facilityPublicId"]');
+    await expect.poll(() => factory.locator('option').count()).toBeGreaterThan(1);
+    await factory.selectOption('exf-anatolia-meat');
+    await fill(page, 'factory.productionLines', '2');
+    await fill(page, 'factory.criticalPoints', '4');
+    await fill(page, 'factory.permanentHalalEmployees', '12');
+    await fill(page, 'factory.shifts', '2');
+    await fill(page, 'factory.productionArea', '1800');
+    await next(page, 'paymentWay');
+    await select(page, 'paymentWay.way', 'yearly');
+    await fill(page, 'paymentWay.validityYears', '1');
+    await next(page, 'operations');
+    await testId(page, 'operations-add').click();
+    await select(page, 'operations.0.operation', 'slaughtering');
+    await testId(page, 'upload-operations.0.planAttachmentId').setInputFiles(pdf('slaughter-plan.pdf'));
+    await testId(page, 'file-operations.0.planAttachmentId').locator('[data-testid="attachment-name"]').waitFor();
+    await next(page, 'products');
+    await testId(page, 'products-add').click();
+    await fill(page, 'products.0.nameAr', 'لحم بقري مجمد');
+    await fill(page, 'products.0.nameEn', 'Frozen Beef');
+    await fill(page, 'products.0.brandAr', 'أناضول');
+    await fill(page, 'products.0.brandEn', 'Anatolia');
+    await fill(page, 'products.0.saudiHsCode', '020230');
+    await fill(page, 'products.0.globalHsCode', '020230');
+    await fill(page, 'products.0.productNumber', lang === 'ar' ? 'ABC12345678901234' : 'XYZ12345678901234');
+    await select(page, 'products.0.category', 'CI');
+    await fill(page, 'products.0.netWeight', '1');
+    await fill(page, 'products.0.grossWeight', '1.1');
+    await select(page, 'products.0.unit', '0');
+    await next(page, 'attachments');
+    await testId(page, 'attachment-finalAcknowledgment').setInputFiles(pdf('acknowledgment.pdf'));
+    await expect.poll(() => testId(page, 'attachment-item').count()).toBe(1);
+    await next(page, 'summary');
+    await submit(page, id, shot);
+    await page.context().close();
+  }
+
+  /** A draft is deleted only after the confirmation, and is then gone. */
+  async function deleteDraft(lang: Lang) {
+    const page = await userPage('external', lang);
+    const id = await startFromProfile(page, '/facility-profile/external/exf-anatolia-meat', 'shipment');
+    await testId(page, 'delete-draft').click();
+    const dialog = testId(page, 'delete-dialog');
+    await dialog.waitFor();
+    await screenshot(page, `services-${lang}-delete-confirm`);
+    await dialog.locator('button').last().click();
+    await page.waitForURL(/\/facility-requests\//);
+    const status = await page.evaluate(async (rid) => (await fetch(`/api/requests/${rid}`)).status, id);
+    const state = status === 200 ? (await requestOf(page, id)).state : 'gone';
+    expect(['gone', 'deleted']).toContain(status === 404 ? 'gone' : state);
+    await page.context().close();
+  }
+
+  async function run(lang: Lang) {
+    try {
+      // Separate users and requests, each in its own browser context: run side by side to keep the file short.
+      await Promise.all([cbDesignation(lang), shipment(lang), externalCertificate(lang), ...(lang === 'en' ? [deleteDraft(lang)] : [])]);
+    } catch (e) {
+      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `services-failure-${name}`).catch(() => undefined);
+      console.error(server.output().slice(-4000));
+      throw e;
+    }
+  }
+
+  it('starts, fills and submits CB, shipment and external requests in Arabic', () => run('ar'), 240_000);
+
+  it('starts, fills and submits CB, shipment and external requests in English', () => run('en'), 240_000);
+});
