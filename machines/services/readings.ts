@@ -35,7 +35,9 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   withinCbDesignation: 'categories and products inside the conformity body’s designation',
   withinFacilityCertificate: 'categories inside the facility’s certificate',
   foodAuthorityProducts: 'products match the food authority’s product system',
-  importerVerified: 'the importer’s unified number was verified against the commercial registry',
+  importerVerified: 'the importer’s unified number is verified against the commercial registry: known, active, not expired, and the CR number is the registration’s',
+  shipmentCovered:
+    'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',
   externalFacilityNotTaken: 'no other account holds a completed certificate request for the same foreign factory',
   productsOnCertificate: 'every product named is on the certificate',
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',

@@ -148,7 +148,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
         },
       },
     ],
-    serverChecks: ['attachmentsBelongToRequest'],
+    serverChecks: ['attachmentsBelongToRequest', 'importerVerified', 'shipmentCovered'],
     project: (data) => {
       const all = lines(data);
       const goods = readSection<{ goods: 'meat' | 'poultry' | 'other' }>({ sections }, data, 'shipmentType')?.goods ?? 'other';

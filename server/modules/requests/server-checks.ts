@@ -6,7 +6,9 @@ import { CATEGORY_TREE, type MainCategory } from '../../../machines/forms/catalo
 import { productKey, readSection, type DataIssue, type Projection, type ServerCheck, type ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import type { RequestContext } from '../../../machines/types';
-import type { CertificateRow } from './preconditions';
+import type { CrRegistry } from '../../adapters/cr-registry';
+import { importerProblem, lookUpImporter } from './importer';
+import { isValidCertificate, type CertificateRow } from './preconditions';
 
 /*
  * The checks of the service contract that need the database (machines/services/types.ts ServerCheck). The request
@@ -24,6 +26,8 @@ export interface CheckInput {
   subject: CertificateRow | null;
   settings: BusinessSettings;
   now: Date;
+  /** The external services the checks ask (server/adapters). */
+  registry: CrRegistry;
 }
 
 /** Products of the request that its subject certificate already lists (they are excluded, and the user told). */
@@ -107,11 +111,101 @@ const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | un
     );
   },
 
-  // Built with their adapters (food authority, commercial registry) and the suspension rule of external requests.
+  // Spec 02 section 5: the importer's unified number is verified against the commercial registry at submission (the
+  // registry, not what the form stored after the check button, is the authority): unknown, expired or inactive
+  // registrations and a CR number that is not the registration's are refused.
+  async importerVerified(i) {
+    const importer = sectionOf<{ unifiedNumber: string; crNumber: string }>(i.def, i.context, 'importer');
+    if (!importer) return [];
+    const found = await lookUpImporter(i.registry, importer.unifiedNumber);
+    if (!found) return [{ path: 'importer.unifiedNumber', message: 'form.importerUnknown', params: { unifiedNumber: importer.unifiedNumber } }];
+    const problem = importerProblem(found, i.now);
+    if (problem) return [{ path: 'importer.unifiedNumber', message: problem, params: { name: found.nameAr, expiryDate: found.expiryDate } }];
+    if (found.crNumber !== importer.crNumber) return [{ path: 'importer.crNumber', message: 'form.importerCrMismatch', params: { crNumber: found.crNumber } }];
+    return [];
+  },
+
+  shipmentCovered: (i) => shipmentCoverageIssues(i),
+
+  // Built with their adapters (food authority) and the suspension rule of external requests.
   foodAuthorityProducts: undefined,
-  importerVerified: undefined,
   externalFacilityNotTaken: undefined,
 };
+
+/** Whether a set of category codes covers `code`; a main category counts as covered when any of its sub-categories is. */
+function covers(covered: Set<string>, code: string): boolean {
+  if (covered.has(code)) return true;
+  const subs = CATEGORY_TREE[code as MainCategory] as readonly string[] | undefined;
+  return (subs ?? []).some((s) => covered.has(s));
+}
+
+const hs6 = (code: string | undefined) => (code ?? '').slice(0, 6);
+
+interface ShipmentLine {
+  saudiHsCode: string;
+  globalHsCode: string;
+}
+interface SlaughterLine extends ShipmentLine {
+  slaughterFacility: string;
+  category: string;
+}
+
+/**
+ * Issue 13 item 7, shipment cross-checks at submission: the exporting factory holds an external Halal certificate
+ * valid on the shipment date (the bill of lading's date, else the day of submission) that lists each product (by its
+ * HS heading, the first six digits) or, for a slaughter, its category; and the exporting CB holds a valid designation
+ * covering each line's category. Each failure names the line and the reason.
+ */
+async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
+  const factory = i.projection.factoryPublicId;
+  const other = sectionOf<{ exportingCbPublicId: string; billOfLading?: { date: string } }>(i.def, i.context, 'other');
+  if (!factory || !other) return [];
+  const products = sectionOf<ShipmentLine[]>(i.def, i.context, 'products') ?? [];
+  const slaughters = sectionOf<SlaughterLine[]>(i.def, i.context, 'slaughters') ?? [];
+  const date = other.billOfLading?.date ?? i.now.toISOString().slice(0, 10);
+  // Whole days (UTC): a certificate issued today is valid for a shipment dated today; one expiring today still is.
+  const dayStart = new Date(`${date}T00:00:00Z`).getTime();
+
+  const held = await i.db.select().from(certificates).where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal')));
+  // Valid on the shipment date, and not suspended or withdrawn now.
+  const valid = held.filter((c) => c.validFrom.toISOString().slice(0, 10) <= date && c.expiresAt.getTime() > dayStart && (c.status === 1 || c.status === 3));
+  if (!valid.length) return [{ path: 'factory.facilityPublicId', message: 'form.shipmentFactoryCertificateNotValid', params: { date } }];
+
+  const issues: DataIssue[] = [];
+  const certified = valid.flatMap((c) => c.products);
+  const certifiedCategories = coverageOf(valid.flatMap((c) => [...c.categories, ...c.products.map((p) => p.category ?? '')].filter(Boolean)));
+  /** Each line's category, for the CB's designation: a product's is the one its certificate lists it under. */
+  const lineCategories: { path: string; product: string; category: string }[] = [];
+
+  products.forEach((line, index) => {
+    const product = line.saudiHsCode;
+    const match = certified.find((p) => [hs6(p.globalHsCode), hs6(p.hsCode)].some((h) => h && (h === hs6(line.globalHsCode) || h === hs6(line.saudiHsCode))));
+    if (!match) issues.push({ path: `products.${index}.saudiHsCode`, message: 'form.shipmentProductNotOnCertificate', params: { product, line: index + 1 } });
+    else if (match.category) lineCategories.push({ path: `products.${index}`, product: `${match.nameEn} (${product})`, category: match.category });
+  });
+  slaughters.forEach((line, index) => {
+    const product = line.slaughterFacility;
+    if (!covers(certifiedCategories, line.category)) {
+      issues.push({ path: `slaughters.${index}.category`, message: 'form.shipmentCategoryNotOnCertificate', params: { product, category: line.category, line: index + 1 } });
+    } else lineCategories.push({ path: `slaughters.${index}.category`, product, category: line.category });
+  });
+
+  const [designation] = await i.db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, other.exportingCbPublicId), eq(certificates.kind, 'cbDesignation')))
+    .orderBy(desc(certificates.expiresAt))
+    .limit(1);
+  if (!designation || !isValidCertificate(designation, i.now)) {
+    issues.push({ path: 'other.exportingCbPublicId', message: 'form.exportingCbNotDesignated', params: { cb: other.exportingCbPublicId } });
+    return issues;
+  }
+  const designated = coverageOf(designation.categories);
+  for (const l of lineCategories) {
+    if (!covers(designated, l.category)) issues.push({ path: l.path, message: 'form.shipmentOutsideCbDesignation', params: { product: l.product, category: l.category } });
+  }
+  return issues;
+}
 
 /** Runs the service's server checks; a check a service lists but the server cannot run is a programming error. */
 export async function runServerChecks(i: CheckInput): Promise<DataIssue[]> {
