@@ -125,7 +125,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'facility' },
     preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
     sections,
-    serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
+    serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation', 'externalFacilityNotTaken'],
     attachmentSection: 'attachments',
     project: projectExternal(sections),
     fees: { certificate: certificateFees, addProducts: ({ schedule }) => applicationFee(schedule) },

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { attachments, certificates } from '../../../db/schema';
+import { attachments, certificates, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
 import { CATEGORY_TREE, type MainCategory } from '../../../machines/forms/catalogues';
 import { productKey, readSection, type DataIssue, type Projection, type ServerCheck, type ServiceDefinition } from '../../../machines/services';
@@ -127,9 +127,25 @@ const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | un
 
   shipmentCovered: (i) => shipmentCoverageIssues(i),
 
-  // Built with their adapters (food authority) and the suspension rule of external requests.
+  // Spec 02 section 4: "if another account already has a completed certificate request for the same external
+  // facility, this request is suspended and the user may exit and cancel". The external machines have no suspended
+  // state, so SUBMIT is refused with that sentence and the draft stays for the user to cancel (machines/services/readings.ts).
+  async externalFacilityNotTaken(i) {
+    const factory = i.projection.factoryPublicId;
+    if (!factory) return [];
+    const [applicant] = await i.db.select({ facilityPublicId: requests.facilityPublicId }).from(requests).where(eq(requests.id, i.requestId));
+    const taken = await i.db
+      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
+      .from(certificates)
+      .innerJoin(requests, eq(requests.id, certificates.requestId))
+      .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
+    // Another account: another applicant (the factory's own account, or a CB acting for it); its certificate not expired.
+    const other = taken.find((c) => c.by !== applicant?.facilityPublicId && c.status !== 2 && c.expiresAt.getTime() > i.now.getTime());
+    return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
+  },
+
+  // Built with its adapter (spec 02 section 5).
   foodAuthorityProducts: undefined,
-  externalFacilityNotTaken: undefined,
 };
 
 /** Whether a set of category codes covers `code`; a main category counts as covered when any of its sub-categories is. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
-import { shipmentData } from './fixtures';
+import { externalCertificateData, shipmentData } from './fixtures';
 import { billsOf, createWorld, walk, type World } from './walk';
 
 /**
- * Issue 13 items 6 and 7 over HTTP: the shipment importer's unified number is checked against the commercial registry
+ * Issue 13 items 2, 6 and 7 over HTTP: the suspension rule of external certificate requests; the shipment importer's unified number is checked against the commercial registry
  * (the wizard's check button, and again at submission), the factory's certificate and the exporting CB's designation
  * must cover every line, and the fee is previewed before payment. A refusal is a 400 naming the field, in the caller's
  * language, and leaves the request as it was (still a draft, same version, no bill).
@@ -186,5 +186,27 @@ describe('shipment fee preview (GET /api/requests/:id/fees)', () => {
   it('another facility’s request has no preview for them (404)', async () => {
     const draft = await completeDraft(w.as.external, 'shipment', FACTORY);
     expect((await w.as['internal.main'].get(`/api/requests/${draft.id}/fees`)).statusCode).toBe(404);
+  });
+});
+
+describe('externalFacilityNotTaken: one account’s completed certificate request holds the factory (spec 02 section 4)', () => {
+  it('the account that holds it may ask again: its second certificate request for the factory is submitted (101)', async () => {
+    const draft = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
+    const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status.code).toBe(101);
+  });
+
+  it('another account (a CB acting for the factory) is told its request is suspended and may cancel it; the request is unchanged', async () => {
+    const cb = w.as['cb.main'];
+    const draft = await completeDraft(cb, 'externalCertificate', 'cb-global-halal', { data: { factory: externalCertificateData().factory } });
+    const res = await send(cb, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true });
+    expect(res.statusCode).toBe(400);
+    expect(refusalsOf(res)).toEqual([{ member: 'factory.facilityPublicId', message: expect.stringContaining('this request is suspended. You may exit and cancel it') }]);
+    const after = (await cb.get(`/api/requests/${draft.id}`)).json() as RequestJson;
+    expect([after.status.code, after.version]).toEqual([draft.status.code, draft.version]);
+    // Exit and cancel: the draft can be deleted.
+    const actions = (await cb.get(`/api/requests/${draft.id}/actions`)).json() as { actions: { type: string }[] };
+    expect(actions.actions.map((a) => a.type)).toContain('DELETE');
   });
 });
