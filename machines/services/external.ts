@@ -165,7 +165,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
     preconditions: [{ type: 'validCertificate', certificateKinds: ['externalHalal'] }],
     sections: addSections,
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinCbDesignation'],
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
     attachmentSection: 'attachments',
     project: projectExternal(addSections),
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },

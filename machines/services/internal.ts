@@ -120,7 +120,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['internalHalal'] },
     preconditions: [{ type: 'validCertificate', certificateKinds: ['internalHalal'] }, { type: 'notBlockedByExpiredCertificate' }],
     sections: addProductsSections,
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate'],
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'foodAuthorityProducts'],
     attachmentSection: 'attachments',
     project: (data) => {
       const products = readSection<TProduct[]>({ sections: addProductsSections }, data, 'products') ?? [];

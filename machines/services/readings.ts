@@ -34,7 +34,7 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   productsNotOnCertificate: 'products already on the certificate are dropped and the applicant is told which',
   withinCbDesignation: 'categories and products inside the conformity body’s designation',
   withinFacilityCertificate: 'categories inside the facility’s certificate',
-  foodAuthorityProducts: 'products match the food authority’s product system',
+  foodAuthorityProducts: 'each product’s number is registered in the food authority’s product system under the same Arabic and English name and Saudi HS code (server/adapters/food-authority.ts); each mismatch names the product and the field',
   importerVerified: 'the importer’s unified number is verified against the commercial registry: known, active, not expired, and the CR number is the registration’s',
   shipmentCovered:
     'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { goodProduct } from '../forms/fixtures';
+import { createFoodAuthority } from '../../server/adapters/food-authority';
+import { AppError } from '../../server/errors';
+import { startSimulators } from '../helpers/simulators';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData, shipmentData } from './fixtures';
-import { billsOf, createWorld, walk, type World } from './walk';
+import { billsOf, certificatesOf, createWorld, walk, type CertificateJson, type World } from './walk';
 
 /**
- * Issue 13 items 2, 6 and 7 over HTTP: the suspension rule of external certificate requests; the shipment importer's unified number is checked against the commercial registry
+ * Issue 13 items 2, 6 and 7 and issue 14's food-authority check over HTTP: the suspension rule of external certificate requests; the shipment importer's unified number is checked against the commercial registry
  * (the wizard's check button, and again at submission), the factory's certificate and the exporting CB's designation
  * must cover every line, and the fee is previewed before payment. A refusal is a 400 naming the field, in the caller's
  * language, and leaves the request as it was (still a draft, same version, no bill).
@@ -16,6 +20,8 @@ import { billsOf, createWorld, walk, type World } from './walk';
  */
 const FACTORY = 'exf-anatolia-meat';
 let w: World;
+/** The factory's external certificate (issued in beforeAll). */
+let certificate: CertificateJson;
 
 type ErrorJson = { error: { code: string; message: string; validationErrors?: { members: string[]; message: string }[] } };
 const refusalsOf = (res: { json(): unknown }) => ((res.json() as ErrorJson).error.validationErrors ?? []).map((v) => ({ member: v.members[0], message: v.message }));
@@ -45,6 +51,7 @@ beforeAll(async () => {
   const draft = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
   const { request, steps } = await walk(w, draft.id, { applicant: 'external', until: 105 });
   expect(request.status.code, JSON.stringify(steps)).toBe(105);
+  [certificate] = await certificatesOf(w, w.as.external, draft.id);
 }, 120_000);
 afterAll(() => w?.t.close());
 
@@ -208,5 +215,56 @@ describe('externalFacilityNotTaken: one account’s completed certificate reques
     // Exit and cancel: the draft can be deleted.
     const actions = (await cb.get(`/api/requests/${draft.id}/actions`)).json() as { actions: { type: string }[] };
     expect(actions.actions.map((a) => a.type)).toContain('DELETE');
+  });
+});
+
+describe('foodAuthorityProducts: product data must match the food authority system (spec 02 section 5)', () => {
+  /** Frozen Lamb as the food-authority simulator registers it (TRX00000000000002, HS 020430000000). */
+  const lamb = (over: Record<string, unknown> = {}) =>
+    goodProduct({ nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000002', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21, ...over });
+  const submitProducts = async (products: Record<string, unknown>[], lang = 'en') => {
+    const draft = await completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: certificate.id, data: { products } });
+    const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+    return { res, draft, after: await read(draft.id) };
+  };
+
+  it('a product registered under the same names and HS code is submitted', async () => {
+    const { res } = await submitProducts([lamb()]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status.code).not.toBe(0);
+  });
+
+  it('a product number the authority does not know is refused, naming the product', async () => {
+    const { res, draft, after } = await submitProducts([lamb({ productNumber: 'TRX00000000000099' })]);
+    expect(res.statusCode).toBe(400);
+    expect(refusalsOf(res)).toEqual([{ member: 'products.0.productNumber', message: 'Frozen Lamb: the product number TRX00000000000099 is not registered in the food authority’s system' }]);
+    await expectUnchanged(draft, after);
+  });
+
+  it('a name or an HS code that differs from the authority’s is refused, naming the product and the field', async () => {
+    const { res, draft, after } = await submitProducts([lamb({ nameEn: 'Frozen Goat', saudiHsCode: '020410000000', globalHsCode: '020410' })]);
+    expect(res.statusCode).toBe(400);
+    expect(refusalsOf(res)).toEqual([
+      { member: 'products.0.nameEn', message: 'Frozen Goat: the English name does not match the food authority’s system (Frozen Lamb)' },
+      { member: 'products.0.saudiHsCode', message: 'Frozen Goat: the HS code does not match the food authority’s system (020430000000)' },
+    ]);
+    await expectUnchanged(draft, after);
+    const ar = await submitProducts([lamb({ nameAr: 'لحم ماعز مجمد' })], 'ar');
+    expect(refusalsOf(ar.res)).toEqual([{ member: 'products.0.nameAr', message: expect.stringContaining('الاسم العربي لا يطابق نظام هيئة الغذاء (لحم ضأن مجمد)') }]);
+  });
+
+  it('the adapter speaks HTTP to the authority: a known product, an unknown one, and a refused key as “unavailable”', async () => {
+    const sims = await startSimulators();
+    try {
+      const base = { baseUrl: `${sims.url}/simulators/foodAuthority`, timeoutMs: 2000 };
+      const authority = createFoodAuthority({ ...base, apiKey: 'simulator-key' });
+      expect(await authority.product('SFDA2024000000009')).toEqual({ productNumber: 'SFDA2024000000009', nameAr: 'لبن زبادي', nameEn: 'Plain Yoghurt', hsCode: '040310000000' });
+      expect(await authority.product('SFDA2024000000999')).toBeNull();
+      const refused = await createFoodAuthority({ ...base, apiKey: 'wrong' }).product('SFDA2024000000009').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AppError);
+      expect((refused as AppError).code).toBe('ExternalServiceUnavailable');
+    } finally {
+      await sims.app.close();
+    }
   });
 });

@@ -27,9 +27,13 @@ export interface World {
 }
 
 export async function createWorld(): Promise<World> {
-  // The commercial registry answers the shipment's importer check over HTTP, as in production.
+  // The commercial registry and the food authority answer the submission checks over HTTP, as in production.
   const sims = await startSimulators();
-  const app = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '100', CR_REGISTRY_URL: `${sims.url}/simulators/cr` });
+  const app = await createTestApp({
+    LOGIN_RATE_LIMIT_PER_MINUTE: '100',
+    CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
+    FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
+  });
   const t: TestApp = {
     ...app,
     async close() {

@@ -7,6 +7,7 @@ import { productKey, readSection, type DataIssue, type Projection, type ServerCh
 import type { BusinessSettings } from '../../../machines/services/settings';
 import type { RequestContext } from '../../../machines/types';
 import type { CrRegistry } from '../../adapters/cr-registry';
+import type { FoodAuthority, FoodAuthorityProduct } from '../../adapters/food-authority';
 import { importerProblem, lookUpImporter } from './importer';
 import { isValidCertificate, type CertificateRow } from './preconditions';
 
@@ -28,6 +29,7 @@ export interface CheckInput {
   now: Date;
   /** The external services the checks ask (server/adapters). */
   registry: CrRegistry;
+  foodAuthority: FoodAuthority;
 }
 
 /** Products of the request that its subject certificate already lists (they are excluded, and the user told). */
@@ -48,7 +50,7 @@ export function coverageOf(categories: readonly string[]): Set<string> {
   return out;
 }
 
-const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | undefined> = {
+const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   async attachmentsBelongToRequest(i) {
     const ids = [...new Set(i.projection.attachmentIds)];
     if (!ids.length) return [];
@@ -144,8 +146,25 @@ const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | un
     return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
   },
 
-  // Built with its adapter (spec 02 section 5).
-  foodAuthorityProducts: undefined,
+  // Spec 02 section 5 "product data must match the food authority system": each product's number is registered there,
+  // under the same Arabic and English name and the same Saudi HS code. Each mismatch names the product and the field.
+  async foodAuthorityProducts(i) {
+    const numbers = [...new Set(i.projection.products.map((p) => p.productNumber?.toUpperCase()).filter((n): n is string => !!n))];
+    const registered = new Map<string, FoodAuthorityProduct | null>();
+    await Promise.all(numbers.map(async (n) => registered.set(n, await i.foodAuthority.product(n))));
+    const same = (a: string | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+    return i.projection.products.flatMap((p, index): DataIssue[] => {
+      if (!p.productNumber) return [];
+      const found = registered.get(p.productNumber.toUpperCase());
+      const at = (field: string) => `products.${index}.${field}`;
+      if (!found) return [{ path: at('productNumber'), message: 'form.foodAuthorityUnknown', params: { product: p.nameEn, productNumber: p.productNumber } }];
+      const issues: DataIssue[] = [];
+      if (!same(p.nameAr, found.nameAr)) issues.push({ path: at('nameAr'), message: 'form.foodAuthorityNameArMismatch', params: { product: p.nameEn, expected: found.nameAr } });
+      if (!same(p.nameEn, found.nameEn)) issues.push({ path: at('nameEn'), message: 'form.foodAuthorityNameEnMismatch', params: { product: p.nameEn, expected: found.nameEn } });
+      if ((p.hsCode ?? '') !== found.hsCode) issues.push({ path: at('saudiHsCode'), message: 'form.foodAuthorityHsCodeMismatch', params: { product: p.nameEn, expected: found.hsCode } });
+      return issues;
+    });
+  },
 };
 
 /** Whether a set of category codes covers `code`; a main category counts as covered when any of its sub-categories is. */
@@ -223,13 +242,11 @@ async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
   return issues;
 }
 
-/** Runs the service's server checks; a check a service lists but the server cannot run is a programming error. */
+/** Runs the service's server checks, in the order the service lists them (every ServerCheck has its implementation). */
 export async function runServerChecks(i: CheckInput): Promise<DataIssue[]> {
   const issues: DataIssue[] = [];
   for (const name of i.def.serverChecks) {
-    const run = CHECKS[name];
-    if (!run) throw new Error(`server check '${name}' of ${i.def.kind} is not implemented`);
-    issues.push(...(await run(i)));
+    issues.push(...(await CHECKS[name](i)));
   }
   return issues;
 }

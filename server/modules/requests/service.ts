@@ -12,6 +12,7 @@ import { canSee } from '../../../workflows/queries';
 import { readRequest } from '../../../workflows/store';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
 import { crRegistryOf } from '../../adapters/cr-registry';
+import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
@@ -196,6 +197,7 @@ async function prepareSubmission(
     settings,
     now,
     registry: crRegistryOf(app),
+    foodAuthority: foodAuthorityOf(app),
   });
   if (issues.length) throw invalid(asDetails(issues));
   return { version, notices };
