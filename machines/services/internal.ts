@@ -182,7 +182,11 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     titleKey: `services:${kind}.title`,
     facilityTypes: facility === 'internal' ? ['internal'] : ['external', 'cb'],
     subject: { type: 'certificate', certificateKinds },
-    preconditions: [{ type: 'validCertificate', certificateKinds }, { type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [
+      ...(facility === 'internal' ? [] : [{ type: 'cbAcceptanceValid' } as const]),
+      { type: 'validCertificate', certificateKinds },
+      { type: 'notBlockedByExpiredCertificate' },
+    ],
     sections,
     serverChecks: ['productsOnCertificate', 'markPackage'],
     project: (data) => {

@@ -136,7 +136,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
     titleKey: 'services:shipment.title',
     facilityTypes: ['external', 'cb'],
     subject: { type: 'facility' },
-    preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'notBlockedByExpiredCertificate' }],
     sections,
     crossRules: [
       {
