@@ -75,7 +75,11 @@ async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject
   return out;
 }
 
-export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
+/**
+ * Whether the actor may start the service now (facility type, permissions, subject certificate, preconditions), without
+ * starting it: what a wizard's route guard asks. Throws the first rule that fails, with its own message.
+ */
+export async function assertMayStart(app: FastifyInstance, actor: Actor, body: StartBody) {
   const def = definitionOf(app, body.kind);
   const facility = await findFacility(app.db, body.facilityId);
   if (!facility || !actor.facilityIds.includes(facility.publicId)) throw new AppError(AppErrorCode.EntityNotFound);
@@ -85,6 +89,11 @@ export async function startRequest(app: FastifyInstance, actor: Actor, creatorNa
   if (!mayStart(def.kind, actor, facility.publicId, body.data ?? {})) throw new AppError(AppErrorCode.NotAuthorized);
   const subject = await subjectCertificateFor(app.db, def, facility.publicId, body.certificateId);
   await assertPreconditions({ db: app.db, def, facility, subject, settings: app.settings.current(), now: new Date() });
+  return { def, facility, subject };
+}
+
+export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
+  const { def, facility, subject } = await assertMayStart(app, actor, body);
   const data = { ...(await prefillFrom(app, def, subject)), ...(body.data ?? {}) };
   return app.engine.start(
     def.kind,
