@@ -70,6 +70,7 @@ export const ZConfig = z.object({
   FOOD_AUTHORITY_URL: z.string().url().optional(),
   /** Credentials of the external services (the simulators accept the defaults). */
   CR_REGISTRY_API_KEY: z.string().min(1).default('simulator-key'),
+  FOOD_AUTHORITY_API_KEY: z.string().min(1).default('simulator-key'),
   RECAPTCHA_SECRET: z.string().min(1).default('simulator-secret'),
   SMS_PROVIDER_API_KEY: z.string().min(1).default('simulator-key'),
   SMS_SENDER: z.string().min(1).max(11).default('HALAL'),
@@ -139,6 +140,8 @@ const SIMULATOR_CREDENTIALS = new Set(['simulator-key', 'simulator-secret']);
 const PRODUCTION_REQUIRED = [
   ['CR_REGISTRY_URL', 'the commercial registry base URL'],
   ['CR_REGISTRY_API_KEY', 'the commercial registry API key'],
+  ['FOOD_AUTHORITY_URL', 'the food authority product system base URL'],
+  ['FOOD_AUTHORITY_API_KEY', 'the food authority API key'],
   ['PAYMENT_PORTAL_URL', 'the government payment portal base URL'],
   ['PAYMENT_PORTAL_API_KEY', 'the payment portal API key'],
   ['SMS_PROVIDER_URL', 'the SMS gateway base URL'],

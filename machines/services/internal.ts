@@ -109,7 +109,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['internalHalal'] },
     preconditions: [{ type: 'validCertificate', certificateKinds: ['internalHalal'] }, { type: 'notBlockedByExpiredCertificate' }],
     sections: addProductsSections,
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate'],
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'foodAuthorityProducts'],
     attachmentSection: 'attachments',
     project: (data) => {
       const products = readSection<TProduct[]>({ sections: addProductsSections }, data, 'products') ?? [];
@@ -186,7 +186,11 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     titleKey: `services:${kind}.title`,
     facilityTypes: facility === 'internal' ? ['internal'] : ['external', 'cb'],
     subject: { type: 'certificate', certificateKinds },
-    preconditions: [{ type: 'validCertificate', certificateKinds }, { type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [
+      ...(facility === 'internal' ? [] : [{ type: 'cbAcceptanceValid' } as const]),
+      { type: 'validCertificate', certificateKinds },
+      { type: 'notBlockedByExpiredCertificate' },
+    ],
     sections,
     serverChecks: ['productsOnCertificate', 'markPackage'],
     project: (data) => {

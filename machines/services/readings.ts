@@ -34,9 +34,12 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   productsNotOnCertificate: 'products already on the certificate are dropped and the applicant is told which',
   withinCbDesignation: 'categories and products inside the conformity body’s designation',
   withinFacilityCertificate: 'categories inside the facility’s certificate',
-  foodAuthorityProducts: 'products match the food authority’s product system',
-  importerVerified: 'the importer’s unified number was verified against the commercial registry',
-  externalFacilityNotTaken: 'no other account holds a completed certificate request for the same foreign factory',
+  foodAuthorityProducts: 'each product’s number is registered in the food authority’s product system under the same Arabic and English name and Saudi HS code (server/adapters/food-authority.ts); each mismatch names the product and the field',
+  importerVerified: 'the importer’s unified number is verified against the commercial registry: known, active, not expired, and the CR number is the registration’s',
+  shipmentCovered:
+    'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',
+  externalFacilityNotTaken:
+    'no other account holds a completed certificate request for the same foreign factory (spec 02 section 4). Reading: “another account” is another applicant (the factory’s own account, or a CB acting for it) whose request issued an external Halal certificate for the factory that has not expired; the external machines have no suspended status, so the request is not suspended but its SUBMIT is refused with the spec’s sentence (“this request is suspended; you may exit and cancel it”) and it stays a draft the user may cancel',
   productsOnCertificate: 'every product named is on the certificate',
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',
 };

@@ -136,7 +136,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
     titleKey: 'services:shipment.title',
     facilityTypes: ['external', 'cb'],
     subject: { type: 'facility' },
-    preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'notBlockedByExpiredCertificate' }],
     sections,
     crossRules: [
       {
@@ -148,7 +148,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
         },
       },
     ],
-    serverChecks: ['attachmentsBelongToRequest'],
+    serverChecks: ['attachmentsBelongToRequest', 'importerVerified', 'shipmentCovered'],
     project: (data) => {
       const all = lines(data);
       const goods = readSection<{ goods: 'meat' | 'poultry' | 'other' }>({ sections }, data, 'shipmentType')?.goods ?? 'other';

@@ -81,6 +81,8 @@ export type ServerCheck =
   | 'foodAuthorityProducts'
   /** The importer's unified number was verified against the commercial registry (spec 02 section 5). */
   | 'importerVerified'
+  /** Shipments: the factory's certificate is valid on the shipment date and lists each line; the exporting CB's designation covers it (issue 13 item 7). */
+  | 'shipmentCovered'
   /** Another account already holds a completed certificate request for the same external facility (spec 02 section 4). */
   | 'externalFacilityNotTaken'
   /** Every product the request names is on its subject certificate (Halal marks are per certified product). */

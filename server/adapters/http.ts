@@ -6,6 +6,7 @@ registerErrorStatus({ ExternalServiceUnavailable: 502 });
 /** The external services this server talks to, and the config key of each base URL. */
 const SERVICE_URL_KEYS = {
   cr: 'CR_REGISTRY_URL',
+  foodAuthority: 'FOOD_AUTHORITY_URL',
   recaptcha: 'RECAPTCHA_URL',
   sms: 'SMS_PROVIDER_URL',
 } as const satisfies Record<string, keyof Config>;

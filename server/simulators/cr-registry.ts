@@ -74,7 +74,7 @@ export function fullInfoOf(cr: SeededCr): WathqFullInfo {
     crNumber: cr.crNumber,
     crEntityNumber: cr.crNumber,
     // The unified number replaces the CR number's region digits with 70 (how the 700 numbers were assigned).
-    unifiedNumber: `70${cr.crNumber.slice(2)}`,
+    unifiedNumber: unifiedNumberOf(cr.crNumber),
     tradeName: cr.nameAr,
     issueDate: daysFromNow(-3 * 365),
     expiryDate: expiry,
@@ -98,12 +98,27 @@ export function fullInfoOf(cr: SeededCr): WathqFullInfo {
   };
 }
 
+/** The unified (700) number the simulator gives a registration: its CR number with the region digits replaced by 70. */
+export const unifiedNumberOf = (crNumber: string) => `70${crNumber.slice(2)}`;
+
+/**
+ * A registration by its CR number or by its unified (700) number: the registry's full-info call answers both, as the
+ * Wathq service does since the national numbers were introduced (a 70... number is read as a unified number).
+ */
+function byNumber(id: string): SeededCr | undefined {
+  if (/^70\d{8}$/.test(id)) {
+    const seeded = SEEDED_CRS.find((c) => unifiedNumberOf(c.crNumber) === id);
+    return seeded ?? generated(`10${id.slice(2)}`);
+  }
+  return SEEDED_CRS.find((c) => c.crNumber === id) ?? generated(id);
+}
+
 /** Commercial registry simulator: `GET /commercialregistration/fullinfo/{crEntityNumber}` with an `apiKey` header. */
 export const crRegistrySimulator = (apiKey: string): FastifyPluginAsync =>
   async (app) => {
     app.get<{ Params: { crNumber: string } }>('/commercialregistration/fullinfo/:crNumber', async (request, reply) => {
       if (request.headers.apikey !== apiKey) return reply.status(401).send({ code: 'unauthorized' });
-      const cr = SEEDED_CRS.find((c) => c.crNumber === request.params.crNumber) ?? generated(request.params.crNumber);
+      const cr = byNumber(request.params.crNumber);
       if (!cr) return reply.status(404).send({ code: 'not_found', message: 'CR not found' });
       return fullInfoOf(cr);
     });

@@ -7,6 +7,8 @@ export const PRODUCTION_ENV = {
   PUBLIC_URL: 'https://halal.example.gov.sa',
   CR_REGISTRY_URL: 'https://cr.example.gov.sa/api',
   CR_REGISTRY_API_KEY: 'cr-real-key',
+  FOOD_AUTHORITY_URL: 'https://products.example.gov.sa/api',
+  FOOD_AUTHORITY_API_KEY: 'food-real-key',
   PAYMENT_PORTAL_URL: 'https://pay.example.gov.sa',
   PAYMENT_PORTAL_API_KEY: 'pay-real-key',
   SMS_PROVIDER_URL: 'https://sms.example.com',

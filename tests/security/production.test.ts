@@ -34,7 +34,7 @@ describe('production configuration', () => {
       message = (e as Error).message;
     }
     for (const name of ['JWT_SECRET', 'PAYMENT_CALLBACK_SECRET', 'DATABASE_URL', 'PUBLIC_URL', 'CR_REGISTRY_URL', 'CR_REGISTRY_API_KEY',
-      'PAYMENT_PORTAL_URL', 'PAYMENT_PORTAL_API_KEY', 'SMS_PROVIDER_URL', 'SMS_PROVIDER_API_KEY', 'RECAPTCHA_URL', 'RECAPTCHA_SECRET', 'HISTORY_KEYS']) {
+      'FOOD_AUTHORITY_URL', 'FOOD_AUTHORITY_API_KEY', 'PAYMENT_PORTAL_URL', 'PAYMENT_PORTAL_API_KEY', 'SMS_PROVIDER_URL', 'SMS_PROVIDER_API_KEY', 'RECAPTCHA_URL', 'RECAPTCHA_SECRET', 'HISTORY_KEYS']) {
       expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
     }
   });

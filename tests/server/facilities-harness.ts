@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { testConfig, type Config } from '../../server/config';
-import { registerSimulators } from '../../server/simulators';
+import type { Config } from '../../server/config';
 import type { SimulatedSms } from '../../server/simulators/sms';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { startSimulators } from '../helpers/simulators';
 
 /**
  * Test harness of the facilities area: the external-service simulators run as their own HTTP server on a free port
@@ -19,14 +18,6 @@ export interface FacilitiesTestApp extends TestApp {
   smsTo(phone: string): Promise<SimulatedSms[]>;
   /** The 6-digit code of the newest message to a phone. */
   lastOtp(phone: string): Promise<string>;
-}
-
-async function startSimulators(): Promise<{ app: FastifyInstance; url: string }> {
-  const app = Fastify({ logger: false });
-  app.decorate('config', testConfig());
-  await registerSimulators(app);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, url: address };
 }
 
 export async function createFacilitiesTestApp(overrides: Partial<Record<keyof Config, string>> = {}): Promise<FacilitiesTestApp> {

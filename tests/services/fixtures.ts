@@ -35,7 +35,8 @@ export function shipmentData(): Record<string, unknown> {
   return {
     shipmentType: { goods: 'meat' },
     factory: { facilityPublicId: 'exf-anatolia-meat' },
-    importer: { name: 'Riyadh Meat Importers', crNumber: '1010700001', unifiedNumber: '700 123 4567', status: 'active', activity: 'Meat import' },
+    // A registration the commercial-registry simulator knows (Al Nakheel, active): its unified number is 70 + the CR's last 8 digits.
+    importer: { name: 'Riyadh Meat Importers', crNumber: '1010700001', unifiedNumber: '701 070 0001', status: 'active', activity: 'Meat import' },
     exporter: { name: 'Anatolia Meat Exporters' },
     shipping: { countryCode: 'TR', method: 'sea', port: 'Mersin', portOfEntry: 'Jeddah Islamic Port' },
     other: {

@@ -6,6 +6,7 @@ import { signCallback } from '../../server/adapters/payment-portal';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { send, type RequestJson } from '../helpers/requests';
+import { startSimulators } from '../helpers/simulators';
 import { PLAN } from '../machines/samples';
 
 /**
@@ -26,7 +27,20 @@ export interface World {
 }
 
 export async function createWorld(): Promise<World> {
-  const t = await createTestApp({ LOGIN_RATE_LIMIT_PER_MINUTE: '100' });
+  // The commercial registry and the food authority answer the submission checks over HTTP, as in production.
+  const sims = await startSimulators();
+  const app = await createTestApp({
+    LOGIN_RATE_LIMIT_PER_MINUTE: '100',
+    CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
+    FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
+  });
+  const t: TestApp = {
+    ...app,
+    async close() {
+      await app.close();
+      await sims.app.close();
+    },
+  };
   const names: DemoUser[] = [...APPLICANTS, ...STAFF, 'teamleader', 'auditor', 'admin', 'internal.sub', 'cb.sub'];
   // Each demo user signs in the first time a test acts as them (sign-in hashes the password: not for nothing).
   const lazy = (name: DemoUser): Client => {

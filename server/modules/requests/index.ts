@@ -4,6 +4,7 @@ import { EmbeddedEngine } from '../../../workflows/embedded/embedded-engine';
 import { TimerRunner } from '../../../workflows/embedded/timer-runner';
 import { TemporalEngine } from '../../../workflows/temporal/client';
 import routes from './routes';
+import addingSubCategoriesRoutes from './adding-sub-categories-routes';
 
 /**
  * Creates the workflow engine the configuration selects, decorates it as `app.engine` (other modules send their
@@ -34,6 +35,7 @@ export default fp(
       await engine.close();
     });
     await app.register(routes);
+    await app.register(addingSubCategoriesRoutes);
   },
   { name: 'requests' },
 );

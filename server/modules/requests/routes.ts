@@ -5,7 +5,11 @@ import { Permissions } from '../../../machines/permissions';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
-import { sendRequestEvent, startRequest, visibleRequest } from './service';
+import { previewFees, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { crRegistryOf } from '../../adapters/cr-registry';
+import { AppError as Err, registerErrorStatus } from '../../errors';
+import { formatAmount } from '../../../machines/services/fees';
+import { importerProblem, lookUpImporter } from './importer';
 import { z } from 'zod';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
@@ -28,6 +32,29 @@ import {
  */
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
+
+registerErrorStatus({ UnifiedNumberInvalid: 400, ImporterNotFound: 404 });
+
+const ZMoney = z.object({ amount: z.string(), vat: z.string(), total: z.string() });
+const ZFeePreview = z.object({
+  /** Spec 02 section 9: how the service shows its fees (CB designation excluding VAT, renewals including it). */
+  display: z.enum(['excludingVat', 'includingVat']),
+  items: z.array(z.object({ feeKind: z.object({ code: z.string(), label: z.string() }), charge: ZMoney.nullable() })),
+});
+const ZImporter = z.object({
+  unifiedNumber: z.string(),
+  crNumber: z.string(),
+  name: z.string(),
+  nameEn: z.string(),
+  expiryDate: z.string(),
+  status: z.object({ code: z.string(), label: z.string() }),
+  activity: z.string(),
+  activityEn: z.string(),
+  /** True when the registration may import this shipment (known, active, not expired). */
+  verified: z.boolean(),
+  /** Why it may not, in the caller's language; null when verified. */
+  problem: z.string().nullable(),
+});
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
@@ -160,6 +187,59 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!)),
+  );
+
+  app.get(
+    '/api/requests/:id/fees',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The bills the request would create, each with amount, VAT and total, by the fee rules its bills are created with',
+        params: ZRequestParams,
+        response: { 200: ZFeePreview, ...errors },
+      },
+    },
+    async (request) => {
+      const preview = await previewFees(app, request.actor!, request.params.id);
+      return {
+        display: preview.display,
+        items: preview.items.map((i) => ({
+          feeKind: { code: i.feeKind, label: request.t(`payments:feeKind.${i.feeKind}`) },
+          charge: i.charge ? { amount: formatAmount(i.charge.amount), vat: formatAmount(i.charge.vat), total: formatAmount(i.charge.total) } : null,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/api/shipment-requests/importer/:unifiedNumber',
+    {
+      config: { policy: [Permissions.shipment.default, Permissions.shipment.submit] },
+      schema: {
+        tags: ['requests'],
+        summary: 'The shipment wizard’s check button: what the commercial registry holds for an importer’s unified number (70X XXX XXXX)',
+        params: z.object({ unifiedNumber: z.string().min(1).max(20) }),
+        response: { 200: ZImporter, ...errors, 502: ZErrorBody },
+      },
+    },
+    async (request) => {
+      const found = await lookUpImporter(crRegistryOf(app), request.params.unifiedNumber);
+      if (!found) throw new Err('ImporterNotFound', { unifiedNumber: request.params.unifiedNumber });
+      const problem = importerProblem(found, new Date());
+      return {
+        unifiedNumber: found.unifiedNumber,
+        crNumber: found.crNumber,
+        name: found.nameAr,
+        nameEn: found.nameEn,
+        expiryDate: found.expiryDate,
+        status: { code: found.status, label: request.t(`facilities:crStatus.${found.status}`) },
+        activity: found.activity,
+        activityEn: found.activityEn,
+        verified: problem === null,
+        problem: problem ? request.t(`validation:${problem}`, { name: found.nameAr, expiryDate: found.expiryDate }) : null,
+      };
+    },
   );
 
   app.get(

@@ -1,12 +1,15 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { attachments, certificates } from '../../../db/schema';
+import { attachments, certificates, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
 import { CATEGORY_TREE, type MainCategory } from '../../../machines/forms/catalogues';
 import { productKey, readSection, type DataIssue, type Projection, type ServerCheck, type ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import type { RequestContext } from '../../../machines/types';
-import type { CertificateRow } from './preconditions';
+import type { CrRegistry } from '../../adapters/cr-registry';
+import type { FoodAuthority, FoodAuthorityProduct } from '../../adapters/food-authority';
+import { importerProblem, lookUpImporter } from './importer';
+import { isValidCertificate, type CertificateRow } from './preconditions';
 
 /*
  * The checks of the service contract that need the database (machines/services/types.ts ServerCheck). The request
@@ -24,6 +27,9 @@ export interface CheckInput {
   subject: CertificateRow | null;
   settings: BusinessSettings;
   now: Date;
+  /** The external services the checks ask (server/adapters). */
+  registry: CrRegistry;
+  foodAuthority: FoodAuthority;
 }
 
 /** Products of the request that its subject certificate already lists (they are excluded, and the user told). */
@@ -44,7 +50,7 @@ export function coverageOf(categories: readonly string[]): Set<string> {
   return out;
 }
 
-const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | undefined> = {
+const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   async attachmentsBelongToRequest(i) {
     const ids = [...new Set(i.projection.attachmentIds)];
     if (!ids.length) return [];
@@ -107,19 +113,140 @@ const CHECKS: Record<ServerCheck, ((i: CheckInput) => Promise<DataIssue[]>) | un
     );
   },
 
-  // Built with their adapters (food authority, commercial registry) and the suspension rule of external requests.
-  foodAuthorityProducts: undefined,
-  importerVerified: undefined,
-  externalFacilityNotTaken: undefined,
+  // Spec 02 section 5: the importer's unified number is verified against the commercial registry at submission (the
+  // registry, not what the form stored after the check button, is the authority): unknown, expired or inactive
+  // registrations and a CR number that is not the registration's are refused.
+  async importerVerified(i) {
+    const importer = sectionOf<{ unifiedNumber: string; crNumber: string }>(i.def, i.context, 'importer');
+    if (!importer) return [];
+    const found = await lookUpImporter(i.registry, importer.unifiedNumber);
+    if (!found) return [{ path: 'importer.unifiedNumber', message: 'form.importerUnknown', params: { unifiedNumber: importer.unifiedNumber } }];
+    const problem = importerProblem(found, i.now);
+    if (problem) return [{ path: 'importer.unifiedNumber', message: problem, params: { name: found.nameAr, expiryDate: found.expiryDate } }];
+    if (found.crNumber !== importer.crNumber) return [{ path: 'importer.crNumber', message: 'form.importerCrMismatch', params: { crNumber: found.crNumber } }];
+    return [];
+  },
+
+  shipmentCovered: (i) => shipmentCoverageIssues(i),
+
+  // Spec 02 section 4: "if another account already has a completed certificate request for the same external
+  // facility, this request is suspended and the user may exit and cancel". The external machines have no suspended
+  // state, so SUBMIT is refused with that sentence and the draft stays for the user to cancel (machines/services/readings.ts).
+  async externalFacilityNotTaken(i) {
+    const factory = i.projection.factoryPublicId;
+    if (!factory) return [];
+    const [applicant] = await i.db.select({ facilityPublicId: requests.facilityPublicId }).from(requests).where(eq(requests.id, i.requestId));
+    const taken = await i.db
+      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
+      .from(certificates)
+      .innerJoin(requests, eq(requests.id, certificates.requestId))
+      .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
+    // Another account: another applicant (the factory's own account, or a CB acting for it); its certificate not expired.
+    const other = taken.find((c) => c.by !== applicant?.facilityPublicId && c.status !== 2 && c.expiresAt.getTime() > i.now.getTime());
+    return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
+  },
+
+  // Spec 02 section 5 "product data must match the food authority system": each product's number is registered there,
+  // under the same Arabic and English name and the same Saudi HS code. Each mismatch names the product and the field.
+  async foodAuthorityProducts(i) {
+    const numbers = [...new Set(i.projection.products.map((p) => p.productNumber?.toUpperCase()).filter((n): n is string => !!n))];
+    const registered = new Map<string, FoodAuthorityProduct | null>();
+    await Promise.all(numbers.map(async (n) => registered.set(n, await i.foodAuthority.product(n))));
+    const same = (a: string | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+    return i.projection.products.flatMap((p, index): DataIssue[] => {
+      if (!p.productNumber) return [];
+      const found = registered.get(p.productNumber.toUpperCase());
+      const at = (field: string) => `products.${index}.${field}`;
+      if (!found) return [{ path: at('productNumber'), message: 'form.foodAuthorityUnknown', params: { product: p.nameEn, productNumber: p.productNumber } }];
+      const issues: DataIssue[] = [];
+      if (!same(p.nameAr, found.nameAr)) issues.push({ path: at('nameAr'), message: 'form.foodAuthorityNameArMismatch', params: { product: p.nameEn, expected: found.nameAr } });
+      if (!same(p.nameEn, found.nameEn)) issues.push({ path: at('nameEn'), message: 'form.foodAuthorityNameEnMismatch', params: { product: p.nameEn, expected: found.nameEn } });
+      if ((p.hsCode ?? '') !== found.hsCode) issues.push({ path: at('saudiHsCode'), message: 'form.foodAuthorityHsCodeMismatch', params: { product: p.nameEn, expected: found.hsCode } });
+      return issues;
+    });
+  },
 };
 
-/** Runs the service's server checks; a check a service lists but the server cannot run is a programming error. */
+/** Whether a set of category codes covers `code`; a main category counts as covered when any of its sub-categories is. */
+function covers(covered: Set<string>, code: string): boolean {
+  if (covered.has(code)) return true;
+  const subs = CATEGORY_TREE[code as MainCategory] as readonly string[] | undefined;
+  return (subs ?? []).some((s) => covered.has(s));
+}
+
+const hs6 = (code: string | undefined) => (code ?? '').slice(0, 6);
+
+interface ShipmentLine {
+  saudiHsCode: string;
+  globalHsCode: string;
+}
+interface SlaughterLine extends ShipmentLine {
+  slaughterFacility: string;
+  category: string;
+}
+
+/**
+ * Issue 13 item 7, shipment cross-checks at submission: the exporting factory holds an external Halal certificate
+ * valid on the shipment date (the bill of lading's date, else the day of submission) that lists each product (by its
+ * HS heading, the first six digits) or, for a slaughter, its category; and the exporting CB holds a valid designation
+ * covering each line's category. Each failure names the line and the reason.
+ */
+async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
+  const factory = i.projection.factoryPublicId;
+  const other = sectionOf<{ exportingCbPublicId: string; billOfLading?: { date: string } }>(i.def, i.context, 'other');
+  if (!factory || !other) return [];
+  const products = sectionOf<ShipmentLine[]>(i.def, i.context, 'products') ?? [];
+  const slaughters = sectionOf<SlaughterLine[]>(i.def, i.context, 'slaughters') ?? [];
+  const date = other.billOfLading?.date ?? i.now.toISOString().slice(0, 10);
+  // Whole days (UTC): a certificate issued today is valid for a shipment dated today; one expiring today still is.
+  const dayStart = new Date(`${date}T00:00:00Z`).getTime();
+
+  const held = await i.db.select().from(certificates).where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal')));
+  // Valid on the shipment date, and not suspended or withdrawn now.
+  const valid = held.filter((c) => c.validFrom.toISOString().slice(0, 10) <= date && c.expiresAt.getTime() > dayStart && (c.status === 1 || c.status === 3));
+  if (!valid.length) return [{ path: 'factory.facilityPublicId', message: 'form.shipmentFactoryCertificateNotValid', params: { date } }];
+
+  const issues: DataIssue[] = [];
+  const certified = valid.flatMap((c) => c.products);
+  const certifiedCategories = coverageOf(valid.flatMap((c) => [...c.categories, ...c.products.map((p) => p.category ?? '')].filter(Boolean)));
+  /** Each line's category, for the CB's designation: a product's is the one its certificate lists it under. */
+  const lineCategories: { path: string; product: string; category: string }[] = [];
+
+  products.forEach((line, index) => {
+    const product = line.saudiHsCode;
+    const match = certified.find((p) => [hs6(p.globalHsCode), hs6(p.hsCode)].some((h) => h && (h === hs6(line.globalHsCode) || h === hs6(line.saudiHsCode))));
+    if (!match) issues.push({ path: `products.${index}.saudiHsCode`, message: 'form.shipmentProductNotOnCertificate', params: { product, line: index + 1 } });
+    else if (match.category) lineCategories.push({ path: `products.${index}`, product: `${match.nameEn} (${product})`, category: match.category });
+  });
+  slaughters.forEach((line, index) => {
+    const product = line.slaughterFacility;
+    if (!covers(certifiedCategories, line.category)) {
+      issues.push({ path: `slaughters.${index}.category`, message: 'form.shipmentCategoryNotOnCertificate', params: { product, category: line.category, line: index + 1 } });
+    } else lineCategories.push({ path: `slaughters.${index}.category`, product, category: line.category });
+  });
+
+  const [designation] = await i.db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, other.exportingCbPublicId), eq(certificates.kind, 'cbDesignation')))
+    .orderBy(desc(certificates.expiresAt))
+    .limit(1);
+  if (!designation || !isValidCertificate(designation, i.now)) {
+    issues.push({ path: 'other.exportingCbPublicId', message: 'form.exportingCbNotDesignated', params: { cb: other.exportingCbPublicId } });
+    return issues;
+  }
+  const designated = coverageOf(designation.categories);
+  for (const l of lineCategories) {
+    if (!covers(designated, l.category)) issues.push({ path: l.path, message: 'form.shipmentOutsideCbDesignation', params: { product: l.product, category: l.category } });
+  }
+  return issues;
+}
+
+/** Runs the service's server checks, in the order the service lists them (every ServerCheck has its implementation). */
 export async function runServerChecks(i: CheckInput): Promise<DataIssue[]> {
   const issues: DataIssue[] = [];
   for (const name of i.def.serverChecks) {
-    const run = CHECKS[name];
-    if (!run) throw new Error(`server check '${name}' of ${i.def.kind} is not implemented`);
-    issues.push(...(await run(i)));
+    issues.push(...(await CHECKS[name](i)));
   }
   return issues;
 }

@@ -4,12 +4,15 @@ import { certificates, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
-import { isRequestKind, productKey, serviceOf, type ServiceDefinition } from '../../../machines/services';
+import { isRequestKind, productKey, serviceOf, validateSubmission, type FeeRule, type ServiceDefinition } from '../../../machines/services';
+import { discounted, withVat, type Charge } from '../../../machines/services/fees';
 import type { RequestContext } from '../../../machines/types';
 import type { RequestView, WorkflowEvent } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { readRequest } from '../../../workflows/store';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
+import { crRegistryOf } from '../../adapters/cr-registry';
+import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
@@ -72,7 +75,11 @@ async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject
   return out;
 }
 
-export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
+/**
+ * Whether the actor may start the service now (facility type, permissions, subject certificate, preconditions), without
+ * starting it: what a wizard's route guard asks. Throws the first rule that fails, with its own message.
+ */
+export async function assertMayStart(app: FastifyInstance, actor: Actor, body: StartBody) {
   const def = definitionOf(app, body.kind);
   const facility = await findFacility(app.db, body.facilityId);
   if (!facility || !actor.facilityIds.includes(facility.publicId)) throw new AppError(AppErrorCode.EntityNotFound);
@@ -82,6 +89,11 @@ export async function startRequest(app: FastifyInstance, actor: Actor, creatorNa
   if (!mayStart(def.kind, actor, facility.publicId, body.data ?? {})) throw new AppError(AppErrorCode.NotAuthorized);
   const subject = await subjectCertificateFor(app.db, def, facility.publicId, body.certificateId);
   await assertPreconditions({ db: app.db, def, facility, subject, settings: app.settings.current(), now: new Date() });
+  return { def, facility, subject };
+}
+
+export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
+  const { def, facility, subject } = await assertMayStart(app, actor, body);
   const data = { ...(await prefillFrom(app, def, subject)), ...(body.data ?? {}) };
   return app.engine.start(
     def.kind,
@@ -181,6 +193,8 @@ async function prepareSubmission(
       notices.push({ key: 'requests:notices.productsExcluded', params: { products: excluded.join('، ') } });
     }
   }
+  // Data the contract refuses anyway is answered by the engine's own validation, before any external service is asked.
+  if (!validateSubmission(def, current.data ?? {}).ok) return { version, notices };
   const issues = await runServerChecks({
     db: app.db,
     def,
@@ -191,6 +205,8 @@ async function prepareSubmission(
     subject: subject ?? null,
     settings,
     now,
+    registry: crRegistryOf(app),
+    foodAuthority: foodAuthorityOf(app),
   });
   if (issues.length) throw invalid(asDetails(issues));
   return { version, notices };
@@ -211,4 +227,37 @@ export async function requestFilesOpen(app: FastifyInstance, actor: Actor, reque
   if (!actions.some((a) => a.type === 'EDIT')) return false;
   const returned = ((view.context as Partial<RequestContext>).returnedSections ?? []) as string[];
   return returned.length === 0 || returned.includes(section);
+}
+
+export interface FeePreviewItem {
+  feeKind: string;
+  /** Halalas before VAT (after the request's discount), its VAT and total; null while a later step decides it (the audit plan). */
+  charge: Charge | null;
+}
+
+/**
+ * What the request would be billed, bill by bill, by the same fee rules and settings the bills are created with
+ * (workflows/effects.ts effect.createBill): the service's fee kinds, each computed from the request's data now. A
+ * fee that depends on a step still ahead (an audit fee before the plan) has no amount yet.
+ */
+export async function previewFees(app: FastifyInstance, actor: Actor, id: string): Promise<{ display: ServiceDefinition['feeDisplay']; items: FeePreviewItem[] }> {
+  const view = await visibleRequest(app, id, actor);
+  const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  if (!def) throw new AppError('ServiceNotStartable', { kind: view.kind });
+  const context = view.context as unknown as RequestContext;
+  const subjectId = context.subject?.certificateId ?? null;
+  const [subject] = subjectId ? await app.db.select({ expiresAt: certificates.expiresAt }).from(certificates).where(eq(certificates.id, subjectId)) : [];
+  const settings = app.settings.current();
+  const projection = def.project(context.data ?? {}, context);
+  const discount = Number(context.discountPercent ?? 0);
+  const items = (Object.entries(def.fees) as [string, FeeRule][]).map(([feeKind, rule]): FeePreviewItem => {
+    let base: number;
+    try {
+      base = rule({ projection, context, schedule: settings.fees, subjectExpiresAt: subject?.expiresAt ?? null, now: new Date() });
+    } catch {
+      return { feeKind, charge: null };
+    }
+    return { feeKind, charge: Number.isFinite(base) && base >= 0 ? withVat(discounted(base, discount), settings.vatRate) : null };
+  });
+  return { display: def.feeDisplay, items };
 }

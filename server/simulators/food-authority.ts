@@ -1,0 +1,28 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { FoodAuthorityProduct } from '../adapters/food-authority';
+
+/**
+ * The products the food-authority simulator knows (README lists them): the demo's and the tests' products, with the
+ * names and Saudi HS codes the authority registered. A product number it does not list is unknown (404).
+ */
+export const SEEDED_PRODUCTS: FoodAuthorityProduct[] = [
+  { productNumber: 'SFDA2024000000001', nameAr: 'حليب طازج كامل الدسم', nameEn: 'Fresh Full Fat Milk', hsCode: '040120000000' },
+  { productNumber: 'SFDA2024000000002', nameAr: 'خبز أبيض شرائح', nameEn: 'Sliced White Bread', hsCode: '190590900000' },
+  { productNumber: 'SFDA2024000000003', nameAr: 'لبن قليل الدسم', nameEn: 'Low Fat Laban', hsCode: '040390000000' },
+  { productNumber: 'SFDA2024000000009', nameAr: 'لبن زبادي', nameEn: 'Plain Yoghurt', hsCode: '040310000000' },
+  { productNumber: 'TRX00000000000001', nameAr: 'لحم بقري مجمد', nameEn: 'Frozen Beef', hsCode: '020230000000' },
+  { productNumber: 'TRX00000000000002', nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', hsCode: '020430000000' },
+  { productNumber: 'TRX00000000000003', nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', hsCode: '020430000000' },
+  { productNumber: 'TRX00000000000004', nameAr: 'لحم خروف مجمد', nameEn: 'Frozen Mutton', hsCode: '020430000000' },
+];
+
+/** Food-authority simulator: `GET /products/{productNumber}` with an `apiKey` header. */
+export const foodAuthoritySimulator = (apiKey: string): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Params: { productNumber: string } }>('/products/:productNumber', async (request, reply) => {
+      if (request.headers.apikey !== apiKey) return reply.status(401).send({ code: 'unauthorized' });
+      const product = SEEDED_PRODUCTS.find((p) => p.productNumber === request.params.productNumber.toUpperCase());
+      if (!product) return reply.status(404).send({ code: 'not_found', message: 'Product not found' });
+      return product;
+    });
+  };
