@@ -82,11 +82,12 @@ describe('facility dashboard', () => {
     expect(JSON.stringify(d)).not.toContain(numbers.myDraft);
   });
 
-  it('a user without a facility gets an empty dashboard, and anonymous callers none', async () => {
-    const d = (await staff.get('/api/dashboard/facility')).json() as FacilityDashboard;
+  it('a user without a facility gets an empty dashboard; staff and anonymous callers none', async () => {
+    const d = (await (await t.login('new.applicant')).get('/api/dashboard/facility')).json() as FacilityDashboard;
     expect(d.openRequests.count).toBe(0);
     expect(d.facilities).toEqual([]);
     expect((await t.anonymous.get('/api/dashboard/facility')).statusCode).toBe(401);
+    expect((await staff.get('/api/dashboard/facility')).statusCode).toBe(403);
   });
 });
 
@@ -121,6 +122,13 @@ describe('staff dashboard', () => {
     expect(d.bills.unpaid.total).toBeCloseTo(Number(unpaid.total), 2);
     expect(d.bills.paid).toEqual({ count: 0, total: 0 });
     expect(d.overdue).toBeNull();
+  });
+
+  it('the demo read-only auditor reads it too (and still changes nothing)', async () => {
+    const auditor = await t.login('readonly.auditor');
+    const d = (await auditor.get('/api/dashboard/staff')).json() as StaffDashboard;
+    expect(d.byQueue.find((q) => q.queue === 'registration')!.count).toBe(1);
+    expect((await auditor.post('/api/requests', { kind: 'internalCertificate', facilityId: MINE })).json().error.code).toBe('ReadOnlyRole');
   });
 
   it('is for the Halal center only', async () => {

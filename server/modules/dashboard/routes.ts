@@ -56,14 +56,13 @@ function weekStart(d: Date): Date {
 }
 
 /**
- * The dashboard of spec 01 section 2 (Halal.Dashboard.Host / .Tenant), one call per audience:
- * - staff of the Halal center: queue sizes per department and per status, requests received and decided per week,
+ * The dashboard of spec 01 section 2, one call per audience:
+ * - the host (Halal.Dashboard.Host, staff of the Halal center): queue sizes per department and per status, requests received and decided per week,
  *   bills paid and unpaid;
- * - a facility user: the open requests, unpaid bills and certificates expiring soon of their own facilities only
+ * - a tenant (Halal.Dashboard.Tenant, a facility user): the open requests, unpaid bills and certificates expiring soon of their own facilities only
  *   (the facilities of their actor, as every request list is scoped: workflows/queries.ts canSee).
  */
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
-  const POLICY = [Permissions.dashboard.host, Permissions.dashboard.tenant];
   const notEntity = notInArray(requests.kind, [...ENTITY_KINDS]);
   const live = and(isNull(requests.deletedAt), notEntity);
   const open = sql`${requests.queue} is distinct from 'final'`;
@@ -94,7 +93,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/dashboard/staff',
     {
-      config: { policy: POLICY },
+      config: { policy: Permissions.dashboard.host },
       schema: { tags: ['dashboard'], summary: 'The Halal center’s dashboard: queues, weekly throughput and bills', response: { 200: ZStaffDashboard, ...errorResponses } },
     },
     async (request) => {
@@ -139,7 +138,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/dashboard/facility',
     {
-      config: { policy: POLICY },
+      config: { policy: Permissions.dashboard.tenant },
       schema: {
         tags: ['dashboard'],
         summary: 'A facility user’s dashboard: open requests, unpaid bills and certificates expiring soon, of their own facilities',
