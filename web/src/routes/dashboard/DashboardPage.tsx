@@ -43,7 +43,7 @@ function Bars({ rows, testId }: { rows: { key: string; label: string; value: num
     <Stack gap="2" data-testid={testId}>
       {rows.map((r) => (
         <Flex key={r.key} align="center" gap="3" data-testid={`${testId}-${r.key}`} data-value={r.value}>
-          <Text fontSize="sm" w="40" flexShrink={0} truncate title={r.label}>
+          <Text fontSize="sm" w={{ base: "32", md: "56" }} flexShrink={0} truncate title={r.label}>
             {r.label}
           </Text>
           <Box flex="1" bg="bg.muted" borderRadius="sm" h="3" overflow="hidden" aria-hidden>
@@ -77,6 +77,7 @@ function StaffView({ d }: { d: StaffDashboard }) {
   const money = moneyIn(i18n.language);
   const sar = (v: number) => `${money.format(v)} ${t('admin:dashboard.sar')}`;
   const open = d.byQueue.reduce((s, q) => s + q.count, 0);
+  const weekMax = Math.max(1, ...d.weekly.flatMap((w) => [w.received, w.decided]));
   return (
     <Stack gap="6">
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
@@ -109,20 +110,26 @@ function StaffView({ d }: { d: StaffDashboard }) {
             <Box w="3" h="3" bg="green.solid" borderRadius="sm" /> {t('admin:dashboard.decided')}
           </Flex>
         </Flex>
-        <Stack gap="3" data-testid="dash-weekly">
+        <Stack gap="2" data-testid="dash-weekly">
           {d.weekly.map((w) => (
-            <Box key={w.week}>
-              <Text fontSize="xs" color="fg.muted">
-                {t('admin:dashboard.weekOf', { date: ltr(dateIn(w.week, i18n.language)) })}
+            <Flex key={w.week} align="center" gap="3" data-testid={`dash-week-${w.week}`} data-received={w.received} data-decided={w.decided}>
+              <Text fontSize="xs" color="fg.muted" w="40" flexShrink={0}>
+                {t('admin:dashboard.weekOf', { date: ltr(w.week) })}
               </Text>
-              <Bars
-                testId={`dash-week-${w.week}`}
-                rows={[
-                  { key: 'received', label: t('admin:dashboard.received'), value: w.received },
-                  { key: 'decided', label: t('admin:dashboard.decided'), value: w.decided, color: 'green.solid' },
-                ]}
-              />
-            </Box>
+              <Stack flex="1" gap="1" aria-hidden>
+                {[
+                  { v: w.received, color: 'brand.solid' },
+                  { v: w.decided, color: 'green.solid' },
+                ].map((b, i) => (
+                  <Box key={i} bg="bg.muted" borderRadius="sm" h="2" overflow="hidden">
+                    <Box h="full" w={`${(b.v / weekMax) * 100}%`} bg={b.color} />
+                  </Box>
+                ))}
+              </Stack>
+              <Text fontSize="sm" w="16" textAlign="end" title={`${t('admin:dashboard.received')} / ${t('admin:dashboard.decided')}`}>
+                <Ltr>{`${n.format(w.received)} / ${n.format(w.decided)}`}</Ltr>
+              </Text>
+            </Flex>
           ))}
         </Stack>
       </Section>
@@ -163,12 +170,12 @@ function FacilityView({ d }: { d: FacilityDashboard }) {
     { key: 'number', header: t('admin:dashboard.number'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'facility', header: t('admin:dashboard.facility'), render: (b) => facilityName(b.facilityId) },
     { key: 'total', header: t('admin:dashboard.total'), render: (b) => sar(b.total) },
-    { key: 'due', header: t('admin:dashboard.dueAt'), render: (b) => (b.dueAt ? <Ltr>{dateIn(b.dueAt, i18n.language)}</Ltr> : '—') },
+    { key: 'due', header: t('admin:dashboard.dueAt'), render: (b) => (b.dueAt ? dateIn(b.dueAt, i18n.language) : '—') },
   ];
   const certColumns: Column<Cert>[] = [
     { key: 'number', header: t('admin:dashboard.number'), render: (c) => <Ltr>{c.number}</Ltr> },
     { key: 'facility', header: t('admin:dashboard.facility'), render: (c) => facilityName(c.facilityId) },
-    { key: 'expires', header: t('admin:dashboard.expiresAt'), render: (c) => <Ltr>{dateIn(c.expiresAt, i18n.language)}</Ltr> },
+    { key: 'expires', header: t('admin:dashboard.expiresAt'), render: (c) => dateIn(c.expiresAt, i18n.language) },
     { key: 'left', header: t('admin:dashboard.daysLeft'), render: (c) => <Ltr>{n.format(c.daysLeft)}</Ltr> },
   ];
   return (
