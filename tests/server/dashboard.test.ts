@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
-import { bills, certificates, requests } from '../../db/schema';
+import { readFileSync } from 'node:fs';
+import { bills, certificates, requests, roles } from '../../db/schema';
 import { ENTITY_KINDS } from '../../machines/services/types';
 import type { FacilityDashboard, StaffDashboard } from '../../server/modules/dashboard/routes';
 
@@ -133,5 +134,34 @@ describe('staff dashboard', () => {
 
   it('is for the Halal center only', async () => {
     expect((await applicant.get('/api/dashboard/staff')).statusCode).toBe(403);
+  });
+});
+
+describe('migration 0011', () => {
+  it('gives the default staff roles of an existing installation the host dashboard, and keeps an administrator’s edit', async () => {
+    const db = t.database.db;
+    const grants = async (name: string) => (await db.select().from(roles).where(eq(roles.name, name)))[0].permissions;
+    const host = 'Halal.Dashboard.Host';
+    const tenant = 'Halal.Dashboard.Tenant';
+    // As the seed of an earlier version left them: staff with the tenant dashboard, the auditor with none; the
+    // committee role edited by an administrator to hold both.
+    const old = (p: string[]) => p.map((x) => (x === host ? tenant : x));
+    await db.update(roles).set({ permissions: old(await grants('registrationEmployee')) }).where(eq(roles.name, 'registrationEmployee'));
+    await db.update(roles).set({ permissions: (await grants('readOnlyAuditor')).filter((x) => x !== host) }).where(eq(roles.name, 'readOnlyAuditor'));
+    await db.update(roles).set({ permissions: [...(await grants('committeeMember')), tenant] }).where(eq(roles.name, 'committeeMember'));
+    const before = await grants('registrationEmployee');
+    expect(before).toContain(tenant);
+
+    const file = readFileSync(new URL('../../db/migrations/0011_dashboard_host_for_staff.sql', import.meta.url), 'utf8');
+    for (const statement of file.split('--> statement-breakpoint')) await db.execute(sql.raw(statement));
+
+    const after = await grants('registrationEmployee');
+    expect(after).toContain(host);
+    expect(after).not.toContain(tenant);
+    expect(after).toHaveLength(before.length);
+    expect(await grants('readOnlyAuditor')).toContain(host);
+    expect(await grants('committeeMember')).toEqual(expect.arrayContaining([host, tenant]));
+    expect(await grants('applicant')).toContain(tenant);
+    expect(await grants('applicant')).not.toContain(host);
   });
 });
