@@ -234,7 +234,7 @@ describe('administration, audit logs and auditors', () => {
       expect(new URL(page.url()).pathname).toBe(`/requests/${tampered.id}`);
     }, 240_000);
 
-    it(`[${lang}] the dashboard shows figures to staff and to an applicant, and the applicant downloads their data`, async () => {
+    it(`[${lang}] the dashboard shows figures to staff and to an applicant, who downloads their data and cannot yet delete the account`, async () => {
       const r = await submittedRequest();
       const figure = async (page: Page, id: string) => Number((await testId(page, `${id}-value`).innerText()).replace(/[^\d]/g, ''));
 
@@ -273,6 +273,16 @@ describe('administration, audit logs and auditors', () => {
       expect(data.requests.map((x: { number: string }) => x.number)).toContain(r.number);
       expect(JSON.stringify(data)).not.toContain('registration@');
       await screenshot(applicant, `admin-gdpr-${lang}`);
+
+      // Deleting the account is confirmed in a dialog, then refused while the facility has open requests, with the count.
+      await testId(applicant, 'gdpr-delete').click();
+      const dialog = testId(applicant, 'gdpr-confirm');
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: lang === 'ar' ? 'حذف حسابي' : 'Delete my account' }).click();
+      await testId(applicant, 'gdpr-refused').waitFor();
+      expect(await testId(applicant, 'gdpr-refused').innerText()).toContain(String(tenant.openRequests.count));
+      await screenshot(applicant, `admin-gdpr-refused-${lang}`);
+      expect((await (await httpClient(server.url, 'internal.main')).get('/api/auth/session')).json().authenticated).toBe(true);
     }, 240_000);
   }
 });
