@@ -28,6 +28,8 @@ export const DEMO_USERS = [
   { userName: 'auditor', name: 'Mona Al-Zahrani', roles: ['technicalAuditor'], memberOf: [] },
   { userName: 'committee', name: 'Dr. Ibrahim Al-Ghamdi', roles: ['committeeMember'], memberOf: [] },
   { userName: 'admin', name: 'Portal Administrator', roles: ['admin'], memberOf: [] },
+  // Read-only auditor (issue 15): every request, its history and the audit log; every write refused.
+  { userName: 'readonly.auditor', name: 'Huda Al-Mutairi', roles: ['readOnlyAuditor'], memberOf: [] },
 ] as const;
 
 /** Asked to seed demo data (published passwords) into a production installation. */

@@ -18,8 +18,8 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
   ...ROLE_NAMES.map((name) => ({ name, permissions: ROLE_PERMISSIONS[name], readOnly: false })),
   {
     name: AUDITOR_ROLE,
-    // Staff portal: sees every request, its history (and its verification) and the audit log; changes nothing.
-    permissions: [P.portals.halalCenter, P.files.downloadProductPhoto, P.auditLogs.view],
+    // Staff portal: sees every request, its history (and its verification), the audit log and the dashboard; changes nothing.
+    permissions: [P.portals.halalCenter, P.files.downloadProductPhoto, P.auditLogs.view, P.dashboard.host],
     readOnly: true,
   },
 ];

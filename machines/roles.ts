@@ -33,7 +33,9 @@ const applicant: PermissionName[] = [
   P.dashboard.tenant,
 ];
 
-const staff: PermissionName[] = [P.portals.halalCenter, P.files.downloadProductPhoto, P.dashboard.tenant];
+// The Halal center is the host of the portal and each facility a tenant (spec 01 section 2): staff read the host
+// dashboard (every facility's queues and bills), applicants the tenant one (their own facilities).
+const staff: PermissionName[] = [P.portals.halalCenter, P.files.downloadProductPhoto, P.dashboard.host];
 
 export const ROLE_PERMISSIONS: Record<RoleName, readonly PermissionName[]> = {
   applicant,

@@ -75,12 +75,12 @@ export const routeTable: RouteEntry[] = [
   { path: 'halal-profile', component: requestScreens.staffHome, access: { staff: 'only' } },
   { path: 'halal-profile/cb/$id', component: facilityScreens.staffCb, access: { staff: 'only' } },
   { path: 'halal-profile/facility/$id', component: facilityScreens.staffFacility, access: { staff: 'only' } },
-  { path: 'dashboard', component: placeholder('dashboard'), access: { signedIn: true } },
+  { path: 'dashboard', component: adminScreens.dashboard, access: { anyOf: [P.dashboard.host, P.dashboard.tenant] } },
   { path: 'personal-profile/personal-data', component: facilityScreens.personalProfile, access: { signedIn: true } },
 
   // Administration modules.
   { path: 'account', component: placeholder('account'), access: { signedIn: true } },
-  { path: 'gdpr', component: placeholder('gdpr'), access: { signedIn: true } },
+  { path: 'gdpr', component: adminScreens.gdpr, access: { signedIn: true } },
   { path: 'identity', component: adminScreens.identity, access: adminOnly },
   { path: 'language-management', component: placeholder('languageManagement'), access: adminOnly },
   { path: 'saas', component: placeholder('saas'), access: adminOnly },

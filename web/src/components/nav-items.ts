@@ -9,15 +9,23 @@ export interface NavItem {
   labelKey: string;
 }
 
+interface AdminModule extends NavItem {
+  /** Shown to users holding any of these (the permission its route and its server calls check). */
+  anyOf: readonly string[];
+}
+
 const requestPolicies = [Permissions.internalRequest.request, Permissions.externalRequest.request, Permissions.cbAccreditation.request];
 
-/** Administration modules, shown to administrators once their screen exists (never a placeholder). */
-const ADMIN_MODULES: NavItem[] = [
-  { to: '/identity', labelKey: 'screens.identity' },
-  { to: '/setting-management', labelKey: 'screens.settingManagement' },
-  { to: '/audit-logs', labelKey: 'screens.auditLogs' },
-  { to: '/language-management', labelKey: 'screens.languageManagement' },
-  { to: '/text-template-management', labelKey: 'screens.textTemplateManagement' },
+/**
+ * Administration modules, each shown to the users holding its permission (the read-only auditor gets the audit log,
+ * an administrator all of them) once its screen exists (never a placeholder).
+ */
+const ADMIN_MODULES: AdminModule[] = [
+  { to: '/identity', labelKey: 'screens.identity', anyOf: [Permissions.admin.manage] },
+  { to: '/setting-management', labelKey: 'screens.settingManagement', anyOf: [Permissions.settings.manage] },
+  { to: '/audit-logs', labelKey: 'screens.auditLogs', anyOf: [Permissions.auditLogs.view] },
+  { to: '/language-management', labelKey: 'screens.languageManagement', anyOf: [Permissions.admin.manage] },
+  { to: '/text-template-management', labelKey: 'screens.textTemplateManagement', anyOf: [Permissions.admin.manage] },
 ];
 
 /**
@@ -39,7 +47,7 @@ export function navItemsFor(session: Session | null): NavItem[] {
       items.push({ to: landingPath(session), labelKey: 'menu.myFacilities' });
       if (can(session, requestPolicies)) add({ to: '/halal-request', labelKey: 'menu.myRequests' });
     }
-    if (can(session, Permissions.admin.manage)) ADMIN_MODULES.forEach(add);
+    for (const m of ADMIN_MODULES) if (can(session, m.anyOf)) add({ to: m.to, labelKey: m.labelKey });
   }
   return items;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Box, Button, Card, Checkbox, Code, Flex, Heading, Input, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Card, Checkbox, Code, Fieldset, Flex, Heading, Input, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
@@ -88,9 +88,15 @@ function CreateUser({ roles, onCreated }: { roles: RoleRow[]; onCreated: () => v
               {field('email', 'email')}
               {field('password', 'password')}
             </SimpleGrid>
-            <FormField label={t('identity.fields.roles')} required error={errors.roles ?? null}>
+            {/* A fieldset, not a FormField: inside a Field every checkbox would take the field's one control id, so a
+                click on any role's label ticked the first role (the administrator). */}
+            <Fieldset.Root invalid={!!errors.roles}>
+              <Fieldset.Legend>
+                {t('identity.fields.roles')} <Text as="span" color="fg.error">*</Text>
+              </Fieldset.Legend>
               <RolePicker roles={roles} value={form.roles} onChange={(v) => setForm({ ...form, roles: v })} name="new-role" />
-            </FormField>
+              {errors.roles && <Fieldset.ErrorText data-testid="field-error">{errors.roles}</Fieldset.ErrorText>}
+            </Fieldset.Root>
             <Box>
               <Button type="submit" colorPalette="brand" loading={pending} data-testid="create-user-submit">
                 {t('identity.create')}

@@ -5,4 +5,6 @@ export const adminScreens = {
   identity: lazyRouteComponent(() => import('./IdentityPage'), 'IdentityPage'),
   settings: lazyRouteComponent(() => import('./SettingsPage'), 'SettingsPage'),
   auditLogs: lazyRouteComponent(() => import('./AuditLogsPage'), 'AuditLogsPage'),
+  dashboard: lazyRouteComponent(() => import('../dashboard/DashboardPage'), 'DashboardPage'),
+  gdpr: lazyRouteComponent(() => import('../gdpr/GdprPage'), 'GdprPage'),
 };

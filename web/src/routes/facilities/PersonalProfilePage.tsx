@@ -1,4 +1,5 @@
-import { Card, DataList, Heading, Stack } from '@chakra-ui/react';
+import { Button, Card, DataList, Heading, Stack } from '@chakra-ui/react';
+import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -29,7 +30,14 @@ export function PersonalProfilePage() {
   ];
   return (
     <PageContainer>
-      <PageHeader title={t('personal.title')} />
+      <PageHeader
+        title={t('personal.title')}
+        actions={
+          <Button asChild variant="outline" colorPalette="brand" size="sm" data-testid="gdpr-link">
+            <Link to="/gdpr">{t('admin:gdpr.link')}</Link>
+          </Button>
+        }
+      />
       <Stack gap="6">
         <Card.Root>
           <Card.Body>
