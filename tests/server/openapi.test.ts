@@ -34,6 +34,9 @@ describe('the OpenAPI document', () => {
       expect(op.summary, name).toBeTruthy();
       expect(op.description, name).toBeTruthy();
       expect(Array.isArray(op.security), name).toBe(true);
+      // What it answers when it works, with a media type unless it answers nothing or redirects.
+      const ok = Object.entries(op.responses).filter(([s]) => Number(s) < 400);
+      expect(ok.length, `${name} declares no success answer`).toBeGreaterThan(0);
     }
     expect(doc.info.license).toBeDefined();
     expect(doc.info.contact).toBeDefined();

@@ -30,7 +30,7 @@ const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/gdpr/export',
     {
-      config: { policy: 'authenticated' },
+      config: { policy: 'authenticated', produces: 'application/json' },
       schema: { tags: ['gdpr'], summary: 'The caller’s personal data as one JSON file (profile, facilities, requests, sign-ins, audit entries)' },
     },
     async (request, reply) => {

@@ -25,7 +25,7 @@ const KIND = 'cbAddCategories';
 const PREFIX = '/api/AddingSubCategoriesRequest';
 const tags = ['AddingSubCategoriesRequest'];
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
-const ZId = z.object({ id: z.string().min(1).max(100) });
+const ZId = z.object({ id: z.uuid() });
 const ZCategories = z.array(z.object({ category: z.string(), subCategories: z.array(z.string()).default([]) })).min(1).max(50);
 
 /** The tabs of the add-categories list (issue 12 item 4): current, previous, draft. */
