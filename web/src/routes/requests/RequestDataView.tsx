@@ -2,6 +2,8 @@ import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChangeState, changeOf, listChanges } from './data-changes';
 import { useAttachmentNames, type AttachmentInfo } from './attachment-names';
+import { countryName, isCountryField } from '../../lib/countries';
+import { currentLanguage } from '../../i18n';
 
 /**
  * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
@@ -47,9 +49,13 @@ function Marked({ state, children }: { state: ChangeState; children: React.React
 
 type T = (k: string, o?: Record<string, unknown>) => string;
 
-/** Codes shown by their names: categories, units, operations and attachment categories. */
+/** Codes shown by their names: categories, units, operations, attachment categories, countries and the wizard's choices. */
 function named(field: string | undefined, v: unknown, t: T): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  if (field && typeof v === 'string' && isCountryField(field)) return countryName(v, currentLanguage());
+  // A choice the wizard offered (shipping method, goods, payment way ...) reads as the wizard labelled it.
+  const option = field ? t(`requests:options.${field}.${v}`, { defaultValue: '' }) : '';
+  if (option) return option;
   const ns = { category: 'forms:category', unit: 'forms:unit', operations: 'forms:operation', items: undefined } as Record<string, string | undefined>;
   if (field === 'attachmentCategory') return t(`forms:attachmentCategory.${v}`, { defaultValue: String(v) });
   const prefix = field ? ns[field] : undefined;

@@ -1,21 +1,17 @@
 import { useMemo, useState } from 'react';
 import { Box, Button, Checkbox, Flex, Input, NativeSelect, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import countries from 'i18n-iso-countries';
-import arCountries from 'i18n-iso-countries/langs/ar.json';
-import enCountries from 'i18n-iso-countries/langs/en.json';
 import { FormField } from '../../components/form/FormField';
 import type { FieldNode } from '../../components/form/schema-fields';
 import { useApiQuery } from '../../api/hooks';
 import { Ltr, ltr } from '../../components/Bidi';
+import { countryChoices, isCountryField } from '../../lib/countries';
 import type { FacilityListItem, Paged } from '../facilities/facilities-api';
 import type { FacilityType } from '../../session/selected-facility';
 import { nameIn } from '../facilities/labels';
 import { CheckList, type Errors } from '../internal-request/StepFields';
 import { AttachmentUpload } from '../internal-request/AttachmentUpload';
 
-countries.registerLocale(arCountries);
-countries.registerLocale(enCountries);
 
 type Row = Record<string, unknown>;
 
@@ -43,7 +39,6 @@ function uploadCategory(path: string, name: string): string {
   return 'testCertificate';
 }
 
-const isCountry = (name: string) => name === 'countryCode' || /CountryCode$/.test(name);
 
 /** One generated input: by the node's kind, with the special fields (files, facility, country) by name. */
 function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; onChange: (v: unknown) => void; required: boolean; ctx: FieldContext }) {
@@ -92,10 +87,8 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
     );
   }
   if (name === 'facilityPublicId' && ctx.section === 'factory') return field(<FacilityChoice name={path} value={asText(value)} onChange={p.onChange} type={ctx.factoryType} readOnly={ctx.readOnly} />);
-  if (isCountry(name)) {
-    const lang = i18n.language === 'ar' ? 'ar' : 'en';
-    const names = countries.getNames(lang, { select: 'official' });
-    const sorted = Object.entries(names).sort((a, b) => a[1].localeCompare(b[1], lang));
+  if (isCountryField(name)) {
+    const sorted = countryChoices(i18n.language);
     return field(
       <NativeSelect.Root disabled={ctx.readOnly}>
         <NativeSelect.Field name={path} value={asText(value)} onChange={(e) => p.onChange(blank(e.target.value))}>

@@ -14,6 +14,7 @@ import { describeSchema } from '../../components/form/schema-fields';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
+import { FeePreview } from './FeePreview';
 import { RequestDataView } from '../requests/RequestDataView';
 import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
 import type { Errors } from '../internal-request/StepFields';
@@ -296,6 +297,7 @@ export function ServiceWizard() {
             <AttachmentNames.Provider value={files.map}>
               <RequestDataView data={form} baseline={null} order={sections} />
             </AttachmentNames.Provider>
+            <FeePreview requestId={r.id} version={r.version} />
             {allowed.has('SUBMIT') && (
               <Stack gap="3" borderTopWidth="1px" pt="4">
                 <Text>{t('requests:wizard.agreementText')}</Text>
