@@ -12,9 +12,10 @@ import requests from './requests';
 import internalRequests from './internal-requests/routes';
 import admin from './admin';
 import accounts from './accounts/routes';
+import texts from './texts/routes';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests, admin];
+export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests, admin, texts];
