@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
-import { flattenTexts, type TextCatalogue } from '../lib/text-overrides';
+import { flattenTexts, type TextCatalogue } from '../machines/text-overrides';
 
 export const LANGUAGES = ['ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

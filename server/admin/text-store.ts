@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { textOverrides } from '../../db/schema';
-import { isTemplateKey, overrideProblem, variablesOf, type TextLanguage } from '../../lib/text-overrides';
+import { isTemplateKey, overrideProblem, variablesOf, type TextLanguage } from '../../machines/text-overrides';
 import { AppError, AppErrorCode } from '../errors';
 import { LANGUAGES, applyTextOverrides, bundledCatalogue, type TextOverride } from '../i18n';
 import { writeAudit } from './audit-log';

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Permissions } from '../../../machines/permissions';
-import { MAX_TEXT_LENGTH } from '../../../lib/text-overrides';
+import { MAX_TEXT_LENGTH } from '../../../machines/text-overrides';
 import { errorResponses } from '../../schemas';
 import { registerErrorStatus } from '../../errors';
 import { TextStore } from '../../admin/text-store';
