@@ -9,6 +9,8 @@ import { ZBusinessSettings } from './services/settings';
 export const ZPortalSettings = ZBusinessSettings.extend({
   /** Audit-log rows older than this many days are deleted. */
   auditLogRetentionDays: z.number().int().min(1).max(3650),
+  /** Public holidays (Riyadh dates, YYYY-MM-DD) that the working-day clocks skip besides Friday and Saturday. */
+  holidays: z.array(z.iso.date()).max(400),
 });
 export type PortalSettings = z.infer<typeof ZPortalSettings>;
 

@@ -5,6 +5,7 @@ import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { sendRequestEvent, startRequest, visibleRequest } from './service';
 import { z } from 'zod';
+import { clocksFor } from './clock';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
   ZActions,
@@ -29,6 +30,8 @@ const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorB
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
+  /** The holidays the working-day clocks skip (setting-management). */
+  const holidays = () => app.settingsStore.current().holidays ?? [];
 
   app.post(
     '/api/requests',
@@ -53,7 +56,11 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: 'authenticated' },
       schema: { tags: ['requests'], params: ZRequestParams, response: { 200: ZRequest, ...errors } },
     },
-    async (request) => presentRequest(request.t, await visible(request.params.id, request.actor!)),
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      const clocks = await clocksFor(app.db, [view], holidays());
+      return { ...presentRequest(request.t, view), clock: clocks.get(view.id) ?? null };
+    },
   );
 
   app.post(
@@ -153,7 +160,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       // Every door keeps facilities apart: outside the Halal center, one facility's list is for its members only.
       if (q.facilityId && !canSee(request.actor!, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
       const page = await app.engine.list({ ...q, queue: request.params.queue, viewer: request.actor! });
-      return { ...page, items: page.items.map((v) => presentSummary(request.t, v)) };
+      const clocks = await clocksFor(app.db, page.items, holidays());
+      return { ...page, items: page.items.map((v) => ({ ...presentSummary(request.t, v), clock: clocks.get(v.id) ?? null })) };
     },
   );
 };
