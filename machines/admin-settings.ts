@@ -9,6 +9,8 @@ import { ZBusinessSettings } from './services/settings';
 export const ZPortalSettings = ZBusinessSettings.extend({
   /** Audit-log rows older than this many days are deleted. */
   auditLogRetentionDays: z.number().int().min(1).max(3650),
+  /** Public holidays (Riyadh dates, YYYY-MM-DD) that the working-day clocks skip besides Friday and Saturday. */
+  holidays: z.array(z.iso.date()).max(400),
 });
 export type PortalSettings = z.infer<typeof ZPortalSettings>;
 
@@ -30,7 +32,9 @@ export function settingChanges(before: unknown, after: unknown, prefix = ''): Se
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((k) => settingChanges(before[k], after[k], prefix ? `${prefix}.${k}` : k));
   }
-  return Object.is(before, after) ? [] : [{ path: prefix, old: before ?? null, new: after ?? null }];
+  // A list (the holidays) is one value: the same items in the same order are no change.
+  const same = Object.is(before, after) || (Array.isArray(before) && Array.isArray(after) && JSON.stringify(before) === JSON.stringify(after));
+  return same ? [] : [{ path: prefix, old: before ?? null, new: after ?? null }];
 }
 
 /** `over` laid over `base`, object by object (a key the stored row lacks keeps its default). */

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
+import { flattenTexts, type TextCatalogue } from '../machines/text-overrides';
 
 export const LANGUAGES = ['ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -34,6 +35,45 @@ export function initI18n(): Promise<unknown> {
     interpolation: { escapeValue: false },
   });
   return ready;
+}
+
+/** The bundled texts, flattened (namespace -> dotted key -> text), per language: what an override replaces. */
+let catalogue: TextCatalogue | undefined;
+export function bundledCatalogue(): TextCatalogue {
+  if (!catalogue) {
+    const resources = loadResources();
+    catalogue = { ar: {}, en: {} };
+    for (const lang of LANGUAGES) {
+      for (const [ns, tree] of Object.entries(resources[lang])) catalogue[lang][ns] = flattenTexts(tree);
+    }
+  }
+  return catalogue;
+}
+
+export interface TextOverride {
+  lang: Language;
+  namespace: string;
+  key: string;
+  value: string;
+}
+
+/** The overrides laid over the bundled texts now, by `lang:namespace:key`. */
+let applied = new Map<string, TextOverride>();
+const idOf = (o: { lang: string; namespace: string; key: string }) => `${o.lang}\u0000${o.namespace}\u0000${o.key}`;
+
+/**
+ * Makes `overrides` the complete set in force in the server's `t` (language-management): each replaces its bundled
+ * text; a key overridden before but absent now gets its bundled text back. Unknown keys are skipped.
+ */
+export function applyTextOverrides(overrides: TextOverride[]): void {
+  const bundled = bundledCatalogue();
+  const next = new Map<string, TextOverride>();
+  for (const o of overrides) if (bundled[o.lang]?.[o.namespace]?.[o.key] !== undefined) next.set(idOf(o), o);
+  for (const [id, o] of applied) {
+    if (!next.has(id)) instance.addResource(o.lang, o.namespace, o.key, bundled[o.lang][o.namespace][o.key], { silent: true });
+  }
+  for (const [id, o] of next) if (applied.get(id)?.value !== o.value) instance.addResource(o.lang, o.namespace, o.key, o.value, { silent: true });
+  applied = next;
 }
 
 export const tFor = (lang: Language): TFunction => instance.getFixedT(lang);

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid, jsonb, boolean, bigserial, integer, index } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid, jsonb, boolean, bigserial, integer, index, primaryKey } from 'drizzle-orm/pg-core';
 import { users } from './identity';
 
 /**
@@ -53,4 +53,22 @@ export const auditLogs = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
   },
   (t) => [index('audit_logs_at_idx').on(t.at), index('audit_logs_user_idx').on(t.userName), index('audit_logs_request_idx').on(t.requestId)],
+);
+
+/**
+ * An administrator's replacement for one bundled text (issue 15 item 5, language-management and
+ * text-template-management): locales/<lang>/<namespace>.json stays the default; a row here wins over it in the
+ * server's messages and in the web's resources, without a deploy. `key` is the dotted path inside the namespace.
+ */
+export const textOverrides = pgTable(
+  'text_overrides',
+  {
+    lang: text('lang').$type<'ar' | 'en'>().notNull(),
+    namespace: text('namespace').notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.lang, t.namespace, t.key] })],
 );

@@ -146,5 +146,5 @@ export class SettingsStore {
 
 /** The environment's business settings plus the portal's own defaults. */
 export function portalDefaults(business: BusinessSettings): PortalSettings {
-  return { ...business, auditLogRetentionDays: DEFAULT_AUDIT_LOG_RETENTION_DAYS };
+  return { ...business, auditLogRetentionDays: DEFAULT_AUDIT_LOG_RETENTION_DAYS, holidays: [] };
 }

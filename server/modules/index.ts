@@ -14,9 +14,10 @@ import admin from './admin';
 import accounts from './accounts/routes';
 import dashboard from './dashboard/routes';
 import gdpr from './gdpr/routes';
+import texts from './texts/routes';
 
 /**
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests, admin, dashboard, gdpr];
+export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests, admin, dashboard, gdpr, texts];

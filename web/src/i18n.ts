@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { flattenTexts } from '../../machines/text-overrides';
 
 export const LANGUAGES = ['ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -21,6 +22,54 @@ for (const [path, content] of Object.entries(files)) {
   if (!match) continue;
   const [, lang, ns] = match;
   (resources[lang] ??= {})[ns] = content;
+}
+
+// The bundled texts, flattened before i18next owns (and an override changes) the resource objects: what a removed
+// override falls back to.
+const bundled: Record<string, Record<string, Record<string, string>>> = {};
+for (const [lang, namespaces] of Object.entries(resources)) {
+  bundled[lang] = {};
+  for (const [ns, tree] of Object.entries(namespaces)) bundled[lang][ns] = flattenTexts(tree);
+}
+
+type Overrides = Record<string, Record<string, Record<string, string>>>;
+let applied: { lang: string; ns: string; key: string }[] = [];
+
+/** Lays the administrator's overrides (language-management) over the bundled texts; a dropped one is restored. */
+function applyOverrides(overrides: Overrides): void {
+  for (const { lang, ns, key } of applied) {
+    const original = bundled[lang]?.[ns]?.[key];
+    if (original !== undefined) i18next.addResource(lang, ns, key, original, { silent: true });
+  }
+  applied = [];
+  for (const [lang, namespaces] of Object.entries(overrides)) {
+    for (const [ns, texts] of Object.entries(namespaces ?? {})) {
+      for (const [key, value] of Object.entries(texts ?? {})) {
+        if (bundled[lang]?.[ns]?.[key] === undefined || typeof value !== 'string') continue;
+        i18next.addResource(lang, ns, key, value, { silent: true });
+        applied.push({ lang, ns, key });
+      }
+    }
+  }
+}
+
+/**
+ * Fetches the text overrides in force (GET /api/texts/overrides) and applies them; the screens on show re-render.
+ * Without an answer (offline, server down) the bundled texts stay.
+ */
+export async function loadTextOverrides(rerender = true): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 4000);
+  try {
+    const res = await fetch('/api/texts/overrides', { credentials: 'same-origin', headers: { accept: 'application/json' }, signal: controller.signal });
+    if (!res.ok) return;
+    applyOverrides((await res.json()) as Overrides);
+    if (rerender && i18next.isInitialized) await i18next.changeLanguage(i18next.language);
+  } catch {
+    // The bundled texts stay in force.
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function cookieLanguage(): string | undefined {
@@ -57,6 +106,7 @@ export async function initI18n(): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  await loadTextOverrides(false);
   await setLanguage(lang);
 }
 

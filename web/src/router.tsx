@@ -21,6 +21,7 @@ import { RegisterPage } from './routes/account/RegisterPage';
 import { facilityScreens } from './routes/facilities';
 import { requestScreens } from './routes/requests';
 import { adminScreens } from './routes/admin';
+import { textScreens } from './routes/texts';
 import { serviceScreens } from './routes/services';
 import { genericStartKinds } from './routes/services/services';
 import { registerScreens } from './screens';
@@ -79,14 +80,14 @@ export const routeTable: RouteEntry[] = [
   { path: 'personal-profile/personal-data', component: facilityScreens.personalProfile, access: { signedIn: true } },
 
   // Administration modules.
-  { path: 'account', component: placeholder('account'), access: { signedIn: true } },
+  { path: 'account', component: textScreens.account, access: { signedIn: true } },
   { path: 'gdpr', component: adminScreens.gdpr, access: { signedIn: true } },
   { path: 'identity', component: adminScreens.identity, access: adminOnly },
-  { path: 'language-management', component: placeholder('languageManagement'), access: adminOnly },
-  { path: 'saas', component: placeholder('saas'), access: adminOnly },
+  { path: 'language-management', component: textScreens.languageManagement, access: { anyOf: [P.settings.manage] } },
+  { path: 'saas', component: textScreens.saas, access: adminOnly },
   { path: 'audit-logs', component: adminScreens.auditLogs, access: { anyOf: [P.auditLogs.view] } },
-  { path: 'openiddict', component: placeholder('openiddict'), access: adminOnly },
-  { path: 'text-template-management', component: placeholder('textTemplateManagement'), access: adminOnly },
+  { path: 'openiddict', component: textScreens.openiddict, access: adminOnly },
+  { path: 'text-template-management', component: textScreens.textTemplates, access: { anyOf: [P.settings.manage] } },
   { path: 'setting-management', component: adminScreens.settings, access: { anyOf: [P.settings.manage] } },
 
   // Facilities, conformity bodies and their profiles.

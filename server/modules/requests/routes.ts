@@ -11,6 +11,7 @@ import { AppError as Err, registerErrorStatus } from '../../errors';
 import { formatAmount } from '../../../machines/services/fees';
 import { importerProblem, lookUpImporter } from './importer';
 import { z } from 'zod';
+import { clocksFor } from './clock';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
   ZActions,
@@ -58,6 +59,8 @@ const ZImporter = z.object({
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
+  /** The holidays the working-day clocks skip (setting-management). */
+  const holidays = () => app.settingsStore.current().holidays ?? [];
 
   app.post(
     '/api/requests',
@@ -82,7 +85,11 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: 'authenticated' },
       schema: { tags: ['requests'], params: ZRequestParams, response: { 200: ZRequest, ...errors } },
     },
-    async (request) => presentRequest(request.t, await visible(request.params.id, request.actor!)),
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      const clocks = await clocksFor(app.db, [view], holidays());
+      return { ...presentRequest(request.t, view), clock: clocks.get(view.id) ?? null };
+    },
   );
 
   app.post(
@@ -259,7 +266,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       // Every door keeps facilities apart: outside the Halal center, one facility's list is for its members only.
       if (q.facilityId && !canSee(request.actor!, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
       const page = await app.engine.list({ ...q, queue: request.params.queue, viewer: request.actor! });
-      return { ...page, items: page.items.map((v) => presentSummary(request.t, v)) };
+      const clocks = await clocksFor(app.db, page.items, holidays());
+      return { ...page, items: page.items.map((v) => ({ ...presentSummary(request.t, v), clock: clocks.get(v.id) ?? null })) };
     },
   );
 };

@@ -26,6 +26,8 @@ export const ZSendEvent = z.object({
 });
 export type TSendEvent = z.infer<typeof ZSendEvent>;
 
+import { ZClock } from './clock';
+
 export const ZStatus = z.object({ code: z.number().int(), label: z.string() });
 
 export const ZRequest = z.object({
@@ -50,6 +52,8 @@ export const ZRequest = z.object({
   updatedAt: z.string(),
   /** Messages the person should read after the event (e.g. products excluded because the certificate lists them). */
   notices: z.array(z.string()).optional(),
+  /** Working days used against the time limit (issue 15 item 7): certificate and renewal requests only. */
+  clock: ZClock.nullable().optional(),
 });
 export type TRequest = z.infer<typeof ZRequest>;
 

@@ -47,7 +47,8 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
           </Link>
         </ChakraLink>
 
-        <HStack as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" data-testid="main-menu">
+        {/* Many administration modules must not push the page wider than the screen: the menu scrolls instead. */}
+        <HStack as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" minW="0" flexShrink="1" overflowX="auto" whiteSpace="nowrap" data-testid="main-menu">
           {items.map((item) => (
             <Button key={item.to} asChild variant="ghost" size="sm" color="fg.muted" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
               <Link to={item.to} aria-current={isCurrent(item.to) ? 'page' : undefined}>

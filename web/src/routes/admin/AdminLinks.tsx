@@ -9,6 +9,8 @@ const LINKS = [
   { to: '/identity', key: 'identity', anyOf: [P.admin.manage] },
   { to: '/setting-management', key: 'settingManagement', anyOf: [P.settings.manage] },
   { to: '/audit-logs', key: 'auditLogs', anyOf: [P.auditLogs.view] },
+  { to: '/language-management', key: 'languageManagement', anyOf: [P.settings.manage] },
+  { to: '/text-template-management', key: 'textTemplateManagement', anyOf: [P.settings.manage] },
 ];
 
 /** The administration screens the user may open, one click apart. */

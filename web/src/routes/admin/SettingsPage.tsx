@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Card, Heading, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Heading, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ZPortalSettings, type PortalSettings } from '../../../../machines/admin-settings';
 import { api } from '../../api/client';
@@ -57,8 +57,10 @@ function set(o: Record<string, unknown>, path: string, v: unknown) {
 /** Shown without float noise: 0.15 * 100 is 15, not 15.000000000000002. */
 const shown = (n: number, percent?: boolean) => String(percent ? Math.round(n * 100 * 1e6) / 1e6 : n);
 
+/** Holidays are edited one date (YYYY-MM-DD) per line or separated by commas. */
+const HOLIDAYS = 'holidays';
 function toForm(value: PortalSettings): Record<string, string> {
-  return Object.fromEntries(FIELDS.map((f) => [f.path, shown(Number(get(value, f.path)), f.percent)]));
+  return { ...Object.fromEntries(FIELDS.map((f) => [f.path, shown(Number(get(value, f.path)), f.percent)])), [HOLIDAYS]: (value.holidays ?? []).join('\n') };
 }
 function fromForm(form: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -67,6 +69,7 @@ function fromForm(form: Record<string, string>): Record<string, unknown> {
     const n = raw === '' ? Number.NaN : Number(raw);
     set(out, f.path, f.percent ? Math.round((n / 100) * 1e8) / 1e8 : n);
   }
+  out[HOLIDAYS] = [...new Set((form[HOLIDAYS] ?? '').split(/[\s,]+/).filter(Boolean))].sort();
   return out;
 }
 
@@ -158,6 +161,20 @@ export function SettingsPage() {
                 </Card.Body>
               </Card.Root>
             ))}
+            <Card.Root>
+              <Card.Body>
+                <Heading as="h2" size="md" mb="4">
+                  {t('admin:settings.groups.holidays')}
+                </Heading>
+                <FormField
+                  label={t('admin:settings.fields.holidays')}
+                  error={Object.entries(errors).find(([k]) => k === HOLIDAYS || k.startsWith(`${HOLIDAYS}.`))?.[1] ?? null}
+                  helper={t('admin:settings.holidaysHelp')}
+                >
+                  <Textarea name={HOLIDAYS} dir="ltr" rows={4} value={form[HOLIDAYS]} onChange={(e) => setForm({ ...form, [HOLIDAYS]: e.target.value })} />
+                </FormField>
+              </Card.Body>
+            </Card.Root>
             <Box>
               <Button type="submit" colorPalette="brand" loading={pending} data-testid="settings-save">
                 {t('admin:settings.save')}

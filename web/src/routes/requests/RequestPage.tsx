@@ -13,6 +13,7 @@ import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
+import { ClockBadge } from './ClockBadge';
 import { ActionBar } from './ActionBar';
 import { baselineAtLastReturn } from './data-changes';
 import { EventDialog } from './EventDialog';
@@ -80,6 +81,7 @@ export function RequestPage() {
               {r.status.label}
             </Badge>
             <Text color="fg.muted">{t('requests:page.creator', { name: r.creatorName })}</Text>
+            {r.clock && <ClockBadge clock={r.clock} />}
           </Flex>
         }
       />

@@ -7,6 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { notify } from '../../components/toaster';
 import { Ltr } from '../../components/Bidi';
 import { EventDialog } from './EventDialog';
+import { ClockBadge } from './ClockBadge';
 import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
 
 /** Events a list row offers directly (the queue's assignment); everything else is on the request page. */
@@ -42,6 +43,10 @@ export function RequestsTable(p: {
     { key: 'creator', header: t('list.creator'), render: (r) => r.creatorName },
     { key: 'updated', header: t('list.updated'), render: (r) => <Ltr>{date.format(new Date(r.updatedAt))}</Ltr> },
   ];
+  // The working-day clock, for the kinds that have a time limit (issue 15 item 7).
+  if (p.rows.some((r) => r.clock)) {
+    columns.splice(3, 0, { key: 'clock', header: t('admin:clock.label'), render: (r) => (r.clock ? <ClockBadge clock={r.clock} compact /> : null) });
+  }
   if (p.rowActions) columns.push({ key: 'actions', header: t('list.actions'), render: (r) => <RowActions row={r} onChanged={p.onChanged} /> });
   return (
     <DataTable

@@ -21,6 +21,18 @@ export interface RequestSummary {
   finished: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Working days used against the time limit (issue 15 item 7); null for kinds without one. */
+  clock?: RequestClockView | null;
+}
+
+export interface RequestClockView {
+  usedDays: number;
+  limitDays: number;
+  warnDays: number | null;
+  paused: boolean;
+  stopped: boolean;
+  overdue: boolean;
+  warning: boolean;
 }
 
 export interface RequestDetail extends RequestSummary {

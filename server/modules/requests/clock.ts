@@ -1,0 +1,32 @@
+import { asc, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../../db/client';
+import { requestHistory } from '../../../db/schema';
+import { CLOCK_LIMITS, requestClock, type ClockStep, type RequestClock } from '../../../machines/working-days';
+
+/** The working-day clock of a request (issue 15 item 7); absent for kinds without a time limit. */
+export const ZClock = z.object({
+  usedDays: z.number(),
+  limitDays: z.number(),
+  warnDays: z.number().nullable(),
+  paused: z.boolean(),
+  stopped: z.boolean(),
+  overdue: z.boolean(),
+  warning: z.boolean(),
+});
+
+/** The clocks of several requests from their histories (one query), by request id; null for kinds without a limit. */
+export async function clocksFor(db: Db, items: { id: string; kind: string }[], holidays: readonly string[], now = new Date()): Promise<Map<string, RequestClock | null>> {
+  const timed = items.filter((i) => CLOCK_LIMITS[i.kind as keyof typeof CLOCK_LIMITS]);
+  const out = new Map<string, RequestClock | null>(items.map((i) => [i.id, null]));
+  if (!timed.length) return out;
+  const rows = await db
+    .select({ requestId: requestHistory.requestId, at: requestHistory.at, toQueue: requestHistory.toQueue })
+    .from(requestHistory)
+    .where(inArray(requestHistory.requestId, timed.map((i) => i.id)))
+    .orderBy(asc(requestHistory.requestId), asc(requestHistory.seq));
+  const steps = new Map<string, ClockStep[]>();
+  for (const r of rows) (steps.get(r.requestId) ?? steps.set(r.requestId, []).get(r.requestId)!).push({ at: r.at, toQueue: r.toQueue });
+  for (const i of timed) out.set(i.id, requestClock(i.kind, steps.get(i.id) ?? [], holidays, now));
+  return out;
+}
