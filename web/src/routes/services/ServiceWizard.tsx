@@ -15,6 +15,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { FeePreview } from './FeePreview';
+import { ImporterCheck } from './ImporterCheck';
 import { RequestDataView } from '../requests/RequestDataView';
 import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
 import type { Errors } from '../internal-request/StepFields';
@@ -325,6 +326,10 @@ export function ServiceWizard() {
             attachmentRules={attachmentRulesOf(def.kind)}
           />
         ) : (
+          <>
+          {def.kind === 'shipment' && step === 'importer' && (
+            <ImporterCheck value={form.importer as Record<string, unknown> | undefined} onChange={setSection} readOnly={readOnly} />
+          )}
           <SchemaFields
             node={nodes[step]!}
             path={step}
@@ -341,6 +346,7 @@ export function ServiceWizard() {
               errors,
             }}
           />
+          </>
         )}
       </Box>
       <Flex justify="space-between" mt="6" gap="3" pe={CHAT_CLEARANCE} data-testid="wizard-nav">
