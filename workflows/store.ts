@@ -337,6 +337,8 @@ export interface TransitionRecord {
   event: WorkflowEvent;
   actor: Actor;
   now: Date;
+  /** false when the transition left the data as it was: the stored brand names stay (absent: recomputed). */
+  dataChanged?: boolean;
 }
 
 /**
@@ -365,7 +367,8 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     queue: rec.next.queue,
     stateValue: rec.next.stateValue,
     assigneeUserId: rec.next.assigneeUserId,
-    brandNames: brandNamesOf(row.kind, rec.next.stored.context, deps),
+    // The projection parses the data's sections: only worth doing when the data changed.
+    brandNames: rec.dataChanged === false ? row.brandNames : brandNamesOf(row.kind, rec.next.stored.context, deps),
     version: row.version + 1,
     historySeq: history.seq,
     historyHash: history.hash,

@@ -27,7 +27,7 @@ import type { WorkflowEngine } from '../../workflows/engine';
 import { benchScenario } from './engine-scenario';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CLIENTS = [1, 8, 32];
+const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number);
 
 interface Result {
   db: string;
@@ -218,7 +218,10 @@ async function benchDatabase(kind: Kind): Promise<Result[]> {
 
 async function main() {
   console.log(`engine benchmark: machine '${benchScenario.kind}', events ${benchScenario.loop.map((e) => e.type).join(' / ')}, ${SECONDS}s per run`);
-  const kinds: Kind[] = process.env.DATABASE_URL ? ['pglite', 'pglite-nofsync', 'pglite-disk', 'postgres'] : ['pglite', 'pglite-nofsync', 'pglite-disk'];
+  const all_kinds: Kind[] = process.env.DATABASE_URL ? ['pglite', 'pglite-nofsync', 'pglite-disk', 'postgres'] : ['pglite', 'pglite-nofsync', 'pglite-disk'];
+  // BENCH_DBS=postgres,pglite runs only those (a profile of one database, a quick check).
+  const only = process.env.BENCH_DBS?.split(',');
+  const kinds = only ? all_kinds.filter((k) => only.includes(k)) : all_kinds;
   if (!process.env.DATABASE_URL) console.log('PostgreSQL skipped: DATABASE_URL not set');
   const all: Result[] = [];
   for (const kind of kinds) all.push(...(await benchDatabase(kind)));
