@@ -39,11 +39,22 @@ export function toJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
+/** The JSON text each persisted snapshot was made from (the store writes it as is instead of serialising again). */
+const snapshotTexts = new WeakMap<StoredSnapshot, string>();
+
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): StoredSnapshot {
   const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
   const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
   if (p.output !== undefined) stored.output = p.output;
-  return toJson(stored);
+  const text = JSON.stringify(stored);
+  const copy = JSON.parse(text) as StoredSnapshot;
+  snapshotTexts.set(copy, text);
+  return copy;
+}
+
+/** A stored snapshot as JSON text: the text persistSnapshot parsed it from (the same by construction), else serialised. */
+export function snapshotText(stored: StoredSnapshot): string {
+  return snapshotTexts.get(stored) ?? JSON.stringify(stored);
 }
 
 type AnyScope = ActorScope<AnyMachineSnapshot, EventObject>;

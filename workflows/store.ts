@@ -11,7 +11,7 @@ import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } fr
 import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
-import { sendStep, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
+import { sendStep, snapshotText, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
  * Persistence of workflow instances, shared by both engine adapters: the embedded engine calls these inside its one
@@ -378,7 +378,7 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     ...Object.fromEntries(Object.entries(historyParams(history)).map(([k, v]) => [`h_${k}`, v])),
     ...changes,
     id: row.id,
-    snapshot: JSON.stringify(changes.snapshot),
+    snapshot: snapshotText(rec.next.stored),
     updatedAt: rec.now.toISOString(),
   });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).
