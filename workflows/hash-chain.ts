@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * The keys of the history chain. Each row's hash is an HMAC-SHA-256 with a server-held key (HISTORY_KEYS in
@@ -41,8 +41,16 @@ export function configureHistoryKeys(opts: { keys?: string | HistoryKey[]; accep
 const KEYED = /^h1:([A-Za-z0-9_-]{1,32}):([0-9a-f]{64})$/;
 const LEGACY = /^[0-9a-f]{64}$/;
 
+/** Secrets as key objects, made once: createHmac with a string key imports it again on every row. */
+const keyObjects = new Map<string, KeyObject>();
+function keyObjectOf(secret: string): KeyObject {
+  let key = keyObjects.get(secret);
+  if (!key) keyObjects.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
+  return key;
+}
+
 function macOf(secret: string, prevHash: string, canonical: string): string {
-  return createHmac('sha256', secret).update(prevHash).update('\n').update(canonical).digest('hex');
+  return createHmac('sha256', keyObjectOf(secret)).update(prevHash).update('\n').update(canonical).digest('hex');
 }
 
 const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));

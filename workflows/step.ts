@@ -1,4 +1,13 @@
-import { getNextTransitions, initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from 'xstate';
+import {
+  createActor,
+  getNextTransitions,
+  initialTransition,
+  type ActorScope,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type EventObject,
+  type StateValue,
+} from 'xstate';
 import type { Actor } from '../machines/actor';
 import type { Deadline, MachineCatalogue } from './catalogue';
 import type { WorkflowEvent } from './engine';
@@ -30,11 +39,55 @@ export function toJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
+/** The JSON text each persisted snapshot was made from (the store writes it as is instead of serialising again). */
+const snapshotTexts = new WeakMap<StoredSnapshot, string>();
+
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): StoredSnapshot {
   const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
   const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
   if (p.output !== undefined) stored.output = p.output;
-  return toJson(stored);
+  const text = JSON.stringify(stored);
+  const copy = JSON.parse(text) as StoredSnapshot;
+  snapshotTexts.set(copy, text);
+  return copy;
+}
+
+/** A stored snapshot as JSON text: the text persistSnapshot parsed it from (the same by construction), else serialised. */
+export function snapshotText(stored: StoredSnapshot): string {
+  return snapshotTexts.get(stored) ?? JSON.stringify(stored);
+}
+
+type AnyScope = ActorScope<AnyMachineSnapshot, EventObject>;
+const inertScopes = new WeakMap<AnyStateMachine, AnyScope>();
+
+/**
+ * xstate's pure `transition(machine, snapshot, event)`, minus its per-call cost: xstate builds a new inert actor for
+ * every call, and the Actor constructor computes the machine's initial snapshot (running the context factory without
+ * input, which throws and is caught), which was the largest single cost of a transition in the engine's profile
+ * (docs/performance.md). The inert scope is built once per machine and only its action collector is per call: the
+ * machines neither invoke nor spawn actors, so nothing registers in the scope's system, and transitions are
+ * synchronous, so no two calls share the collector.
+ */
+export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
+  let scope = inertScopes.get(machine);
+  if (!scope) {
+    const self = createActor(machine);
+    scope = {
+      self,
+      defer: () => {},
+      id: '',
+      logger: () => {},
+      sessionId: '',
+      stopChild: () => {},
+      system: self.system,
+      emit: () => {},
+      actionExecutor: () => {},
+    } as unknown as AnyScope;
+    inertScopes.set(machine, scope);
+  }
+  const actions: { type: string; params: unknown }[] = [];
+  const next = machine.transition(snapshot, event, { ...scope, actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope);
+  return [next, actions];
 }
 
 /** Restores a stored snapshot with `machine.resolveState` (history states revived by node id). */
@@ -77,11 +130,12 @@ export interface Derived {
   assigneeUserId: string | null;
 }
 
-export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot): Derived {
+/** `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised. */
+export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot): Derived {
   const queue = catalogue.queueOf(snapshot);
   const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
   return {
-    stored: persistSnapshot(machine, snapshot),
+    stored: stored ?? persistSnapshot(machine, snapshot),
     status: catalogue.statusOf(snapshot),
     queue,
     stateValue: stateValueText(snapshot.value as StateValue),
@@ -120,7 +174,17 @@ export type Refusal =
   | { code: 'ValidationFailed'; issues: { field: string; message: string; params?: Record<string, unknown> }[] };
 
 export type SendStep =
-  | { ok: true; prev: Derived; next: Derived; effects: Effect[]; armed: Deadline[]; cancelled: Deadline[]; event: WorkflowEvent }
+  | {
+      ok: true;
+      prev: Derived;
+      next: Derived;
+      effects: Effect[];
+      armed: Deadline[];
+      cancelled: Deadline[];
+      event: WorkflowEvent;
+      /** Whether the transition changed the request's data (its projections, such as brand names, are then recomputed). */
+      dataChanged: boolean;
+    }
   | { ok: false; refusal: Refusal };
 
 /** A deadline's identity: its state, event and name, and its computed due time (a changed date re-arms it). */
@@ -153,8 +217,8 @@ export function sendStep(
   if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
   const full = { ...parsed.payload, type: event.type, actor };
   if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
-  const [nextSnapshot, actions] = transition(machine, snapshot, full);
-  const prev = derive(catalogue, machine, snapshot);
+  const [nextSnapshot, actions] = machineTransition(machine, snapshot, full);
+  const prev = derive(catalogue, machine, snapshot, stored);
   const next = derive(catalogue, machine, nextSnapshot);
   const before = new Set(prev.deadlines.map(deadlineKey));
   const after = new Set(next.deadlines.map(deadlineKey));
@@ -165,6 +229,8 @@ export function sendStep(
     // What the history records and a replay sends: the parsed event.
     event: { ...parsed.payload, type: event.type },
     effects: effectsOf(actions),
+    // assign() keeps the data object unless an action replaces it.
+    dataChanged: (nextSnapshot.context as { data?: unknown }).data !== (snapshot.context as { data?: unknown }).data,
     armed: next.deadlines.filter((d) => !before.has(deadlineKey(d))),
     cancelled: prev.deadlines.filter((d) => !after.has(deadlineKey(d))),
   };
@@ -183,7 +249,7 @@ export function replay(
   for (const e of events) {
     // Annotations (workflows/store.ts ANNOTATION_EVENTS) are in the history but are not machine events.
     if (e.event === 'PAYMENT_REFUSED') continue;
-    [snapshot] = transition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor });
+    [snapshot] = machineTransition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor } as EventObject);
   }
   return persistSnapshot(machine, snapshot);
 }

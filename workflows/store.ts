@@ -11,7 +11,7 @@ import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } fr
 import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
-import { sendStep, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
+import { sendStep, snapshotText, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
  * Persistence of workflow instances, shared by both engine adapters: the embedded engine calls these inside its one
@@ -337,6 +337,8 @@ export interface TransitionRecord {
   event: WorkflowEvent;
   actor: Actor;
   now: Date;
+  /** false when the transition left the data as it was: the stored brand names stay (absent: recomputed). */
+  dataChanged?: boolean;
 }
 
 /**
@@ -365,7 +367,8 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     queue: rec.next.queue,
     stateValue: rec.next.stateValue,
     assigneeUserId: rec.next.assigneeUserId,
-    brandNames: brandNamesOf(row.kind, rec.next.stored.context, deps),
+    // The projection parses the data's sections: only worth doing when the data changed.
+    brandNames: rec.dataChanged === false ? row.brandNames : brandNamesOf(row.kind, rec.next.stored.context, deps),
     version: row.version + 1,
     historySeq: history.seq,
     historyHash: history.hash,
@@ -375,7 +378,7 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     ...Object.fromEntries(Object.entries(historyParams(history)).map(([k, v]) => [`h_${k}`, v])),
     ...changes,
     id: row.id,
-    snapshot: JSON.stringify(changes.snapshot),
+    snapshot: snapshotText(rec.next.stored),
     updatedAt: rec.now.toISOString(),
   });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).

@@ -1,0 +1,211 @@
+/**
+ * npm run bench:http — the workflow calls through the whole HTTP stack (Fastify, session cookie, CSRF, policy,
+ * service contract, machine, database), with autocannon as the load generator against a listening server.
+ *
+ * 1. POST /api/requests/:id/events at 8 connections, each on its own request in the registration queue, sending
+ *    ASSIGN_TO_ME / CANCEL_ASSIGNMENT in turn with the version it last saw, alternated in rounds with the engine's own
+ *    send of the same events in the same process (the ratio HTTP/engine is issue 18's "0.6 of the engine").
+ * 2. 100,000 requests seeded (bulk SQL copies of a real request, spread over 50 facilities, queues and dates), then
+ *    GET /api/queues/registration?tab=waiting as a registration employee and GET /api/queues/all?facilityId=...&tab=any
+ *    as the facility's applicant (the facility's request list of the web), and the query plans (EXPLAIN ANALYZE).
+ *
+ * DATABASE_URL: a PostgreSQL server (a fresh database is created on it and dropped); PGlite in memory without it.
+ * BENCH_SECONDS (default 6) per measurement; BENCH_REQUESTS (default 100000) seeded. Prints figures, asserts nothing,
+ * and ends with one line of name=value figures.
+ */
+import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../server/app';
+import { testConfig } from '../../server/config';
+import { DEMO_PASSWORD } from '../../db/seed';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import { createTestDatabase } from '../helpers/db';
+import { internalCertificateData } from '../services/fixtures';
+import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const SEEDED = Number(process.env.BENCH_REQUESTS ?? 100_000);
+const CLIENTS = 8;
+const ROUNDS = 3;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const summary = (latencies: number[], seconds: number, errors = 0) => {
+  const s = [...latencies].sort((a, b) => a - b);
+  return { rps: s.length / seconds, p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99), errors };
+};
+
+async function main() {
+  const database = await createTestDatabase();
+  const app = await buildApp({ config: testConfig(), database });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  try {
+    const login = async (userName: string) => {
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
+      });
+      if (res.status !== 200) throw new Error(`login ${userName}: ${res.status}`);
+      const session = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+      const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: session.join('; ') } });
+      const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+      return { cookie, csrf: ((await s.json()) as { csrfToken: string }).csrfToken };
+    };
+    const staff = await login('registration');
+    const owner = await login('internal.main');
+
+    /** A request waiting in the registration queue (as in bench:engine). */
+    const inRegistration = async () => {
+      const r = await app.engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: internalCertificateData() }, applicant);
+      await app.engine.send(r.id, { type: 'SUBMIT', agreementAccepted: true }, applicant, r.version);
+      return app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR, r.version + 1);
+    };
+    const LOOP = ['ASSIGN_TO_ME', 'CANCEL_ASSIGNMENT'];
+
+    // --- 1. POST events: HTTP and the engine's own send, alternated.
+    const httpIds = await Promise.all(Array.from({ length: CLIENTS }, inRegistration));
+    const engineIds = await Promise.all(Array.from({ length: CLIENTS }, inRegistration));
+    const httpState = httpIds.map((v) => ({ id: v.id, version: v.version, step: 0 }));
+    const engineState = engineIds.map((v) => ({ id: v.id, version: v.version, step: 0 }));
+    const http = { latencies: [] as number[], seconds: 0, errors: 0 };
+    const engine = { latencies: [] as number[], seconds: 0 };
+
+    // The event loop needs each answer's version before the next send, which autocannon's request pipeline does not
+    // give (it builds the next request before the answer is read: 409s), so the events go through Node's fetch
+    // (undici, keep-alive), each client awaiting its answer; the GET lists below use autocannon.
+    const statuses = new Map<number, number>();
+    const runHttp = async (seconds: number) => {
+      const end = performance.now() + seconds * 1000;
+      const started = performance.now();
+      await Promise.all(
+        httpState.map(async (st) => {
+          while (performance.now() < end) {
+            const t0 = performance.now();
+            const res = await fetch(`${base}/api/requests/${st.id}/events`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', cookie: staff.cookie, 'x-csrf-token': staff.csrf },
+              body: JSON.stringify({ type: LOOP[st.step % 2], expectedVersion: st.version }),
+            });
+            const body = await res.text();
+            http.latencies.push(performance.now() - t0);
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            if (res.status !== 200) {
+              http.errors++;
+              if (statuses.get(res.status) === 1) console.log(`first ${res.status}: ${body.slice(0, 300)}`);
+              continue;
+            }
+            st.version = (JSON.parse(body) as { version: number }).version;
+            st.step++;
+          }
+        }),
+      );
+      http.seconds += (performance.now() - started) / 1000;
+    };
+    const runEngine = async (seconds: number) => {
+      const end = performance.now() + seconds * 1000;
+      const started = performance.now();
+      await Promise.all(
+        engineState.map(async (st) => {
+          while (performance.now() < end) {
+            const t0 = performance.now();
+            st.version = (await app.engine.send(st.id, { type: LOOP[st.step++ % 2] }, registration, st.version)).version;
+            engine.latencies.push(performance.now() - t0);
+          }
+        }),
+      );
+      engine.seconds += (performance.now() - started) / 1000;
+    };
+    await runHttp(1);
+    await runEngine(1);
+    Object.assign(http, { latencies: [], seconds: 0, errors: 0 });
+    Object.assign(engine, { latencies: [], seconds: 0 });
+    for (let r = 0; r < ROUNDS; r++) {
+      await runHttp(Math.max(1, Math.round(SECONDS / ROUNDS)));
+      await runEngine(Math.max(1, Math.round(SECONDS / ROUNDS)));
+    }
+    const h = summary(http.latencies, http.seconds, http.errors);
+    const e = summary(engine.latencies, engine.seconds);
+    const line = (name: string, r: ReturnType<typeof summary>) =>
+      console.log(`${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)}/s  p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms${r.errors ? ` non-2xx=${r.errors}` : ''}`);
+    console.log(`${database.kind}, ${CLIENTS} clients, ASSIGN_TO_ME / CANCEL_ASSIGNMENT`);
+    line('POST /api/requests/:id/events', h);
+    console.log(`  statuses: ${[...statuses].map(([k, v]) => `${k} x${v}`).join(', ')}`);
+    line('engine.send (same process)', e);
+
+    // --- 2. 100,000 requests, then the lists.
+    const t0 = performance.now();
+    const template = httpIds[0].id;
+    await database.db.execute(sql`
+      insert into requests (id, number, kind, machine_version, input, snapshot, status, queue, state_value, version,
+                            facility_public_id, owner_user_id, assignee_user_id, creator_name, brand_names,
+                            history_seq, history_hash, created_at, updated_at)
+      select gen_random_uuid(), 'B-' || g, t.kind, t.machine_version, t.input, t.snapshot,
+             case g % 5 when 0 then 1 when 1 then 4 when 2 then 0 when 3 then 7 else 20 end,
+             case g % 5 when 0 then 'registration' when 1 then 'registration' when 2 then 'applicant' when 3 then 'audit' else 'final' end,
+             t.state_value, t.version,
+             case when g % 50 = 0 then ${FACILITY} else 'bench-facility-' || (g % 50) end,
+             t.owner_user_id, case when g % 5 = 1 then ${registration.userId} else null end,
+             t.creator_name, t.brand_names, t.history_seq, t.history_hash,
+             now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
+      from generate_series(1, ${SEEDED}) g, requests t where t.id = ${template}`);
+    await database.db.execute(sql`analyze requests`);
+    console.log(`seeded ${SEEDED} requests in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
+
+    const get = async (path: string, who: { cookie: string }) => {
+      const latencies: number[] = [];
+      const result = await new Promise<{ duration: number; non2xx: number }>((resolve, reject) => {
+        const instance = autocannon({ url: `${base}${path}`, connections: CLIENTS, duration: SECONDS, headers: { cookie: who.cookie } }, (err: unknown, r: never) =>
+          err ? reject(err) : resolve(r),
+        );
+        instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
+      });
+      return summary(latencies, result.duration, result.non2xx);
+    };
+    const queuePath = '/api/queues/registration?tab=waiting&pageNumber=1&pageSize=20';
+    const facilityPath = `/api/queues/all?facilityId=${FACILITY}&tab=any&pageNumber=1&pageSize=20`;
+    const q = await get(queuePath, staff);
+    const f = await get(facilityPath, owner);
+    line(`GET ${queuePath.split('?')[0]} (waiting)`, q);
+    line('GET /api/queues/all (facility list)', f);
+
+    if (database.kind === 'postgres' && process.env.BENCH_EXPLAIN !== '0') {
+      const explain = async (title: string, query: ReturnType<typeof sql>) => {
+        const res = (await database.db.execute(sql`explain (analyze, costs off, timing off, summary on) ${query}`)) as unknown as { 'QUERY PLAN': string }[] | { rows: { 'QUERY PLAN': string }[] };
+        const rows = Array.isArray(res) ? res : res.rows;
+        console.log(`\n-- ${title}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      };
+      const staffWhere = sql`deleted_at is null and kind not in ('bill','certificate','halalMark','delegation') and queue = 'registration' and not (coalesce(assignee_user_id, '') = ${registration.userId})`;
+      await explain('registration queue, waiting: page', sql`select * from requests where ${staffWhere} order by updated_at desc, number desc limit 20`);
+      await explain('registration queue, waiting: count', sql`select count(*) from requests where ${staffWhere}`);
+      const facWhere = sql`deleted_at is null and facility_public_id in (${FACILITY}) and kind not in ('bill','certificate','halalMark','delegation') and facility_public_id = ${FACILITY}`;
+      await explain('facility list: page', sql`select * from requests where ${facWhere} order by updated_at desc, number desc limit 20`);
+      await explain('facility list: count', sql`select count(*) from requests where ${facWhere}`);
+    }
+
+    console.log(
+      [
+        `db=${database.kind}`,
+        `events_http_rps=${h.rps.toFixed(0)}`,
+        `events_http_p95_ms=${h.p95.toFixed(2)}`,
+        `events_engine_rps=${e.rps.toFixed(0)}`,
+        `events_engine_p95_ms=${e.p95.toFixed(2)}`,
+        `queue_waiting_p95_ms=${q.p95.toFixed(2)}`,
+        `queue_waiting_rps=${q.rps.toFixed(0)}`,
+        `facility_list_p95_ms=${f.p95.toFixed(2)}`,
+        `facility_list_rps=${f.rps.toFixed(0)}`,
+        `http_engine_ratio=${(h.rps / e.rps).toFixed(2)}`,
+      ].join(' '),
+    );
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
