@@ -22,6 +22,7 @@ import { facilityScreens } from './routes/facilities';
 import { requestScreens } from './routes/requests';
 import { adminScreens } from './routes/admin';
 import { serviceScreens } from './routes/services';
+import { recordScreens } from './routes/records';
 import { genericStartKinds } from './routes/services/services';
 import { registerScreens } from './screens';
 import { SERVICES } from '../../machines/services';
@@ -127,6 +128,9 @@ export const routeTable: RouteEntry[] = [
   { path: 'internal-halal-request/$requestId', component: requestScreens.internalWizard, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
   { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true } },
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
+  // Issue 14 items 4-5: the records an applicant keeps (spec 01 names no paths; these sit beside certificates/$id).
+  { path: 'certificates', component: recordScreens.certificates, access: { signedIn: true } },
+  { path: 'invoices', component: recordScreens.invoices, access: { anyOf: [P.portals.general, P.portals.halalCenter] } },
   { path: 'add-products-ef-request/$cbPublicId/$facilityPublicId', component: placeholder('addProductsExternal'), access: externalRequest },
   { path: 'add-product-infa-request/$facilityPublicId', component: placeholder('addProductsInternal'), access: internalRequest },
   { path: 'add-cb-categories-request/$cbPublicId/$certificateId', component: placeholder('addCbCategories'), access: cbRequest },

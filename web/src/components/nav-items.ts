@@ -39,6 +39,8 @@ export function navItemsFor(session: Session | null): NavItem[] {
       items.push({ to: landingPath(session), labelKey: 'menu.myFacilities' });
       if (can(session, requestPolicies)) add({ to: '/halal-request', labelKey: 'menu.myRequests' });
     }
+    add({ to: '/certificates', labelKey: 'menu.certificates' });
+    if (can(session, [Permissions.portals.general, Permissions.portals.halalCenter])) add({ to: '/invoices', labelKey: 'menu.invoices' });
     if (can(session, Permissions.admin.manage)) ADMIN_MODULES.forEach(add);
   }
   return items;
