@@ -93,7 +93,7 @@ export const routeTable: RouteEntry[] = [
   { path: 'setting-management', component: adminScreens.settings, access: { anyOf: [P.settings.manage] } },
 
   // Facilities, conformity bodies and their profiles.
-  { path: 'facility', component: placeholder('facility'), access: { anyOf: facilityPolicies } },
+  { path: 'facility', component: recordScreens.myProfile, access: { anyOf: facilityPolicies } },
   { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] } },
   {
     path: 'facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId',
