@@ -139,3 +139,71 @@ describe('records an applicant keeps: certificates and invoices', () => {
     }, 90_000);
   }
 });
+
+describe('profiles: my profile, editing a CB and an external factory', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 150_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+
+  async function openEdit(userName: string, lang: Lang, publicId: string) {
+    const opened = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
+    const { page } = opened;
+    await signIn(page, userName);
+    await page.goto(`/facility?lang=${lang}`);
+    await waitForIdle(page);
+    await testId(page, `profile-facility-${publicId}`).waitFor();
+    await screenshot(page, `records-my-profile-${lang}`);
+    await testId(page, `edit-${publicId}`).click();
+    await waitForIdle(page);
+    await testId(page, 'edit-facility-form').waitFor();
+    expect(await page.locator('input[name="city"]').inputValue()).not.toBe('');
+    return opened;
+  }
+
+  it('en: the external factory edits its city (re-attaching its required documents) and my profile shows it saved', async () => {
+    const { page, context, errors } = await openEdit('external', 'en', 'exf-anatolia-meat');
+    try {
+      expect(await testId(page, 'profile-facility-exf-anatolia-meat').count()).toBe(0);
+      await page.locator('input[name="city"]').fill('Konya');
+      for (const category of ['commercialRegistration', 'accreditationCertificate']) {
+        const box = testId(page, `attachment-${category}`);
+        await box.locator('input[type="file"]').setInputFiles({ name: `${category}.pdf`, mimeType: 'application/pdf', buffer: PDF });
+        await expect.poll(() => box.textContent()).toContain(`${category}.pdf`);
+      }
+      await screenshot(page, 'records-edit-external-en');
+      await testId(page, 'save-facility').click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/facility-profile/external/exf-anatolia-meat');
+      // Saved on the server: my profile, loaded afresh, shows the new city.
+      await page.goto('/facility?lang=en');
+      await waitForIdle(page);
+      await expect.poll(() => testId(page, 'profile-facility-exf-anatolia-meat').textContent()).toContain('Konya');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('ar: the CB edit screen shows the server refusal while a valid designation certificate holds its data', async () => {
+    const { page, context } = await openEdit('cb.main', 'ar', 'cb-global-halal');
+    try {
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      await page.locator('input[name="city"]').fill('بوتراجايا');
+      await testId(page, 'save-facility').click();
+      await expect.poll(async () => (await testId(page, 'form-error').textContent().catch(() => '')) ?? '').toContain('لا يمكنك تعديل');
+      expect(new URL(page.url()).pathname).toBe('/facility-profile/cb/cb-global-halal/edit');
+      await screenshot(page, 'records-edit-cb-ar');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});

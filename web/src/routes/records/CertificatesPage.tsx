@@ -29,6 +29,7 @@ export function CertificatesPage() {
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApiQuery<{ items: CertificateSummaryJson[]; totalCount: number }>('/api/certificates', { query });
+  // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
   const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const columns: Column<CertificateSummaryJson>[] = [
     {
@@ -62,7 +63,7 @@ export function CertificatesPage() {
         </Text>
       ),
     },
-    { key: 'expires', header: t('records:certificates.expiresAt'), render: (c) => <Ltr>{date.format(new Date(c.expiresAt))}</Ltr> },
+    { key: 'expires', header: t('records:certificates.expiresAt'), render: (c) => date.format(new Date(c.expiresAt)) },
     {
       key: 'status',
       header: t('records:certificates.status'),

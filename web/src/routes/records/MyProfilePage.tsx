@@ -10,6 +10,11 @@ import { screenExists } from '../../screens';
 import type { FacilityListItem, Paged } from '../facilities/facilities-api';
 import { nameIn, RoleLabel } from '../facilities/labels';
 
+/** The edit screens of a CB and of an external factory (main users; the server checks the edit permission). */
+const EDIT_PATH: Partial<Record<FacilityType, string>> = {
+  ConformityBody: '/facility-profile/cb/$cbPublicId/edit',
+  ExternalFacility: '/facility-profile/external/$facilityPublicId/edit',
+};
 const GROUPS: FacilityType[] = ['InternalFacility', 'ExternalFacility', 'ConformityBody'];
 
 /**
@@ -71,6 +76,13 @@ export function MyProfilePage() {
                         <Button asChild size="sm" colorPalette="brand">
                           <Link to={facilityProfilePath({ facilityType: f.facilityType, id: f.id, publicId: f.publicId })}>{t('records:profile.open')}</Link>
                         </Button>
+                        {f.currentUserRole === 0 && EDIT_PATH[f.facilityType] && screenExists(EDIT_PATH[f.facilityType]!) && (
+                          <Button asChild size="sm" variant="outline" data-testid={`edit-${f.publicId}`}>
+                            <Link to={EDIT_PATH[f.facilityType]!} params={{ cbPublicId: f.publicId, facilityPublicId: f.publicId } as never}>
+                              {t('records:edit.edit')}
+                            </Link>
+                          </Button>
+                        )}
                         {screenExists('/certificates') && (
                           <Button asChild size="sm" variant="outline">
                             <Link to="/certificates">{t('shell:menu.certificates')}</Link>

@@ -4,5 +4,7 @@ import { lazyRouteComponent } from '@tanstack/react-router';
 export const recordScreens = {
   certificates: lazyRouteComponent(() => import('./CertificatesPage'), 'CertificatesPage'),
   myProfile: lazyRouteComponent(() => import('./MyProfilePage'), 'MyProfilePage'),
+  editCb: lazyRouteComponent(() => import('./EditFacilityPage'), 'EditConformityBodyPage'),
+  editExternal: lazyRouteComponent(() => import('./EditFacilityPage'), 'EditExternalFacilityPage'),
   invoices: lazyRouteComponent(() => import('./InvoicesPage'), 'InvoicesPage'),
 };
