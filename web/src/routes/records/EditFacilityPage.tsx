@@ -188,7 +188,8 @@ function EditFacilityPage({ kind }: { kind: Kind }) {
               </Card.Body>
             </Card.Root>
           )}
-          <Flex justify="flex-end" gap="3">
+          {/* Room below the actions so the chat button (fixed at the bottom corner) never covers Save. */}
+          <Flex justify="flex-end" gap="3" mb="24">
             <Button variant="outline" onClick={() => void navigate({ to: profile })}>
               {t('records:edit.cancel')}
             </Button>
