@@ -23,6 +23,7 @@ import { requestScreens } from './routes/requests';
 import { adminScreens } from './routes/admin';
 import { textScreens } from './routes/texts';
 import { serviceScreens } from './routes/services';
+import { recordScreens } from './routes/records';
 import { genericStartKinds } from './routes/services/services';
 import { registerScreens } from './screens';
 import { SERVICES } from '../../machines/services';
@@ -91,7 +92,7 @@ export const routeTable: RouteEntry[] = [
   { path: 'setting-management', component: adminScreens.settings, access: { anyOf: [P.settings.manage] } },
 
   // Facilities, conformity bodies and their profiles.
-  { path: 'facility', component: placeholder('facility'), access: { anyOf: facilityPolicies } },
+  { path: 'facility', component: recordScreens.myProfile, access: { anyOf: facilityPolicies } },
   { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] } },
   {
     path: 'facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId',
@@ -128,6 +129,11 @@ export const routeTable: RouteEntry[] = [
   // The generic wizard of every service without one of its own (routes/services/services.ts WEB_SERVICES).
   { path: 'requests/$requestId/edit', component: serviceScreens.wizard, access: { signedIn: true } },
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
+  // Issue 14 items 4-5: the records an applicant keeps (spec 01 names no paths; these sit beside certificates/$id).
+  { path: 'certificates', component: recordScreens.certificates, access: { signedIn: true } },
+  { path: 'facility-profile/cb/$cbPublicId/edit', component: recordScreens.editCb, access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-profile/external/$facilityPublicId/edit', component: recordScreens.editExternal, access: { anyOf: [P.facility.external] } },
+  { path: 'invoices', component: recordScreens.invoices, access: { anyOf: [P.portals.general, P.portals.halalCenter] } },
   { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: requestScreens.internalRenewal, access: internalRequest },
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },

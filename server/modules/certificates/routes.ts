@@ -7,43 +7,47 @@ import { bilingual } from './bilingual';
 import { certificateView, loadCertificate } from './certificate-view';
 import { renderCertificatePdf } from './certificate-pdf';
 import { fileSafe, markZip } from './mark-package';
+import { listCertificates } from './certificate-list';
+import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
+import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
+import { daysLeft } from '../requests/preconditions';
+import type { ServiceRegistry } from '../../../machines/services';
+import type { CertificateRow } from './certificate-view';
+import type { Actor } from '../../../machines/actor';
 
-const ZDualDate = z.object({
-  iso: z.string(),
-  gregorian: z.string(),
-  hijri: z.object({ year: z.number(), month: z.number(), day: z.number() }).nullable(),
+const ZCertificateQuery = z.object({
+  any: z.string().max(200).optional(),
+  number: z.string().max(100).optional(),
+  product: z.string().max(200).optional(),
+  brand: z.string().max(200).optional(),
+  status: z.enum(PUBLIC_CERTIFICATE_STATUSES).optional(),
+  kind: z.enum(['internalHalal', 'externalHalal', 'cbDesignation', 'shipment', 'halalMark']).optional(),
+  facilityId: z.string().max(100).optional(),
+  pageNumber: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
-const ZParty = z.object({
-  publicId: z.string(),
-  type: z.string(),
-  nameAr: z.string(),
-  nameEn: z.string(),
-  registrationNumber: z.string().nullable(),
-  countryCode: z.string(),
-  city: z.string().nullable(),
-});
-const ZCertificate = z.object({
-  id: z.string(),
-  number: z.string(),
-  legacyNumber: z.string().nullable(),
-  kind: z.string(),
-  kindLabel: z.string(),
-  status: z.object({ code: z.number(), public: z.string(), label: z.string() }),
-  holder: ZParty,
-  issuer: ZParty.nullable(),
-  scope: z.string().nullable(),
-  categories: z.array(z.string()),
-  products: z.array(
-    z.object({ nameAr: z.string(), nameEn: z.string(), brandAr: z.string().optional(), brandEn: z.string().optional(), hsCode: z.string().optional() }),
-  ),
-  issuedAt: ZDualDate,
-  validFrom: ZDualDate,
-  expiresAt: ZDualDate,
-  verificationCode: z.string(),
-  verificationUrl: z.string(),
-  requestId: z.string().nullable(),
-  requestNumber: z.string().nullable(),
-});
+
+/**
+ * The renewal a holder may start from this certificate now: the service whose subject is a certificate of this kind
+ * and whose renewal window (its precondition, with today's settings) is open. The start call checks it all again.
+ */
+function renewalOf(
+  services: ServiceRegistry,
+  settings: Record<string, unknown>,
+  actor: Actor,
+  cert: CertificateRow,
+  now = new Date(),
+): { kind: string; start: string } | null {
+  if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) return null;
+  for (const def of Object.values(services)) {
+    if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
+    const renewalWindow = def.preconditions.find((p) => p.type === 'renewalWindow');
+    if (!renewalWindow || renewalWindow.type !== 'renewalWindow') continue;
+    const days = Number(settings[renewalWindow.threshold]);
+    if (daysLeft(cert, now) <= days) return { kind: def.kind, start: def.routes.start };
+  }
+  return null;
+}
 
 const params = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
@@ -51,6 +55,33 @@ const ZFile = z.unknown().describe('the file content');
 
 /** Certificate page data, the bilingual certificate PDF, and the Halal-mark package. Holders, issuers and staff only. */
 const certificatesModule: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/certificates',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['certificates'],
+        summary: "Certificates of the caller's facilities (staff: all), newest first, searchable by number, product, brand and status",
+        querystring: ZCertificateQuery,
+        response: {
+          200: z.object({ items: z.array(ZCertificateSummary), totalCount: z.number(), pageNumber: z.number(), pageSize: z.number() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listCertificates(app.db, request.actor!, request.query);
+      return {
+        ...page,
+        items: page.items.map((c) => ({
+          ...c,
+          kindLabel: request.t(`payments:certificate.kind.${c.kind}`, { defaultValue: c.kind }),
+          status: { ...c.status, label: request.t(`payments:certificate.status.${c.status.public}`) },
+        })),
+      };
+    },
+  );
+
   app.get(
     '/api/certificates/:id',
     {
@@ -64,6 +95,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         ...view,
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
+        renewal: renewalOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert),
       };
     },
   );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import type { Db } from '../../../db/client';
 import { bills, facilities, requests } from '../../../db/schema';
@@ -6,32 +6,14 @@ import type { Actor } from '../../../machines/actor';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import type { Page } from '../../../workflows/engine';
+import type { BillJson } from '../../../machines/forms/records';
+import { serviceOf } from '../../../machines/services';
+import type { RequestContext } from '../../../machines/types';
 
 export type BillRow = typeof bills.$inferSelect;
 
-/** A bill as the invoice screens and the bill file show it (spec 02 section 3, invoice and bill). */
-export interface BillView {
-  id: string;
-  number: string;
-  /** The government payment portal's reference; null until the bill is issued there (first payment attempt). */
-  paymentReference: string | null;
-  /** True once the bill has a payment reference at the payment portal. */
-  issued: boolean;
-  /** ISO instants. */
-  date: string;
-  dueAt: string | null;
-  paidAt: string | null;
-  service: { code: number; name: string };
-  feeKind: { code: string; name: string };
-  requestId: string | null;
-  requestNumber: string | null;
-  facility: { publicId: string; type: string; nameAr: string; nameEn: string };
-  /** SAR, two decimals: without VAT, the VAT, and the total with VAT. */
-  amount: string;
-  vat: string;
-  total: string;
-  status: { code: number; label: string };
-}
+/** A bill as the invoice screens and the bill file show it (spec 02 section 3, invoice and bill); the schema is shared with the web. */
+export type BillView = BillJson;
 
 export interface BillQuery {
   /** true: bills issued at the payment portal; false: not yet issued; absent: all. */
@@ -39,6 +21,10 @@ export interface BillQuery {
   status?: number;
   facilityId?: string;
   requestId?: string;
+  /** Bill number, request number or payment reference (any part). */
+  any?: string;
+  /** true: month-end bulk invoices only; false: single bills only. */
+  bulk?: boolean;
   pageNumber: number;
   pageSize: number;
 }
@@ -60,25 +46,55 @@ export async function loadBill(db: Db, actor: Actor, id: string, may: (a: Actor,
 
 const joined = (db: Db) =>
   db
-    .select({ bill: bills, requestNumber: requests.number, facility: facilities })
+    .select({ bill: bills, requestNumber: requests.number, requestKind: requests.kind, snapshot: requests.snapshot, facility: facilities })
     .from(bills)
     .leftJoin(requests, eq(requests.id, bills.requestId))
     .leftJoin(facilities, eq(facilities.publicId, bills.facilityPublicId));
 
-type JoinedRow = { bill: BillRow; requestNumber: string | null; facility: typeof facilities.$inferSelect | null };
+type JoinedRow = {
+  bill: BillRow;
+  requestNumber: string | null;
+  requestKind: string | null;
+  snapshot: Record<string, unknown> | null;
+  facility: typeof facilities.$inferSelect | null;
+};
+
+/** The products a Halal-mark bill is for, as its request's service reads its data (null for other bills). */
+function markProductCount(row: JoinedRow): number | null {
+  if (row.bill.feeKind !== 'halalMark' || !row.requestKind) return null;
+  const def = serviceOf(row.requestKind);
+  const context = ((row.snapshot?.context ?? {}) as unknown) as RequestContext;
+  if (!def) return null;
+  const projection = def.project(context.data ?? {}, context);
+  return projection.marks?.products ?? projection.products.length;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const like = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function toView(row: JoinedRow, t: TFunction): BillView {
   const b = row.bill;
+  const feeName = t(`payments:feeKind.${b.feeKind}`, { defaultValue: b.feeKind });
+  const productCount = markProductCount(row);
+  const name = b.bulk
+    ? t('payments:billName.bulk', { period: b.period ?? '' })
+    : productCount !== null
+      ? t('payments:billName.mark', { name: feeName, count: productCount })
+      : feeName;
   return {
     id: b.id,
     number: b.number,
+    name,
     paymentReference: b.paymentReference,
     issued: b.paymentReference !== null,
+    bulk: b.bulk,
+    period: b.period,
+    productCount,
     date: b.createdAt.toISOString(),
     dueAt: b.dueAt?.toISOString() ?? null,
     paidAt: b.paidAt?.toISOString() ?? null,
     service: { code: b.service, name: t(`payments:service.${b.service}`) },
-    feeKind: { code: b.feeKind, name: t(`payments:feeKind.${b.feeKind}`, { defaultValue: b.feeKind }) },
+    feeKind: { code: b.feeKind, name: feeName },
     requestId: b.requestId,
     requestNumber: row.requestNumber,
     facility: {
@@ -111,8 +127,13 @@ export async function listBills(db: Db, actor: Actor, q: BillQuery, t: TFunction
   if (q.status !== undefined) where.push(eq(bills.status, q.status));
   if (q.facilityId) where.push(eq(bills.facilityPublicId, q.facilityId));
   if (q.requestId) where.push(eq(bills.requestId, q.requestId));
+  if (q.bulk !== undefined) where.push(eq(bills.bulk, q.bulk));
+  if (q.any?.trim()) {
+    const p = like(q.any);
+    where.push(or(ilike(bills.number, p), ilike(bills.paymentReference, p), ilike(requests.number, p))!);
+  }
   const cond = where.length ? and(...where) : undefined;
-  const [{ n }] = await db.select({ n: count() }).from(bills).where(cond);
+  const [{ n }] = await db.select({ n: count() }).from(bills).leftJoin(requests, eq(requests.id, bills.requestId)).where(cond);
   const rows = await joined(db)
     .where(cond)
     .orderBy(desc(bills.createdAt), desc(bills.number))

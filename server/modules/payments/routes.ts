@@ -11,25 +11,9 @@ import { paymentsNeedingAttention } from './attention';
 import { CALLBACK_PATH, startPayment } from './start-payment';
 import { publicOrigin } from './public-origin';
 import './errors';
-
-const ZBill = z.object({
-  id: z.string(),
-  number: z.string(),
-  paymentReference: z.string().nullable(),
-  issued: z.boolean(),
-  date: z.string(),
-  dueAt: z.string().nullable(),
-  paidAt: z.string().nullable(),
-  service: z.object({ code: z.number(), name: z.string() }),
-  feeKind: z.object({ code: z.string(), name: z.string() }),
-  requestId: z.string().nullable(),
-  requestNumber: z.string().nullable(),
-  facility: z.object({ publicId: z.string(), type: z.string(), nameAr: z.string(), nameEn: z.string() }),
-  amount: z.string(),
-  vat: z.string(),
-  total: z.string(),
-  status: z.object({ code: z.number(), label: z.string() }),
-});
+import { ZBill } from '../../../machines/forms/records';
+import { canSee } from '../../../workflows/queries';
+import { AppError, AppErrorCode } from '../../errors';
 
 const ZBillId = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
@@ -57,6 +41,8 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
           status: z.coerce.number().int().min(1).max(4).optional(),
           facilityId: z.string().max(100).optional(),
           requestId: z.uuid().optional(),
+          any: z.string().max(100).optional().describe('bill number, request number or payment reference'),
+          bulk: z.enum(['true', 'false']).optional().describe('true: month-end bulk invoices; false: single bills'),
           pageNumber: z.coerce.number().int().min(1).default(1),
           pageSize: z.coerce.number().int().min(1).max(100).default(10),
         }),
@@ -67,8 +53,11 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { issued, ...rest } = request.query;
-      return listBills(app.db, request.actor!, { ...rest, issued: issued === undefined ? undefined : issued === 'true' }, request.t);
+      const { issued, bulk, ...rest } = request.query;
+      const flag = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
+      // One facility's bills are for its members (and staff) only, as every list keeps facilities apart.
+      if (rest.facilityId && !canSee(request.actor!, rest.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
+      return listBills(app.db, request.actor!, { ...rest, issued: flag(issued), bulk: flag(bulk) }, request.t);
     },
   );
 

@@ -47,6 +47,8 @@ export function navItemsFor(session: Session | null): NavItem[] {
       items.push({ to: landingPath(session), labelKey: 'menu.myFacilities' });
       if (can(session, requestPolicies)) add({ to: '/halal-request', labelKey: 'menu.myRequests' });
     }
+    add({ to: '/certificates', labelKey: 'menu.certificates' });
+    if (can(session, [Permissions.portals.general, Permissions.portals.halalCenter])) add({ to: '/invoices', labelKey: 'menu.invoices' });
     for (const m of ADMIN_MODULES) if (can(session, m.anyOf)) add({ to: m.to, labelKey: m.labelKey });
   }
   return items;

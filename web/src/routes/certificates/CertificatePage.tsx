@@ -5,34 +5,22 @@ import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { servicePath } from '../../../../machines/services';
+import type { CertificateJson } from '../../../../machines/forms/records';
+import { Ltr } from '../../components/Bidi';
+import { screenExists } from '../../screens';
+import { startParams } from '../services/services';
 
-interface DualDate {
-  iso: string;
-  gregorian: string;
-  hijri: { year: number; month: number; day: number } | null;
-}
+type CertificateView = CertificateJson;
+type DualDate = CertificateJson['issuedAt'];
 
-interface CertificateView {
-  id: string;
-  number: string;
-  kindLabel: string;
-  status: { code: number; public: string; label: string };
-  kind: string;
-  holder: { publicId: string; type: string; nameAr: string; nameEn: string; registrationNumber: string | null; city: string | null };
-  categories: string[];
-  products: { nameAr: string; nameEn: string; brandAr?: string; brandEn?: string; hsCode?: string }[];
-  issuedAt: DualDate;
-  validFrom: DualDate;
-  expiresAt: DualDate;
-  verificationCode: string;
-  verificationUrl: string;
-  requestNumber: string | null;
-}
-
-/** The certificate page: holder, validity (Gregorian and Hijri), products, the bilingual PDF and the QR code. */
+/**
+ * The certificate page: holder, issuer, validity (Gregorian and Hijri), scope, categories, products, the old system's
+ * number, the bilingual PDF and the QR code; and the renewal the server says is open now, when its screen is built.
+ */
 export function CertificatePage() {
   const { certificateId } = useParams({ strict: false }) as { certificateId: string };
-  const { t, i18n } = useTranslation(['requests', 'shell', 'forms']);
+  const { t, i18n } = useTranslation(['requests', 'shell', 'forms', 'records', 'payments']);
   const cert = useApiQuery<CertificateView>(`/api/certificates/${certificateId}`);
   const [qr, setQr] = useState('');
   const c = cert.data;
@@ -43,19 +31,19 @@ export function CertificatePage() {
   const ar = i18n.language === 'ar';
   const date = (d: DualDate) => `${d.gregorian}${d.hijri ? ` — ${d.hijri.day}/${d.hijri.month}/${d.hijri.year} ${t('requests:certificate.hijri')}` : ''}`;
   const verifyPath = new URL(c.verificationUrl).pathname;
+  const renewal = c.renewal && screenExists(c.renewal.start) ? c.renewal : null;
+  const party = (p: { nameAr: string; nameEn: string }) => (ar ? p.nameAr : p.nameEn);
   return (
     <PageContainer>
       <PageHeader
         title={t('requests:certificate.title', { number: c.number })}
-        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: c.number }]}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('records:certificates.title'), to: '/certificates' }, { label: c.number }]}
         actions={
           <>
-            {/* Renewal (type 202) opens in the last 60 days and after expiry. */}
-            {c.kind === 'internalHalal' && (c.status.public === 'expiringSoon' || c.status.public === 'expired') && (
+            {/* The renewal service of this certificate's kind, while its window is open (the server decides), once built. */}
+            {renewal && (
               <Button asChild variant="outline" colorPalette="brand" data-testid="renew-certificate">
-                <Link to="/internal-renewal-request/$facilityPublicId/$certificateId" params={{ facilityPublicId: c.holder.publicId, certificateId: c.id }}>
-                  {t('requests:renewal.start')}
-                </Link>
+                <Link to={servicePath(renewal.start, startParams(c.holder.publicId, c.id))}>{t('requests:renewal.start')}</Link>
               </Button>
             )}
             <Button asChild colorPalette="brand" data-testid="certificate-pdf">
@@ -75,20 +63,31 @@ export function CertificatePage() {
             </Badge>
           </Flex>
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-            <Field label={t('requests:certificate.holder')} value={ar ? c.holder.nameAr : c.holder.nameEn} />
-            <Field label={t('requests:certificate.request')} value={c.requestNumber ?? '—'} />
+            <Field label={t('requests:certificate.holder')} value={party(c.holder)} />
+            <Field label={t('records:certificates.issuer')} value={c.issuer ? party(c.issuer) : t('payments:bill.issuer')} testId="certificate-issuer" />
+            <Field label={t('requests:certificate.request')} value={c.requestNumber ? <Ltr>{c.requestNumber}</Ltr> : '—'} />
+            <Field label={t('records:certificate.legacyNumber')} value={c.legacyNumber ? <Ltr>{c.legacyNumber}</Ltr> : '—'} testId="certificate-legacy" />
+            <Field label={t('records:certificate.scope')} value={c.scope ?? '—'} testId="certificate-scope" />
             <Field label={t('requests:certificate.issuedAt')} value={date(c.issuedAt)} />
             <Field label={t('requests:certificate.expiresAt')} value={date(c.expiresAt)} />
             <Field label={t('requests:certificate.categories')} value={c.categories.map((k) => t(`forms:category.${k}`, { defaultValue: k })).join('، ') || '—'} />
-            <Field label={t('requests:certificate.code')} value={c.verificationCode} />
+            <Field label={t('requests:certificate.code')} value={<Ltr>{c.verificationCode}</Ltr>} />
           </SimpleGrid>
           <Box>
             <Text fontWeight="semibold" mb="2">
               {t('requests:certificate.products')}
             </Text>
-            <Stack as="ul" ps="5" gap="1">
+            <Stack as="ul" ps="5" gap="1" data-testid="certificate-products">
               {c.products.map((p, i) => (
-                <li key={i}>{ar ? `${p.nameAr}${p.brandAr ? ` (${p.brandAr})` : ''}` : `${p.nameEn}${p.brandEn ? ` (${p.brandEn})` : ''}`}</li>
+                <li key={i}>
+                  {ar ? `${p.nameAr}${p.brandAr ? ` (${p.brandAr})` : ''}` : `${p.nameEn}${p.brandEn ? ` (${p.brandEn})` : ''}`}
+                  {p.hsCode && (
+                    <Text as="span" color="fg.muted">
+                      {' — '}
+                      <Ltr>{p.hsCode}</Ltr>
+                    </Text>
+                  )}
+                </li>
               ))}
             </Stack>
           </Box>
@@ -104,9 +103,9 @@ export function CertificatePage() {
   );
 }
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
   return (
-    <Box>
+    <Box data-testid={testId}>
       <Text fontSize="sm" color="fg.muted">
         {label}
       </Text>

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * What the records screens (certificates list, invoices) receive: the server declares its answers with these schemas
+ * and the web takes their types from here, so the two cannot drift apart.
+ */
+
+/** A bill (invoice) as the invoice screens and the bill file show it (spec 02 section 3, invoice and bill). */
+export const ZBill = z.object({
+  id: z.string(),
+  number: z.string(),
+  /** The name shown for the bill: the fee, a Halal-mark bill with its product count, a bulk bill with its month. */
+  name: z.string(),
+  /** The government payment portal's reference; null until the bill is issued there (first payment attempt). */
+  paymentReference: z.string().nullable(),
+  /** True once the bill has a payment reference at the payment portal. */
+  issued: z.boolean(),
+  /** A month-end bulk invoice (several requests); `period` is its Gregorian month. */
+  bulk: z.boolean(),
+  period: z.string().nullable(),
+  /** Products a Halal-mark bill is for; null for other bills. */
+  productCount: z.number().nullable(),
+  /** ISO instants. */
+  date: z.string(),
+  dueAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  service: z.object({ code: z.number(), name: z.string() }),
+  feeKind: z.object({ code: z.string(), name: z.string() }),
+  requestId: z.string().nullable(),
+  requestNumber: z.string().nullable(),
+  facility: z.object({ publicId: z.string(), type: z.string(), nameAr: z.string(), nameEn: z.string() }),
+  /** SAR, two decimals: without VAT, the VAT, and the total with VAT, as stored. */
+  amount: z.string(),
+  vat: z.string(),
+  total: z.string(),
+  status: z.object({ code: z.number(), label: z.string() }),
+});
+export type BillJson = z.infer<typeof ZBill>;
+
+const ZPartyName = z.object({ publicId: z.string(), nameAr: z.string(), nameEn: z.string() });
+
+/** One row of the certificates list. */
+export const ZCertificateSummary = z.object({
+  id: z.string(),
+  number: z.string(),
+  /** The certificate's number in the old system, when migrated. */
+  legacyNumber: z.string().nullable(),
+  kind: z.string(),
+  kindLabel: z.string(),
+  status: z.object({ code: z.number(), public: z.string(), label: z.string() }),
+  holder: ZPartyName,
+  issuer: ZPartyName.nullable(),
+  productCount: z.number(),
+  brands: z.array(z.object({ ar: z.string(), en: z.string() })),
+  issuedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type CertificateSummaryJson = z.infer<typeof ZCertificateSummary>;
+
+export const CERTIFICATE_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon'] as const;
+
+const ZDualDate = z.object({
+  iso: z.string(),
+  gregorian: z.string(),
+  hijri: z.object({ year: z.number(), month: z.number(), day: z.number() }).nullable(),
+});
+const ZParty = z.object({
+  publicId: z.string(),
+  type: z.string(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  registrationNumber: z.string().nullable(),
+  countryCode: z.string(),
+  city: z.string().nullable(),
+});
+
+/** The certificate page. */
+export const ZCertificate = z.object({
+  id: z.string(),
+  number: z.string(),
+  legacyNumber: z.string().nullable(),
+  kind: z.string(),
+  kindLabel: z.string(),
+  status: z.object({ code: z.number(), public: z.string(), label: z.string() }),
+  holder: ZParty,
+  issuer: ZParty.nullable(),
+  scope: z.string().nullable(),
+  categories: z.array(z.string()),
+  products: z.array(
+    z.object({ nameAr: z.string(), nameEn: z.string(), brandAr: z.string().optional(), brandEn: z.string().optional(), hsCode: z.string().optional() }),
+  ),
+  issuedAt: ZDualDate,
+  validFrom: ZDualDate,
+  expiresAt: ZDualDate,
+  verificationCode: z.string(),
+  verificationUrl: z.string(),
+  requestId: z.string().nullable(),
+  requestNumber: z.string().nullable(),
+  /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
+  renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
+});
+export type CertificateJson = z.infer<typeof ZCertificate>;

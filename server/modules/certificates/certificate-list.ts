@@ -1,0 +1,144 @@
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { certificates, facilities } from '../../../db/schema';
+import type { Actor } from '../../../machines/actor';
+import { isStaff } from '../../../machines/roles';
+import { AppError, AppErrorCode } from '../../errors';
+import { EXPIRING_SOON_DAYS, publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
+import type { Page } from '../../../workflows/engine';
+import { canSee } from '../../../workflows/queries';
+import type { CertificateRow } from './certificate-view';
+
+/** One row of the certificates list (the certificate page has the rest). */
+export interface CertificateSummary {
+  id: string;
+  number: string;
+  legacyNumber: string | null;
+  kind: string;
+  status: { code: number; public: PublicCertificateStatus };
+  holder: { publicId: string; nameAr: string; nameEn: string };
+  issuer: { publicId: string; nameAr: string; nameEn: string } | null;
+  productCount: number;
+  /** The distinct brands of its products, in both languages. */
+  brands: { ar: string; en: string }[];
+  issuedAt: string;
+  expiresAt: string;
+}
+
+export interface CertificateQuery {
+  /** Any of number (or old-system number), product name, brand. */
+  any?: string;
+  number?: string;
+  product?: string;
+  brand?: string;
+  status?: PublicCertificateStatus;
+  /** Defaults to the certificates proper (Halal marks are listed with kind=halalMark). */
+  kind?: string;
+  /** One facility (or CB) the caller may see; its certificates as holder or issuer. */
+  facilityId?: string;
+  pageNumber: number;
+  pageSize: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const like = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A product of the certificate whose `fields` (jsonb keys) match the pattern. */
+const productMatches = (pattern: string, fields: readonly string[]): SQL =>
+  sql`exists (select 1 from jsonb_array_elements(${certificates.products}) as p where ${sql.join(
+    fields.map((f) => sql`(p->>${f}) ilike ${pattern}`),
+    sql` or `,
+  )})`;
+const PRODUCT_FIELDS = ['nameAr', 'nameEn', 'hsCode'] as const;
+const BRAND_FIELDS = ['brandAr', 'brandEn'] as const;
+
+/** The stored status and dates read as publicStatusOf reads them, in SQL, so a status filter pages correctly. */
+function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
+  const suspended = or(eq(certificates.status, 4), isNotNull(certificates.suspendedAt))!;
+  const expired = or(eq(certificates.status, 2), lte(certificates.expiresAt, now))!;
+  const notYet = gt(certificates.validFrom, now);
+  const soon = sql`${certificates.expiresAt} < ${new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)}`;
+  const live = and(not(suspended), not(expired))!;
+  switch (status) {
+    case 'suspended':
+      return suspended;
+    case 'expired':
+      return and(not(suspended), expired)!;
+    case 'validSoon':
+      return and(live, notYet)!;
+    case 'expiringSoon':
+      return and(live, not(notYet), soon)!;
+    case 'active':
+      return and(live, not(notYet), gte(certificates.expiresAt, new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)))!;
+  }
+}
+
+/**
+ * A page of the certificates the actor may see, newest first: staff of the Halal center all of them, everybody else
+ * those of their own facilities (as holder, or as the issuing CB). Asking for another facility's list is refused like
+ * the request lists refuse it.
+ */
+export async function listCertificates(db: Db, actor: Actor, q: CertificateQuery, now = new Date()): Promise<Page<CertificateSummary>> {
+  const where: SQL[] = [];
+  const staff = isStaff(actor.permissions);
+  if (q.facilityId && !canSee(actor, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
+  if (!staff) {
+    if (!actor.facilityIds.length) return { items: [], totalCount: 0, pageNumber: q.pageNumber, pageSize: q.pageSize };
+    where.push(or(inArray(certificates.facilityPublicId, actor.facilityIds), inArray(certificates.cbPublicId, actor.facilityIds))!);
+  }
+  if (q.facilityId) where.push(or(eq(certificates.facilityPublicId, q.facilityId), eq(certificates.cbPublicId, q.facilityId))!);
+  where.push(q.kind ? eq(certificates.kind, q.kind) : ne(certificates.kind, 'halalMark'));
+  if (q.number?.trim()) where.push(or(sql`${certificates.number} ilike ${like(q.number)}`, sql`${certificates.legacyNumber} ilike ${like(q.number)}`)!);
+  if (q.product?.trim()) where.push(productMatches(like(q.product), PRODUCT_FIELDS));
+  if (q.brand?.trim()) where.push(productMatches(like(q.brand), BRAND_FIELDS));
+  if (q.any?.trim()) {
+    const p = like(q.any);
+    where.push(
+      or(
+        sql`${certificates.number} ilike ${p}`,
+        sql`${certificates.legacyNumber} ilike ${p}`,
+        productMatches(p, [...PRODUCT_FIELDS, ...BRAND_FIELDS]),
+      )!,
+    );
+  }
+  if (q.status) where.push(statusCondition(q.status, now));
+  const cond = and(...where);
+  const [{ n }] = await db.select({ n: count() }).from(certificates).where(cond);
+  const rows = await db
+    .select()
+    .from(certificates)
+    .where(cond)
+    .orderBy(desc(certificates.issuedAt), desc(certificates.number))
+    .limit(q.pageSize)
+    .offset((q.pageNumber - 1) * q.pageSize);
+  const ids = [...new Set(rows.flatMap((r) => [r.facilityPublicId, ...(r.cbPublicId ? [r.cbPublicId] : [])]))];
+  const parties = ids.length
+    ? await db.select({ publicId: facilities.publicId, nameAr: facilities.nameAr, nameEn: facilities.nameEn }).from(facilities).where(inArray(facilities.publicId, ids))
+    : [];
+  const party = (publicId: string) => parties.find((p) => p.publicId === publicId) ?? { publicId, nameAr: '—', nameEn: '—' };
+  return { items: rows.map((r) => summaryOf(r, party, now)), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+}
+
+function summaryOf(r: CertificateRow, party: (id: string) => CertificateSummary['holder'], now: Date): CertificateSummary {
+  const brands = new Map<string, { ar: string; en: string }>();
+  for (const p of r.products) {
+    const ar = p.brandAr?.trim() ?? '';
+    const en = p.brandEn?.trim() ?? '';
+    if (ar || en) brands.set(`${ar}|${en}`, { ar: ar || en, en: en || ar });
+  }
+  return {
+    id: r.id,
+    number: r.number,
+    legacyNumber: r.legacyNumber,
+    kind: r.kind,
+    status: { code: r.status, public: publicStatusOf(r, now) },
+    holder: party(r.facilityPublicId),
+    issuer: r.cbPublicId ? party(r.cbPublicId) : null,
+    productCount: r.products.length,
+    brands: [...brands.values()],
+    issuedAt: r.issuedAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+  };
+}
+

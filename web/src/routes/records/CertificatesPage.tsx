@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { CERTIFICATE_STATUS_FILTERS, type CertificateSummaryJson } from '../../../../machines/forms/records';
+import { useApiQuery } from '../../api/hooks';
+import { Ltr } from '../../components/Bidi';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { useSession } from '../../session';
+import { useUrlFilters } from './url-filters';
+
+const FILTERS = ['number', 'product', 'brand', 'status'] as const;
+type Filter = (typeof FILTERS)[number];
+const PAGE_SIZE = 10;
+
+export const statusPalette = (s: string) => (s === 'active' ? 'green' : s === 'expiringSoon' || s === 'validSoon' ? 'orange' : s === 'suspended' ? 'red' : 'gray');
+
+/**
+ * certificates: the certificates of the user's facilities (as holder, or as the issuing CB); Halal-center staff see
+ * every facility's. Search by number (or the old system's number), product, brand and status; the filters live in
+ * the URL. Each number opens the certificate page.
+ */
+export function CertificatesPage() {
+  const { t, i18n } = useTranslation(['records', 'payments', 'shell']);
+  const session = useSession();
+  const { values, page, set } = useUrlFilters(FILTERS);
+  const [draft, setDraft] = useState<Record<Filter, string>>(values);
+  const ar = i18n.language === 'ar';
+  const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
+  const list = useApiQuery<{ items: CertificateSummaryJson[]; totalCount: number }>('/api/certificates', { query });
+  // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
+  const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
+  const columns: Column<CertificateSummaryJson>[] = [
+    {
+      key: 'number',
+      header: t('records:certificates.number'),
+      render: (c) => (
+        <Stack gap="0">
+          <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
+            <Link to="/certificates/$certificateId" params={{ certificateId: c.id }} data-testid="certificate-row-link">
+              <Ltr>{c.number}</Ltr>
+            </Link>
+          </ChakraLink>
+          {c.legacyNumber && (
+            <Text fontSize="xs" color="fg.muted">
+              {t('records:certificates.legacy', { number: '' })}
+              <Ltr>{c.legacyNumber}</Ltr>
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'kind', header: t('records:certificates.kind'), render: (c) => c.kindLabel },
+    { key: 'holder', header: t('records:certificates.holder'), render: (c) => (ar ? c.holder.nameAr : c.holder.nameEn) },
+    {
+      key: 'products',
+      header: t('records:certificates.products'),
+      render: (c) => (
+        <Text as="span">
+          <Ltr>{c.productCount}</Ltr>
+          {c.brands.length > 0 && ` — ${c.brands.map((b) => (ar ? b.ar : b.en)).join('، ')}`}
+        </Text>
+      ),
+    },
+    { key: 'expires', header: t('records:certificates.expiresAt'), render: (c) => date.format(new Date(c.expiresAt)) },
+    {
+      key: 'status',
+      header: t('records:certificates.status'),
+      render: (c) => (
+        <Badge colorPalette={statusPalette(c.status.public)} data-testid="certificate-row-status">
+          {c.status.label}
+        </Badge>
+      ),
+    },
+  ];
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    set(Object.fromEntries(FILTERS.map((k) => [k, draft[k].trim()])) as Record<Filter, string>);
+  };
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('records:certificates.title')}
+        description={t(session?.isStaff ? 'records:certificates.staffDescription' : 'records:certificates.description')}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('records:certificates.title') }]}
+      />
+      <Stack gap="4">
+        <Box as="form" role="search" onSubmit={submit} aria-label={t('records:certificates.search')}>
+          <Flex gap="3" wrap="wrap" align="end">
+            {(['number', 'product', 'brand'] as const).map((k) => (
+              <Field.Root key={k} flex="1" minW="44">
+                <Field.Label>{t(`records:certificates.${k}`)}</Field.Label>
+                <Input value={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.value })} data-testid={`filter-${k}`} />
+              </Field.Root>
+            ))}
+            <Field.Root minW="40" w="auto">
+              <Field.Label>{t('records:certificates.status')}</Field.Label>
+              <NativeSelect.Root>
+                <NativeSelect.Field value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })} data-testid="filter-status">
+                  <option value="">{t('records:certificates.anyStatus')}</option>
+                  {CERTIFICATE_STATUS_FILTERS.map((s) => (
+                    <option key={s} value={s}>
+                      {t(`payments:certificate.status.${s}`)}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            </Field.Root>
+            <Button type="submit" colorPalette="brand" data-testid="filter-submit">
+              {t('records:certificates.search')}
+            </Button>
+            <Button
+              variant="outline"
+              onClick={() => {
+                setDraft({ number: '', product: '', brand: '', status: '' });
+                set({ number: '', product: '', brand: '', status: '' });
+              }}
+            >
+              {t('records:certificates.clear')}
+            </Button>
+          </Flex>
+        </Box>
+        <DataTable
+          caption={t('records:certificates.title')}
+          columns={columns}
+          rows={list.data?.items ?? []}
+          rowKey={(c) => c.id}
+          loading={list.loading && !list.data}
+          emptyText={t('records:certificates.empty')}
+          paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
+        />
+      </Stack>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import type { BillJson } from '../../../../machines/forms/records';
+import { useApiQuery } from '../../api/hooks';
+import { Ltr } from '../../components/Bidi';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { useSession } from '../../session';
+import { useUrlFilters } from './url-filters';
+
+const FILTERS = ['any', 'issued', 'bulk'] as const;
+const PAGE_SIZE = 10;
+
+/** Bill status 1 is open (awaiting payment); 2 paid, 3 expired, 4 cancelled. */
+const billPalette = (code: number) => (code === 1 ? 'orange' : code === 2 ? 'green' : 'gray');
+
+/**
+ * invoices: the single and month-end bulk bills of the user's facilities (staff: every facility's), issued at the
+ * payment portal or not yet, with the amount without VAT, the VAT and the total as the server stored them, and the
+ * bill file. Filters live in the URL.
+ */
+export function InvoicesPage() {
+  const { t, i18n } = useTranslation(['records', 'shell']);
+  const session = useSession();
+  const { values, page, set } = useUrlFilters(FILTERS);
+  const [text, setText] = useState(values.any);
+  const ar = i18n.language === 'ar';
+  const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
+  const list = useApiQuery<{ items: BillJson[]; totalCount: number }>('/api/bills', { query });
+  const money = new Intl.NumberFormat(ar ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
+  const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
+  const sar = (s: string, testId: string) => (
+    <Text as="span" whiteSpace="nowrap" data-testid={testId}>
+      <Ltr>{money.format(Number(s))}</Ltr>
+    </Text>
+  );
+  const columns: Column<BillJson>[] = [
+    {
+      key: 'name',
+      header: t('records:invoices.name'),
+      render: (b) => (
+        <Stack gap="0">
+          <Text fontWeight="semibold" data-testid="invoice-name">
+            {b.name}
+          </Text>
+          <Text fontSize="sm" color="fg.muted">
+            <Ltr>{b.number}</Ltr>
+            {b.requestNumber && (
+              <>
+                {' · '}
+                <Ltr>{b.requestNumber}</Ltr>
+              </>
+            )}
+          </Text>
+        </Stack>
+      ),
+    },
+    ...(session?.isStaff || (session?.facilityIds.length ?? 0) > 1
+      ? [{ key: 'facility', header: t('records:invoices.facility'), render: (b: BillJson) => (ar ? b.facility.nameAr : b.facility.nameEn) }]
+      : []),
+    { key: 'date', header: t('records:invoices.date'), render: (b) => date.format(new Date(b.date)) },
+    { key: 'amount', header: t('records:invoices.amount'), align: 'end', render: (b) => sar(b.amount, 'invoice-amount') },
+    { key: 'vat', header: t('records:invoices.vat'), align: 'end', render: (b) => sar(b.vat, 'invoice-vat') },
+    { key: 'total', header: t('records:invoices.total'), align: 'end', render: (b) => <Box fontWeight="bold">{sar(b.total, 'invoice-total')}</Box> },
+    {
+      key: 'status',
+      header: t('records:invoices.status'),
+      render: (b) => (
+        <Flex gap="1" wrap="wrap">
+          <Badge colorPalette={billPalette(b.status.code)}>{b.status.label}</Badge>
+          <Badge variant="outline">{t(b.issued ? 'records:invoices.issuedYes' : 'records:invoices.issuedNo')}</Badge>
+        </Flex>
+      ),
+    },
+    {
+      key: 'file',
+      header: t('records:invoices.file'),
+      render: (b) => (
+        <ChakraLink href={`/api/bills/${b.id}/file`} download colorPalette="brand" data-testid="invoice-file" aria-label={`${t('records:invoices.file')} ${b.number}`}>
+          {t('records:invoices.download')}
+        </ChakraLink>
+      ),
+    },
+  ];
+  const select = (key: 'issued' | 'bulk', options: [string, string][]) => (
+    <Field.Root minW="36" w="auto">
+      <Field.Label>{t(`records:invoices.${key}`)}</Field.Label>
+      <NativeSelect.Root>
+        <NativeSelect.Field value={values[key]} onChange={(e) => set({ [key]: e.target.value })} data-testid={`filter-${key}`}>
+          {options.map(([v, label]) => (
+            <option key={v} value={v}>
+              {t(`records:invoices.${label}`)}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
+  );
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('records:invoices.title')}
+        description={t(session?.isStaff ? 'records:invoices.staffDescription' : 'records:invoices.description')}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('records:invoices.title') }]}
+      />
+      <Stack gap="4">
+        <Flex gap="3" wrap="wrap" align="end">
+          <Box
+            as="form"
+            role="search"
+            flex="1"
+            minW="56"
+            onSubmit={(e: React.FormEvent) => {
+              e.preventDefault();
+              set({ any: text.trim() });
+            }}
+          >
+            <Field.Root>
+              <Field.Label>{t('records:invoices.searchLabel')}</Field.Label>
+              <Flex gap="2" w="full">
+                <Input value={text} onChange={(e) => setText(e.target.value)} data-testid="filter-any" />
+                <Button type="submit" colorPalette="brand" data-testid="filter-submit">
+                  {t('records:invoices.search')}
+                </Button>
+              </Flex>
+            </Field.Root>
+          </Box>
+          {select('issued', [['', 'issuedAny'], ['true', 'issuedYes'], ['false', 'issuedNo']])}
+          {select('bulk', [['', 'bulkAny'], ['false', 'bulkNo'], ['true', 'bulkYes']])}
+        </Flex>
+        <DataTable
+          caption={t('records:invoices.title')}
+          columns={columns}
+          rows={list.data?.items ?? []}
+          rowKey={(b) => b.id}
+          loading={list.loading && !list.data}
+          emptyText={t('records:invoices.empty')}
+          paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
+        />
+      </Stack>
+    </PageContainer>
+  );
+}
