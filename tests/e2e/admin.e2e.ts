@@ -243,11 +243,12 @@ describe('administration, audit logs and auditors', () => {
       await staff.locator('[data-testid="main-menu"] a[href="/dashboard"]').click();
       await testId(staff, 'dashboard').waitFor();
       expect(await testId(staff, 'dashboard').getAttribute('data-audience')).toBe('staff');
-      const host = (await (await httpClient(server.url, 'registration')).get('/api/dashboard/staff')).json() as { byQueue: { queue: string; count: number }[]; bills: { unpaid: { count: number } } };
+      const host = (await (await httpClient(server.url, 'registration')).get('/api/dashboard/staff')).json() as { byQueue: { queue: string; count: number }[]; bills: { unpaid: { count: number } }; overdue: number };
       await expect.poll(() => figure(staff, 'dash-open')).toBe(host.byQueue.reduce((n, q) => n + q.count, 0));
       expect(await figure(staff, 'dash-unpaid')).toBe(host.bills.unpaid.count);
       expect(Number(await testId(staff, 'dash-queue-payment').getAttribute('data-value'))).toBe(host.byQueue.find((q) => q.queue === 'payment')!.count);
       expect(await figure(staff, 'dash-unpaid')).toBeGreaterThan(0);
+      expect(await figure(staff, 'dash-overdue')).toBe(host.overdue);
       expect(await staff.evaluate(() => document.documentElement.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr');
       await screenshot(staff, `admin-dashboard-staff-${lang}`);
 

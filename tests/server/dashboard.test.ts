@@ -122,7 +122,8 @@ describe('staff dashboard', () => {
     expect(d.bills.unpaid.count).toBe(unpaid.count);
     expect(d.bills.unpaid.total).toBeCloseTo(Number(unpaid.total), 2);
     expect(d.bills.paid).toEqual({ count: 0, total: 0 });
-    expect(d.overdue).toBeNull();
+    // Requests received this week are well within their working-day limits (request-clock.test.ts has one past it).
+    expect(d.overdue).toBe(0);
   });
 
   it('the demo read-only auditor reads it too (and still changes nothing)', async () => {

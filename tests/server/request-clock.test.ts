@@ -57,6 +57,15 @@ describe('working-day clock', () => {
     expect((await setHolidays([riyadhDate(d)])).statusCode).toBe(200);
     expect((await registration.get(`/api/requests/${r.id}`)).json().clock.usedDays).toBeCloseTo(19, 1);
     expect((await setHolidays([])).statusCode).toBe(200);
+
+    // The staff dashboard counts it past its limit, and under the employee who takes it.
+    const dashboard = async () => (await registration.get('/api/dashboard/staff')).json() as { overdue: number; byAssignee: { name: string; count: number }[] };
+    expect((await dashboard()).overdue).toBe(1);
+    expect((await dashboard()).byAssignee).toEqual([]);
+    const live = (await registration.get(`/api/requests/${r.id}`)).json();
+    expect((await send(registration, r.id, 'ASSIGN_TO_ME', live.version)).statusCode).toBe(200);
+    const me = (await registration.get('/api/auth/session')).json() as { user: { name: string } };
+    expect((await dashboard()).byAssignee).toEqual([{ userId: expect.any(String), name: me.user.name, count: 1 }]);
   });
 
   it('refuses a holiday that is not a date, and keeps the holidays in force', async () => {

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { bills, certificates, facilities, requestHistory, requests } from '../../../db/schema';
+import { bills, certificates, facilities, requestHistory, requests, users } from '../../../db/schema';
+import { CLOCK_LIMITS, RUNNING_QUEUES } from '../../../machines/working-days';
+import { clocksFor } from '../requests/clock';
 import { Permissions } from '../../../machines/permissions';
 import { ENTITY_KINDS } from '../../../machines/services/types';
 import { isStaff } from '../../../machines/roles';
@@ -27,8 +29,10 @@ const ZStaffDashboard = z.object({
   byStatus: z.array(ZStatusCount),
   weekly: z.array(z.object({ week: z.string(), received: z.number(), decided: z.number() })),
   bills: z.object({ paid: ZMoney, unpaid: ZMoney }),
-  /** Requests past their time limit: null while requests carry no working-day clock (issue 15 item 7). */
+  /** Open requests with a time limit that are past it, by their working-day clocks (machines/working-days.ts). */
   overdue: z.number().nullable(),
+  /** Open requests per employee they are assigned to (the department's queues), most first. */
+  byAssignee: z.array(z.object({ userId: z.string(), name: z.string(), count: z.number() })),
 });
 
 const ZFacilityDashboard = z.object({
@@ -90,6 +94,28 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     return { paid: of(2), unpaid: of(1) };
   }
 
+  /** Open requests of the kinds with a time limit whose clock is past it. */
+  async function overdueCount(now: Date): Promise<number> {
+    const timed = await app.db
+      .select({ id: requests.id, kind: requests.kind })
+      .from(requests)
+      .where(and(live, inArray(requests.queue, [...RUNNING_QUEUES]), inArray(requests.kind, Object.keys(CLOCK_LIMITS))));
+    const clocks = await clocksFor(app.db, timed, app.settingsStore.current().holidays ?? [], now);
+    return [...clocks.values()].filter((c) => c?.overdue).length;
+  }
+
+  async function byAssignee() {
+    const rows = await app.db
+      .select({ userId: requests.assigneeUserId, name: users.name, count: sql<number>`count(*)::int` })
+      .from(requests)
+      .innerJoin(users, eq(sql`${users.id}::text`, requests.assigneeUserId))
+      .where(and(live, inArray(requests.queue, [...OPEN_QUEUES])))
+      .groupBy(requests.assigneeUserId, users.name)
+      .orderBy(desc(sql`count(*)`))
+      .limit(20);
+    return rows.map((r) => ({ userId: r.userId!, name: r.name, count: r.count }));
+  }
+
   app.get(
     '/api/dashboard/staff',
     {
@@ -130,7 +156,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         byStatus: await byStatus(request.t, and(live, open)),
         weekly,
         bills: await billTotals(undefined),
-        overdue: null,
+        overdue: await overdueCount(now),
+        byAssignee: await byAssignee(),
       };
     },
   );

@@ -133,9 +133,16 @@ function StaffView({ d }: { d: StaffDashboard }) {
           ))}
         </Stack>
       </Section>
-      <Text fontSize="sm" color="fg.muted">
-        {t('admin:dashboard.noClock')}
-      </Text>
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
+        <Section title={t('admin:dashboard.byAssignee')}>
+          {d.byAssignee.length ? (
+            <Bars testId="dash-assignee" rows={d.byAssignee.map((a) => ({ key: a.userId, label: a.name, value: a.count }))} />
+          ) : (
+            <Text color="fg.muted">{t('admin:dashboard.noAssignee')}</Text>
+          )}
+        </Section>
+        <Figure testId="dash-overdue" label={t('admin:dashboard.overdue')} value={n.format(d.overdue ?? 0)} sub={t('admin:dashboard.overdueNote')} tone="warn" />
+      </SimpleGrid>
     </Stack>
   );
 }

@@ -17,6 +17,7 @@ export interface StaffDashboard {
   weekly: { week: string; received: number; decided: number }[];
   bills: { paid: Money; unpaid: Money };
   overdue: number | null;
+  byAssignee: { userId: string; name: string; count: number }[];
 }
 
 export interface FacilityDashboard {
