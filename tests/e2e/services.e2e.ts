@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { openDatabase } from '../../db/client';
+import { seed } from '../../db/seed';
+import { certificates } from '../../db/schema';
 import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
@@ -16,17 +22,48 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * The demo data, and the Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose
+ * designation covers its category), listing the product the shipment carries (the submission checks read both).
+ */
+async function prepareData(dir: string) {
+  const database = await openDatabase({ dataDir: dir });
+  try {
+    await seed(database.db);
+    const issuedAt = new Date(Date.now() - 100 * 86_400_000);
+    await database.db.insert(certificates).values({
+      number: 'HC-E2E-EXT-000001',
+      kind: 'externalHalal',
+      facilityPublicId: 'exf-anatolia-meat',
+      cbPublicId: 'cb-global-halal',
+      verificationCode: 'E2EEXT000001',
+      scope: 'Dairy products',
+      categories: ['CI'],
+      products: [{ nameAr: 'حليب طازج', nameEn: 'Fresh milk', brandAr: 'الأناضول', brandEn: 'Anatolia', hsCode: '040110', category: 'CI' }],
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt: new Date(Date.now() + 600 * 86_400_000),
+    });
+  } finally {
+    await database.close();
+  }
+}
+
 describe('generic service wizard', () => {
   let server: RunningServer;
   let browser: Browser;
+  let dataDir: string;
 
   beforeAll(async () => {
-    server = await startServer();
+    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-services-'));
+    await prepareData(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
     browser = await launchBrowser();
-  });
+  }, 150_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const opened = new Map<string, Page>();
@@ -135,9 +172,12 @@ describe('generic service wizard', () => {
     await expect.poll(() => factory.locator('option').count()).toBeGreaterThan(1);
     await factory.selectOption('exf-anatolia-meat');
     await next(page, 'importer');
-    await fill(page, 'importer.name', 'Riyadh Food Imports');
-    await fill(page, 'importer.crNumber', '1010123456');
-    await fill(page, 'importer.unifiedNumber', '7001234567');
+    // The check button fills the importer from the commercial registry (the server checks it again on submission).
+    await fill(page, 'importer.unifiedNumber', '701 070 0001');
+    await testId(page, 'importer-check-button').click();
+    await expect.poll(() => testId(page, 'importer-check-result').getAttribute('data-verified')).toBe('true');
+    expect(await page.locator('[name="importer.crNumber"]').inputValue()).toBe('1010700001');
+    expect(await page.locator('[name="importer.name"]').inputValue()).not.toBe('');
     await next(page, 'exporter');
     await fill(page, 'exporter.name', 'Anatolia Meat Exports');
     await next(page, 'shipping');
@@ -164,6 +204,8 @@ describe('generic service wizard', () => {
     await screenshot(page, `${shot}-products`);
     await next(page, 'slaughters');
     await next(page, 'summary');
+    // 1,000 kg net is one started 27 t: the shipment fee once, shown before submitting (excluding VAT).
+    await expect.poll(() => testId(page, 'fee-amount').first().innerText()).toBe('1000.00');
     await submit(page, id, shot);
     await page.context().close();
   }
