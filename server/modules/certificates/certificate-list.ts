@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
@@ -58,7 +58,9 @@ function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
   const suspended = or(eq(certificates.status, 4), isNotNull(certificates.suspendedAt))!;
   const expired = or(eq(certificates.status, 2), lte(certificates.expiresAt, now))!;
   const notYet = gt(certificates.validFrom, now);
-  const soon = sql`${certificates.expiresAt} < ${new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)}`;
+  // Through the column's operator, so the date is mapped as the column's type (a raw Date breaks postgres.js).
+  const soonLimit = new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS);
+  const soon = lt(certificates.expiresAt, soonLimit);
   const live = and(not(suspended), not(expired))!;
   switch (status) {
     case 'suspended':
@@ -70,7 +72,7 @@ function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
     case 'expiringSoon':
       return and(live, not(notYet), soon)!;
     case 'active':
-      return and(live, not(notYet), gte(certificates.expiresAt, new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)))!;
+      return and(live, not(notYet), gte(certificates.expiresAt, soonLimit))!;
   }
 }
 
