@@ -148,7 +148,8 @@ class Http {
  * One client: keeps a request going draft -> SUBMIT (application fee) -> CANCEL (draft) -> SUBMIT ... and starts a
  * new one when a deadline expired it. Records every acknowledged event; stops at the first network error (the kill).
  */
-async function stream(http: Http, acks: Ack[], stop: { now: boolean }): Promise<void> {
+/** Starts, fills and submits requests (then cancels them) until stopped; `untilSubmitted`: returns after one SUBMIT. */
+async function stream(http: Http, acks: Ack[], stop: { now: boolean }, untilSubmitted = false): Promise<void> {
   let current: { id: string; version: number; status: number } | undefined;
   while (!stop.now) {
     try {
@@ -173,6 +174,7 @@ async function stream(http: Http, acks: Ack[], stop: { now: boolean }): Promise<
       if (r.status === 200) {
         current = { id: current.id, version: r.json.version as number, status: (r.json.status as { code: number }).code };
         acks.push({ requestId: current.id, event: type, version: current.version });
+        if (untilSubmitted && type === 'SUBMIT') return;
       } else if (r.status === 409) {
         // A deadline (or an unacknowledged write before the last kill) moved it: re-read and go on, or start anew.
         const g = await http.call('GET', `/api/requests/${current.id}`);
@@ -246,6 +248,8 @@ describe(`crash safety of the embedded engine (${kind})`, () => {
       }
       // A last run without a kill: the runner fires what came due while the server was down, then a clean stop.
       await child.start();
+      // One request left waiting for its payment, so a payment window surely expires in this run (not left to timing).
+      await stream(http, acks, { now: false }, true);
       const windowMs = Number(PAYMENT_WINDOW_HOURS) * 3_600_000;
       await sleep(windowMs + 2000);
       await expect
