@@ -1,7 +1,8 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { certificates, workflowTimers } from '../../../db/schema';
+import { draftDeletion } from '../requests/deletion';
+import { certificates } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import type { RequestView } from '../../../workflows/engine';
 import type { Actor } from '../../../machines/actor';
@@ -84,15 +85,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await load(request.params.id, request.actor!);
-      const [timer] = await app.db
-        .select({ dueAt: workflowTimers.dueAt })
-        .from(workflowTimers)
-        .where(and(eq(workflowTimers.requestId, view.id), eq(workflowTimers.event, 'DRAFT_EXPIRED'), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)))
-        .orderBy(desc(workflowTimers.dueAt))
-        .limit(1);
-      if (!timer) return { dueAt: null, daysLeft: null };
-      const daysLeft = Math.max(0, Math.ceil((timer.dueAt.getTime() - Date.now()) / 86_400_000));
-      return { dueAt: timer.dueAt.toISOString(), daysLeft };
+      return draftDeletion(app.db, view.id);
     },
   );
 

@@ -1,6 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { workflowTimers } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -11,6 +9,7 @@ import { AppError as Err, registerErrorStatus } from '../../errors';
 import { formatAmount } from '../../../machines/services/fees';
 import { importerProblem, lookUpImporter } from './importer';
 import { z } from 'zod';
+import { draftDeletion } from './deletion';
 import { clocksFor } from './clock';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
@@ -171,14 +170,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      const [timer] = await app.db
-        .select({ dueAt: workflowTimers.dueAt })
-        .from(workflowTimers)
-        .where(and(eq(workflowTimers.requestId, view.id), eq(workflowTimers.event, 'DRAFT_EXPIRED'), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)))
-        .orderBy(desc(workflowTimers.dueAt))
-        .limit(1);
-      if (!timer) return { dueAt: null, daysLeft: null };
-      return { dueAt: timer.dueAt.toISOString(), daysLeft: Math.max(0, Math.ceil((timer.dueAt.getTime() - Date.now()) / 86_400_000)) };
+      return draftDeletion(app.db, view.id);
     },
   );
 
