@@ -11,3 +11,6 @@ export const ZErrorBody = z.object({
 
 /** Standard error responses to spread into a route's `response` schema. */
 export const errorResponses = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 409: ZErrorBody };
+
+/** A file answer's body (its media type is the route's `config.produces`, see server/openapi.ts). */
+export const ZFile = z.unknown().describe('the file content');

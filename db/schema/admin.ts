@@ -72,3 +72,32 @@ export const textOverrides = pgTable(
   },
   (t) => [primaryKey({ columns: [t.lang, t.namespace, t.key] })],
 );
+
+/**
+ * A user's request for a copy of their personal data (issue 15 item 4, gdpr). The row is the durable job: it is
+ * written `preparing` when the user asks, and a job runner (server/modules/gdpr/jobs.ts) claims it with FOR UPDATE
+ * SKIP LOCKED, gathers the data and stores the file in the same transaction, so a crash leaves it `preparing` for
+ * the next run. The file is kept for a limited time (`expired` afterwards); a download needs a one-time token.
+ */
+export const personalDataRequests = pgTable(
+  'personal_data_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'preparing' | 'ready' | 'expired' | 'failed'>().notNull().default('preparing'),
+    /** The language of the file's labels (the UI language at the time of asking). */
+    language: text('language').$type<'ar' | 'en'>().notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    /** Failed preparations so far; after a few the request is `failed` (the user may ask again). */
+    attempts: integer('attempts').notNull().default(0),
+    /** The JSON file, while the request is `ready`. */
+    data: text('data'),
+    /** SHA-256 of the current one-time download token, and when it stops being accepted. */
+    tokenHash: text('token_hash'),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+  },
+  (t) => [index('personal_data_requests_user_idx').on(t.userId, t.requestedAt), index('personal_data_requests_status_idx').on(t.status)],
+);

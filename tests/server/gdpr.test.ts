@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
-import { auditLogs, bills, requestHistory, requests, users } from '../../db/schema';
+import { auditLogs, bills, personalDataRequests, requestHistory, requests, users } from '../../db/schema';
+import { buildApp } from '../../server/app';
+import { testConfig } from '../../server/config';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 
 /**
@@ -37,9 +39,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t?.close());
 
+/** Asks for a copy and waits until the job runner has prepared it; returns the request id. */
+async function prepared(c: Client): Promise<string> {
+  const res = await c.post('/api/gdpr/requests');
+  expect(res.statusCode, res.body).toBe(201);
+  const { id } = res.json();
+  await t.app.personalDataJobs.nudge();
+  expect(statusOf(await c.get('/api/gdpr/requests'), id)).toBe('ready');
+  return id;
+}
+const statusOf = (res: { json(): { items: { id: string; status: string }[] } }, id: string) => res.json().items.find((r) => r.id === id)?.status;
+
+/** Gets a one-time token and downloads the file with it. */
+async function download(c: Client, id: string) {
+  const token = await c.post(`/api/gdpr/requests/${id}/download-token`);
+  expect(token.statusCode, token.body).toBe(200);
+  return c.get(`/api/gdpr/requests/${id}/file?token=${encodeURIComponent(token.json().token)}`);
+}
+
 describe('data export', () => {
   it('holds the user’s profile, facilities, requests, sessions and audit entries, and nothing of another user', async () => {
-    const res = await main.get('/api/gdpr/export?lang=en');
+    const res = await download(main, await prepared(main));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="my-data-\d{4}-\d{2}-\d{2}\.json"/);
@@ -55,7 +75,7 @@ describe('data export', () => {
     for (const foreign of ['internal.sub', 'Sara Al-Qahtani', 'registration', 'Noura', numbers.sub]) expect(text, foreign).not.toContain(foreign);
 
     // The sub user's export is theirs: their request, not the main user's.
-    const other = (await sub.get('/api/gdpr/export')).json();
+    const other = (await download(sub, await prepared(sub))).json();
     expect(other.profile.userName).toBe('internal.sub');
     expect(other.requests.map((r: { number: string }) => r.number)).toEqual([numbers.sub]);
     expect(JSON.stringify(other)).not.toContain('internal.main');
@@ -64,8 +84,80 @@ describe('data export', () => {
     expect(row).toMatchObject({ userId: other.profile.id, outcome: 'success' });
   });
 
-  it('is for signed-in users only', async () => {
-    expect((await t.anonymous.get('/api/gdpr/export')).statusCode).toBe(401);
+  it('is for signed-in users only, and each user reaches only their own requests', async () => {
+    expect((await t.anonymous.get('/api/gdpr/requests')).statusCode).toBe(401);
+    expect((await t.anonymous.post('/api/gdpr/requests')).statusCode).toBe(401);
+    const [theirs] = (await sub.get('/api/gdpr/requests')).json().items;
+    // Another user's request is not found, for the list, the token and the file alike.
+    expect((await main.get('/api/gdpr/requests')).json().items.map((r: { id: string }) => r.id)).not.toContain(theirs.id);
+    expect((await main.post(`/api/gdpr/requests/${theirs.id}/download-token`)).statusCode).toBe(404);
+    expect((await main.get(`/api/gdpr/requests/${theirs.id}/file?token=x`)).statusCode).toBe(404);
+  });
+
+  it('refuses a second request within a day with the spec’s message, in the user’s language, and creates nothing', async () => {
+    const before = (await main.get('/api/gdpr/requests')).json();
+    expect(before.nextRequestAt).not.toBeNull();
+    for (const [lang, text] of [['en', 'still pending'], ['ar', 'ما زال قائمًا']]) {
+      const res = await main.post(`/api/gdpr/requests?lang=${lang}`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.code).toBe('GdprRequestPending');
+      expect(res.json().error.message).toContain(text);
+    }
+    expect((await main.get('/api/gdpr/requests')).json().items).toHaveLength(before.items.length);
+  });
+
+  it('a token is used up by its download, and a wrong or old token downloads nothing', async () => {
+    const [ready] = (await main.get('/api/gdpr/requests')).json().items;
+    const token = (await main.post(`/api/gdpr/requests/${ready.id}/download-token`)).json().token;
+    expect((await main.get(`/api/gdpr/requests/${ready.id}/file?token=wrong`)).statusCode).toBe(403);
+    expect((await main.get(`/api/gdpr/requests/${ready.id}/file?token=${token}`)).statusCode).toBe(200);
+    const again = await main.get(`/api/gdpr/requests/${ready.id}/file?token=${token}&lang=en`);
+    expect(again.statusCode).toBe(403);
+    expect(again.json().error).toMatchObject({ code: 'GdprDownloadTokenInvalid', message: expect.stringContaining('no longer valid') });
+  });
+
+  it('while the data is being prepared, no token: "still being prepared"; a request survives a restart and is prepared by the next server', async () => {
+    // The runner is stopped, as if the server went down right after acknowledging the request.
+    await t.app.personalDataJobs.stop();
+    const other = await t.login('cb.main');
+    const res = await other.post('/api/gdpr/requests?lang=en');
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json();
+    const waiting = await other.post(`/api/gdpr/requests/${id}/download-token?lang=en`);
+    expect(waiting.statusCode).toBe(409);
+    expect(waiting.json().error).toMatchObject({ code: 'GdprDataNotReady', message: expect.stringContaining('still being prepared') });
+    const waitingAr = await other.post(`/api/gdpr/requests/${id}/download-token?lang=ar`);
+    expect(waitingAr.json().error.message).toContain('قيد الإعداد');
+
+    // A new server on the same database picks the acknowledged request up when it starts.
+    const next = await buildApp({ config: testConfig(), database: t.database });
+    try {
+      await next.ready();
+      await next.personalDataJobs.nudge();
+      const [row] = await t.database.db.select().from(personalDataRequests).where(eq(personalDataRequests.id, id));
+      expect(row.status).toBe('ready');
+      expect(JSON.parse(row.data!).profile.userName).toBe('cb.main');
+      // The file is in the language the user asked in.
+      expect(row.language).toBe('en');
+    } finally {
+      await next.close();
+      t.app.personalDataJobs.start();
+    }
+    expect((await download(other, id)).json().profile.userName).toBe('cb.main');
+  });
+
+  it('no token once the file is no longer kept: "cannot get a download token"', async () => {
+    const [ready] = (await sub.get('/api/gdpr/requests')).json().items;
+    // Eight days later the runner has deleted the file.
+    await t.database.db.update(personalDataRequests).set({ readyAt: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where(eq(personalDataRequests.id, ready.id));
+    await t.app.personalDataJobs.nudge();
+    const [row] = await t.database.db.select().from(personalDataRequests).where(eq(personalDataRequests.id, ready.id));
+    expect(row).toMatchObject({ status: 'expired', data: null });
+    for (const [lang, text] of [['en', 'cannot be given'], ['ar', 'تعذّر الحصول على رمز تنزيل']]) {
+      const res = await sub.post(`/api/gdpr/requests/${ready.id}/download-token?lang=${lang}`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toMatchObject({ code: 'GdprNoDownloadToken', message: expect.stringContaining(text) });
+    }
   });
 });
 
@@ -101,7 +193,7 @@ describe('account deletion', () => {
     expect(res.statusCode, res.body).toBe(200);
 
     // Sessions ended, sign-in refused with the old name.
-    expect((await main.get('/api/gdpr/export')).statusCode).toBe(401);
+    expect((await main.get('/api/gdpr/requests')).statusCode).toBe(401);
     await expect(t.login('internal.main')).rejects.toThrow(/401/);
 
     // The person is anonymised; the user row (id) stays so the records keep their owner.
@@ -117,7 +209,9 @@ describe('account deletion', () => {
     expect((await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, submittedId))).length).toBeGreaterThanOrEqual(3);
     expect(await t.database.db.select().from(bills).where(eq(bills.requestId, submittedId))).toHaveLength(1);
     // The other members of the facility keep working.
-    expect((await sub.get('/api/gdpr/export')).statusCode).toBe(200);
+    expect((await sub.get('/api/gdpr/requests')).statusCode).toBe(200);
+    // Their prepared copies went with them.
+    expect(await t.database.db.select().from(personalDataRequests).where(eq(personalDataRequests.userId, mainId))).toEqual([]);
 
     const rows = await t.database.db.select().from(auditLogs).where(eq(auditLogs.userId, mainId)).orderBy(desc(auditLogs.id));
     const deletion = rows.find((r) => r.action === 'gdpr.delete');

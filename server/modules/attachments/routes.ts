@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { Permissions } from '../../../machines/permissions';
 import { ATTACHMENT_CATEGORIES, ATTACHMENT_CATEGORY_CODES, FILE_EXTENSIONS } from '../../../machines/forms/attachment-categories';
-import { ZErrorBody, errorResponses } from '../../schemas';
+import { ZErrorBody, ZFile, errorResponses } from '../../schemas';
 import { FileStore } from './file-store';
 import {
   attachmentForDownload,
@@ -164,7 +164,7 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
         tags: ['attachments'],
         summary: 'The file itself, for members of the owning facility and Halal-center staff',
         params: z.object({ id: z.uuid() }),
-        response: { 200: z.unknown().describe('the file content'), ...errorResponses },
+        response: { 200: ZFile, ...errorResponses },
       },
     },
     async (request, reply) => {

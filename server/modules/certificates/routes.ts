@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, AppErrorCode } from '../../errors';
-import { errorResponses } from '../../schemas';
+import { ZFile, errorResponses } from '../../schemas';
 import { publicOrigin } from '../payments/public-origin';
 import { bilingual } from './bilingual';
 import { certificateView, loadCertificate } from './certificate-view';
@@ -51,7 +51,6 @@ function renewalOf(
 
 const params = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
-const ZFile = z.unknown().describe('the file content');
 
 /** Certificate page data, the bilingual certificate PDF, and the Halal-mark package. Holders, issuers and staff only. */
 const certificatesModule: FastifyPluginAsyncZod = async (app) => {

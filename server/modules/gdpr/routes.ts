@@ -1,134 +1,191 @@
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { auditLogs, bills, delegations, facilities, facilityMembers, requestHistory, requests, sessions, users } from '../../../db/schema';
+import { bills, delegations, facilities, facilityMembers, personalDataRequests, requests, sessions, users } from '../../../db/schema';
 import { ENTITY_KINDS } from '../../../machines/services/types';
 import { isStaff } from '../../../machines/roles';
 import { UserInFacilityRole } from '../../../machines/forms/facilities/schemas';
 import { hashPassword } from '../../../lib/password';
-import { AppError, registerErrorStatus } from '../../errors';
-import { errorResponses } from '../../schemas';
+import { AppError, AppErrorCode, registerErrorStatus } from '../../errors';
+import { ZFile, errorResponses } from '../../schemas';
+import type { Language } from '../../i18n';
+import { PERSONAL_DATA } from '../../../machines/personal-data';
+import { PersonalDataJobs } from './jobs';
 import { writeAudit } from '../../admin/audit-log';
 import { SESSION_COOKIE } from '../../plugins/auth';
-import { statusLabel } from '../requests/present';
 
-registerErrorStatus({ GdprAccountInUse: 409, GdprStaffAccount: 409 });
+registerErrorStatus({ GdprAccountInUse: 409, GdprStaffAccount: 409, GdprRequestPending: 409, GdprDataNotReady: 409, GdprNoDownloadToken: 409, GdprDownloadTokenInvalid: 403 });
 
-/** How many rows of each list an export holds at most (a person's own activity stays far below). */
-const EXPORT_LIMIT = 10_000;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Prepares personal-data files in the background (tests stop and start it). */
+    personalDataJobs: PersonalDataJobs;
+  }
+}
+
 const ANONYMOUS_NAME = 'Deleted user';
+const DAY = 24 * 60 * 60 * 1000;
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+const nextRequestAt = (last: Date) => new Date(last.getTime() + PERSONAL_DATA.requestIntervalHours * 60 * 60 * 1000);
+/** A moment as the user reads it: Riyadh time, Gregorian calendar, Western digits as elsewhere in the portal. */
+const formatMoment = (at: Date, lang: Language) =>
+  new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-ca-gregory-nu-latn' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Riyadh' }).format(at);
 
 /**
- * GDPR (issue 15 item 4): a signed-in user downloads the personal data the portal holds about them, and deletes
- * their account where the law allows. Deleting anonymises the person (name, e-mail, mobile, national id, user name)
+ * GDPR (issue 15 item 4): a signed-in user asks for a copy of the personal data the portal holds about them (prepared
+ * by a durable background job, jobs.ts; downloaded with a one-time token), and deletes their account where the law
+ * allows. Deleting anonymises the person (name, e-mail, mobile, national id, user name)
  * but keeps the records the authority must keep (requests, their histories, bills, certificates, the audit log),
  * ends every session and is itself audited. It is refused while a facility they own has an open request or an
  * unpaid bill, and for Halal-center staff (their accounts are closed by an administrator).
  */
 const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
+  const jobs = new PersonalDataJobs(app.db, (msg, err) => app.log.error({ err }, msg));
+  app.decorate('personalDataJobs', jobs);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
+
+  const ZPersonalDataRequest = z.object({
+    id: z.uuid(),
+    status: z.enum(['preparing', 'ready', 'expired', 'failed']),
+    requestedAt: z.string(),
+    readyAt: z.string().nullable(),
+    /** Until when the prepared file can be downloaded. */
+    availableUntil: z.string().nullable(),
+  });
+  const params = z.object({ id: z.uuid() });
+  const mine = async (userId: string, id: string) => {
+    const [row] = await app.db
+      .select()
+      .from(personalDataRequests)
+      .where(and(eq(personalDataRequests.id, id), eq(personalDataRequests.userId, userId)));
+    if (!row) throw new AppError(AppErrorCode.EntityNotFound);
+    return row;
+  };
+
   app.get(
-    '/api/gdpr/export',
+    '/api/gdpr/requests',
     {
-      config: { policy: 'authenticated', produces: 'application/json' },
-      schema: { tags: ['gdpr'], summary: 'The caller’s personal data as one JSON file (profile, facilities, requests, sign-ins, audit entries)' },
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['gdpr'],
+        summary: 'The caller’s personal-data requests, newest first, and when they may ask again',
+        response: { 200: z.object({ items: z.array(ZPersonalDataRequest), nextRequestAt: z.string().nullable() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const rows = await app.db
+        .select({ id: personalDataRequests.id, status: personalDataRequests.status, requestedAt: personalDataRequests.requestedAt, readyAt: personalDataRequests.readyAt })
+        .from(personalDataRequests)
+        .where(eq(personalDataRequests.userId, request.sessionUser!.id))
+        .orderBy(desc(personalDataRequests.requestedAt))
+        .limit(50);
+      const next = rows[0] ? nextRequestAt(rows[0].requestedAt) : null;
+      return {
+        items: rows.map((r) => ({
+          id: r.id,
+          status: r.status,
+          requestedAt: r.requestedAt.toISOString(),
+          readyAt: r.readyAt?.toISOString() ?? null,
+          availableUntil: r.status === 'ready' && r.readyAt ? new Date(r.readyAt.getTime() + PERSONAL_DATA.keepDays * DAY).toISOString() : null,
+        })),
+        nextRequestAt: next && next > new Date() ? next.toISOString() : null,
+      };
+    },
+  );
+
+  app.post(
+    '/api/gdpr/requests',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['gdpr'],
+        summary: 'Asks for a copy of the caller’s personal data; it is prepared in the background (once a day)',
+        response: { 201: ZPersonalDataRequest, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const me = request.sessionUser!;
-      const [u] = await app.db.select().from(users).where(eq(users.id, me.id));
-      const memberships = await app.db
-        .select({ publicId: facilities.publicId, type: facilities.type, nameAr: facilities.nameAr, nameEn: facilities.nameEn, role: facilityMembers.role, permissions: facilityMembers.permissions, since: facilityMembers.createdAt })
-        .from(facilityMembers)
-        .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
-        .where(eq(facilityMembers.userId, me.id))
-        .orderBy(asc(facilities.publicId));
-      // Delegations that named this person: what the delegator entered about them. Of the delegations they made only
-      // the facility and date: the delegate's details are another person's data.
-      const received = await app.db
-        .select({ facility: facilities.publicId, d: delegations })
-        .from(delegations)
-        .innerJoin(facilities, eq(facilities.id, delegations.facilityId))
-        .where(eq(delegations.delegateUserId, me.id));
-      const made = await app.db
-        .select({ facility: facilities.publicId, type: delegations.type, createdAt: delegations.createdAt })
-        .from(delegations)
-        .innerJoin(facilities, eq(facilities.id, delegations.facilityId))
-        .where(eq(delegations.delegatorUserId, me.id));
-      const owned = await app.db
-        .select()
-        .from(requests)
-        .where(and(eq(requests.ownerUserId, me.id), notInArray(requests.kind, [...ENTITY_KINDS])))
-        .orderBy(asc(requests.createdAt))
-        .limit(EXPORT_LIMIT);
-      const acted = await app.db
-        .select({ number: requests.number, event: requestHistory.event, at: requestHistory.at })
-        .from(requestHistory)
-        .innerJoin(requests, eq(requests.id, requestHistory.requestId))
-        .where(eq(requestHistory.actorUserId, me.id))
-        .orderBy(asc(requestHistory.at))
-        .limit(EXPORT_LIMIT);
-      const signIns = await app.db
-        .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, revokedAt: sessions.revokedAt, revokedReason: sessions.revokedReason })
-        .from(sessions)
-        .where(eq(sessions.userId, me.id))
-        .orderBy(desc(sessions.createdAt))
-        .limit(EXPORT_LIMIT);
-      // Audit entries about them: their own calls and sign-in attempts with their user name, and what an administrator
-      // did to their account (without the administrator's name or address).
-      const audit = await app.db
-        .select()
-        .from(auditLogs)
-        .where(or(eq(auditLogs.userId, me.id), eq(auditLogs.userName, me.userName), sql`${auditLogs.details}->>'user' = ${me.userName}`))
-        .orderBy(desc(auditLogs.at))
-        .limit(EXPORT_LIMIT);
+      const row = await app.db.transaction(async (tx) => {
+        // The user row serialises two requests sent at once: only one passes the once-a-day check.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, me.id)).for('update');
+        const [last] = await tx
+          .select({ requestedAt: personalDataRequests.requestedAt })
+          .from(personalDataRequests)
+          .where(eq(personalDataRequests.userId, me.id))
+          .orderBy(desc(personalDataRequests.requestedAt))
+          .limit(1);
+        const next = last && nextRequestAt(last.requestedAt);
+        if (next && next > new Date()) throw new AppError('GdprRequestPending', { after: formatMoment(next, request.lang) });
+        const [created] = await tx.insert(personalDataRequests).values({ userId: me.id, language: request.lang }).returning();
+        return created;
+      });
+      void jobs.nudge();
+      return reply.status(201).send({ id: row.id, status: row.status, requestedAt: row.requestedAt.toISOString(), readyAt: null, availableUntil: null });
+    },
+  );
 
-      const data = {
-        generatedAt: new Date().toISOString(),
-        profile: {
-          id: u.id,
-          userName: u.userName,
-          name: u.name,
-          email: u.email,
-          nationalId: u.nationalId,
-          mobile: u.phone,
-          preferredLanguage: u.preferredLanguage,
-          roles: u.roles,
-          createdAt: u.createdAt.toISOString(),
-        },
-        facilities: memberships.map((m) => ({ ...m, role: m.role === UserInFacilityRole.MainUser ? 'main' : 'sub', since: m.since.toISOString() })),
-        delegationsNamingYou: received.map(({ facility, d }) => ({
-          facility,
-          firstName: d.firstName,
-          lastName: d.lastName,
-          nationalId: d.nationalId,
-          birthDate: d.birthDate,
-          mobile: d.phone,
-          email: d.email,
-          permissions: d.permissions,
-          createdAt: d.createdAt.toISOString(),
-        })),
-        delegationsYouMade: made.map((d) => ({ facility: d.facility, type: d.type === 0 ? 'main' : 'sub', createdAt: d.createdAt.toISOString() })),
-        requests: owned.map((r) => ({
-          number: r.number,
-          kind: r.kind,
-          facility: r.facilityPublicId,
-          status: statusLabel(request.t, r.kind, r.status),
-          createdAt: r.createdAt.toISOString(),
-          deleted: !!r.deletedAt,
-        })),
-        requestActions: acted.map((a) => ({ request: a.number, event: a.event, at: a.at.toISOString() })),
-        sessions: signIns.map((s) => ({ ...s, createdAt: s.createdAt.toISOString(), lastSeenAt: s.lastSeenAt.toISOString(), revokedAt: s.revokedAt?.toISOString() ?? null })),
-        auditEntries: audit.map((a) => {
-          const theirs = a.userId === me.id || (a.userId === null && a.userName === me.userName);
-          return theirs
-            ? { at: a.at.toISOString(), action: a.action, method: a.method, path: a.path, outcome: a.outcome, statusCode: a.statusCode, ip: a.ip }
-            : { at: a.at.toISOString(), action: a.action, outcome: a.outcome, by: 'administrator' };
-        }),
-      };
-      await writeAudit(app.db, { userId: me.id, userName: me.userName, action: 'gdpr.export', outcome: 'success', ip: request.ip, method: 'GET', route: '/api/gdpr/export', path: '/api/gdpr/export', statusCode: 200 });
-      const stamp = data.generatedAt.slice(0, 10);
-      reply.header('content-type', 'application/json; charset=utf-8').header('content-disposition', `attachment; filename="my-data-${stamp}.json"`);
-      return JSON.stringify(data, null, 2);
+  app.post(
+    '/api/gdpr/requests/:id/download-token',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['gdpr'],
+        summary: 'A one-time token to download a prepared personal-data file (valid a few minutes)',
+        params,
+        response: { 200: z.object({ token: z.string(), expiresAt: z.string() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await mine(request.sessionUser!.id, request.params.id);
+      if (row.status === 'preparing') throw new AppError('GdprDataNotReady');
+      if (row.status !== 'ready' || !row.data) throw new AppError('GdprNoDownloadToken');
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(Date.now() + PERSONAL_DATA.tokenMinutes * 60_000);
+      const updated = await app.db
+        .update(personalDataRequests)
+        .set({ tokenHash: sha256(token), tokenExpiresAt: expiresAt })
+        .where(and(eq(personalDataRequests.id, row.id), eq(personalDataRequests.status, 'ready')))
+        .returning({ id: personalDataRequests.id });
+      // The file expired between the read and the write.
+      if (!updated.length) throw new AppError('GdprNoDownloadToken');
+      return { token, expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/api/gdpr/requests/:id/file',
+    {
+      config: { policy: 'authenticated', produces: 'application/json' },
+      schema: {
+        tags: ['gdpr'],
+        summary: 'The prepared personal-data file, for the holder of a download token (the token is used up)',
+        params,
+        querystring: z.object({ token: z.string().min(1).max(100) }),
+        response: { 200: ZFile, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const me = request.sessionUser!;
+      const row = await mine(me.id, request.params.id);
+      const [used] = await app.db
+        .update(personalDataRequests)
+        .set({ tokenHash: null, tokenExpiresAt: null })
+        .where(
+          and(
+            eq(personalDataRequests.id, row.id),
+            eq(personalDataRequests.status, 'ready'),
+            eq(personalDataRequests.tokenHash, sha256(request.query.token)),
+            gt(personalDataRequests.tokenExpiresAt, new Date()),
+          ),
+        )
+        .returning({ data: personalDataRequests.data, readyAt: personalDataRequests.readyAt });
+      if (!used?.data) throw new AppError('GdprDownloadTokenInvalid');
+      await writeAudit(app.db, { userId: me.id, userName: me.userName, action: 'gdpr.export', outcome: 'success', ip: request.ip, method: 'GET', route: '/api/gdpr/requests/:id/file', path: request.url.split('?')[0], statusCode: 200 });
+      const stamp = (used.readyAt ?? new Date()).toISOString().slice(0, 10);
+      return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="my-data-${stamp}.json"`).send(used.data);
     },
   );
 
@@ -192,6 +249,8 @@ const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
           .set({ firstName: ANONYMOUS_NAME, lastName: '', nationalId: 'deleted', phone: '', email: `${anonymousUserName}@deleted.invalid`, birthDate: '1900-01-01' })
           .where(eq(delegations.delegateUserId, u.id));
         await tx.update(requests).set({ creatorName: ANONYMOUS_NAME }).where(eq(requests.ownerUserId, u.id));
+        // Prepared copies of their data go with the person.
+        await tx.delete(personalDataRequests).where(eq(personalDataRequests.userId, u.id));
         await tx.update(sessions).set({ revokedAt: now, revokedReason: 'account-deleted' }).where(and(eq(sessions.userId, u.id), isNull(sessions.revokedAt)));
         await writeAudit(tx, {
           userId: u.id,
@@ -209,4 +268,5 @@ const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-export default gdprRoutes;
+// Not encapsulated: the job runner is an app decoration (tests and the shutdown reach it).
+export default fp(gdprRoutes, { name: 'gdpr' });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Permissions } from '../../../machines/permissions';
-import { ZErrorBody, errorResponses } from '../../schemas';
+import { ZErrorBody, ZFile, errorResponses } from '../../schemas';
 import { ZPaymentCallback } from '../../adapters/payment-portal';
 import { bilingual } from '../certificates/bilingual';
 import { billView, listBills, loadBill } from './bill-view';
@@ -17,7 +17,6 @@ import { AppError, AppErrorCode } from '../../errors';
 
 const ZBillId = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
-const ZFile = z.unknown().describe('the file content');
 
 /** A path of this site (never another host: "//evil" and "/\evil" are refused) to land on after paying. */
 const ZReturnPath = z

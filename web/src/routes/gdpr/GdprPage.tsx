@@ -1,26 +1,87 @@
-import { useState } from 'react';
-import { Alert, Button, Card, Heading, List, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Button, Card, Heading, List, Stack, Table, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { useApiQuery } from '../../api/hooks';
+import { PERSONAL_DATA } from '../../../../machines/personal-data';
+import { dateTime } from '../admin/admin-api';
 import { ConfirmDialog, PageContainer, PageHeader, notify } from '../../components';
 import { useSession } from '../../session';
 import { loadSession } from '../../session/session-store';
 import { clearSelectedFacility } from '../../session/selected-facility';
 
+interface PersonalDataRequest {
+  id: string;
+  status: 'preparing' | 'ready' | 'expired' | 'failed';
+  requestedAt: string;
+  readyAt: string | null;
+  availableUntil: string | null;
+}
+
+const STATUS_TONE = { preparing: 'orange', ready: 'green', expired: 'gray', failed: 'red' } as const;
+
+/** The message of a refusal the page shows itself (the three GDPR messages of spec 01 §8), else rethrows. */
+function refusalText(e: unknown): string {
+  if (e instanceof ApiError && e.status === 409) return e.serverMessage || e.code;
+  throw e;
+}
+
 /**
- * gdpr: the signed-in user downloads the personal data the portal holds about them (one JSON file), and deletes
+ * gdpr: the signed-in user asks for a copy of the personal data the portal holds about them (one JSON file, prepared
+ * in the background; the list shows each request's state and downloads a ready one with a one-time token), and deletes
  * their account where the law allows. The server refuses while their facilities have open requests or unpaid bills
  * (the refusal is shown here, with the counts) and for Halal-center staff.
  */
 export function GdprPage() {
-  const { t } = useTranslation(['admin', 'shell']);
+  const { t, i18n } = useTranslation(['admin', 'shell']);
   const session = useSession();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [exportMessage, setExportMessage] = useState<string | null>(null);
   const title = t('shell:screens.gdpr');
+  const list = useApiQuery<{ items: PersonalDataRequest[]; nextRequestAt: string | null }>('/api/gdpr/requests');
+  const preparing = list.data?.items.some((r) => r.status === 'preparing') ?? false;
+  const { reload } = list;
+
+  // A file being prepared is usually ready within seconds: look again until it is.
+  useEffect(() => {
+    if (!preparing) return;
+    const timer = setInterval(() => void reload(), 2_000);
+    return () => clearInterval(timer);
+  }, [preparing, reload]);
+
+  const ask = async () => {
+    setExportMessage(null);
+    try {
+      await api.post('/api/gdpr/requests', undefined, { handleErrors: [409] });
+      notify.success(t('admin:gdpr.requested'));
+    } catch (e) {
+      setExportMessage(refusalText(e));
+    }
+    await reload();
+  };
+
+  const download = async (id: string) => {
+    setExportMessage(null);
+    let token: string;
+    try {
+      ({ token } = await api.post<{ token: string }>(`/api/gdpr/requests/${id}/download-token`, undefined, { handleErrors: [409] }));
+    } catch (e) {
+      setExportMessage(refusalText(e));
+      await reload();
+      return;
+    }
+    // A plain link, so the browser saves the file itself (the session cookie and the one-time token authorise it).
+    const link = document.createElement('a');
+    link.href = `/api/gdpr/requests/${id}/file?token=${encodeURIComponent(token)}`;
+    link.download = '';
+    document.body.append(link);
+    link.click();
+    link.remove();
+  };
 
   const remove = async () => {
     setRefusal(null);
@@ -50,17 +111,58 @@ export function GdprPage() {
             <Heading as="h2" size="md">
               {t('admin:gdpr.exportTitle')}
             </Heading>
-            <Text>{t('admin:gdpr.exportText')}</Text>
+            <Text>{t('admin:gdpr.exportText', { days: PERSONAL_DATA.keepDays })}</Text>
             <List.Root ps="5">
               {(['profile', 'facilities', 'requests', 'sessions', 'audit'] as const).map((k) => (
                 <List.Item key={k}>{t(`admin:gdpr.contents.${k}`)}</List.Item>
               ))}
             </List.Root>
-            <Button asChild colorPalette="brand" alignSelf="start" data-testid="gdpr-download">
-              <a href="/api/gdpr/export" download>
-                {t('admin:gdpr.download')}
-              </a>
+            <Button colorPalette="brand" alignSelf="start" onClick={() => void ask()} data-testid="gdpr-request">
+              {t('admin:gdpr.request')}
             </Button>
+            {list.data?.nextRequestAt && <Text color="fg.muted">{t('admin:gdpr.nextRequest', { after: dateTime(list.data.nextRequestAt, i18n.language) })}</Text>}
+            {exportMessage && (
+              <Alert.Root status="warning" data-testid="gdpr-message">
+                <Alert.Indicator />
+                <Alert.Description>{exportMessage}</Alert.Description>
+              </Alert.Root>
+            )}
+            <Heading as="h3" size="sm" mt="2">
+              {t('admin:gdpr.requestsTitle')}
+            </Heading>
+            {list.data && list.data.items.length === 0 && <Text color="fg.muted">{t('admin:gdpr.noRequests')}</Text>}
+            {list.data && list.data.items.length > 0 && (
+              <Table.ScrollArea>
+                <Table.Root size="sm" data-testid="gdpr-requests">
+                  <Table.Header>
+                    <Table.Row>
+                      <Table.ColumnHeader>{t('admin:gdpr.requestedAt')}</Table.ColumnHeader>
+                      <Table.ColumnHeader>{t('admin:gdpr.statusLabel')}</Table.ColumnHeader>
+                      <Table.ColumnHeader>{t('admin:gdpr.availableUntil')}</Table.ColumnHeader>
+                      <Table.ColumnHeader />
+                    </Table.Row>
+                  </Table.Header>
+                  <Table.Body>
+                    {list.data.items.map((r) => (
+                      <Table.Row key={r.id} data-status={r.status}>
+                        <Table.Cell>{dateTime(r.requestedAt, i18n.language)}</Table.Cell>
+                        <Table.Cell>
+                          <Badge colorPalette={STATUS_TONE[r.status]}>{t(`admin:gdpr.status.${r.status}`)}</Badge>
+                        </Table.Cell>
+                        <Table.Cell>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</Table.Cell>
+                        <Table.Cell textAlign="end">
+                          {r.status === 'ready' && (
+                            <Button size="sm" variant="outline" onClick={() => void download(r.id)} data-testid="gdpr-download">
+                              {t('admin:gdpr.download')}
+                            </Button>
+                          )}
+                        </Table.Cell>
+                      </Table.Row>
+                    ))}
+                  </Table.Body>
+                </Table.Root>
+              </Table.ScrollArea>
+            )}
           </Card.Body>
         </Card.Root>
 
