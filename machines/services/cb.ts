@@ -136,7 +136,7 @@ export function cbServices(): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['cbDesignation'] },
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'validCertificate', certificateKinds: ['cbDesignation'] }, { type: 'oneOpenPerSubject' }],
     sections: addSections,
-    serverChecks: [],
+    serverChecks: ['categoriesNotOnCertificate'],
     project: projectCb(addSections),
     fees: {},
     feeReadings: {},

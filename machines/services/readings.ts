@@ -32,6 +32,8 @@ export function preconditionText(p: Precondition): string {
 export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   attachmentsBelongToRequest: 'every attachment the data names exists, is not deleted and belongs to this request',
   productsNotOnCertificate: 'products already on the certificate are dropped and the applicant is told which',
+  categoriesNotOnCertificate:
+    'each chosen category or sub-category adds something the designation certificate does not cover yet; one it already covers is refused and named. Categories on the certificate are never removed: the issued certificate lists the union of its categories and the added ones',
   withinCbDesignation: 'categories and products inside the conformity body’s designation',
   withinFacilityCertificate: 'categories inside the facility’s certificate',
   foodAuthorityProducts: 'each product’s number is registered in the food authority’s product system under the same Arabic and English name and Saudi HS code (server/adapters/food-authority.ts); each mismatch names the product and the field',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeDraft, send } from '../helpers/requests';
 import { and, eq } from 'drizzle-orm';
 import { certificates, facilities } from '../../db/schema';
 import { createWorld, type World } from '../services/walk';
@@ -20,14 +21,16 @@ const PREFIX = '/api/AddingSubCategoriesRequest';
 const CB = 'cb-global-halal';
 let w: World;
 let designationId: string;
+let certified: string[];
 
 beforeAll(async () => {
   w = await createWorld();
   const [designation] = await w.t.database.db
-    .select({ id: certificates.id })
+    .select({ id: certificates.id, categories: certificates.categories })
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, CB), eq(certificates.kind, 'cbDesignation')));
   designationId = designation.id;
+  certified = designation.categories;
 }, 120_000);
 afterAll(() => w?.t.close());
 
@@ -59,9 +62,27 @@ describe('spec 01 section 7: Adding sub-categories', () => {
     // The contract's data rules hold: an unknown category is refused and nothing is submitted.
     const bad = await cb.post(`${PREFIX}/SubmitRequest?lang=en`, { cbPublicId: CB, certificateId: designationId, categories: [{ category: 'ZZ', subCategories: [] }] });
     expect(bad.statusCode).toBe(400);
-    const res = await cb.post(`${PREFIX}/SubmitRequest?lang=en`, { cbPublicId: CB, certificateId: designationId, categories: [{ category: 'E', subCategories: [] }] });
+    // A category the designation already covers adds nothing: refused and named, in both languages, and no draft is left.
+    const sub = certified.find((c) => c.startsWith('C') && c.length > 1)!;
+    expect(sub, `the seeded designation lists sub-categories of C: ${certified}`).toBeDefined();
+    for (const [lang, text] of [['en', 'is already on the designation certificate'], ['ar', 'مدرجة في شهادة التعيين بالفعل']]) {
+      const known = await cb.post(`${PREFIX}/SubmitRequest?lang=${lang}`, { cbPublicId: CB, certificateId: designationId, categories: [{ category: 'E', subCategories: [] }, { category: 'C', subCategories: [sub] }] });
+      expect(known.statusCode).toBe(400);
+      expect(known.json().error.validationErrors).toEqual([{ members: ['categories.1'], message: expect.stringContaining(text) }]);
+      expect(known.json().error.validationErrors[0].message).toContain(sub);
+    }
+    const afterRefusal = (await cb.post(`${PREFIX}/GetAddingSubCategoriesInformationRequests`, { cbPublicId: CB, tab: 'draft' })).json();
+    expect(afterRefusal.items).toEqual([]);
+    // The generic door applies the same rule at SUBMIT: a draft holding only a certified sub-category is refused.
+    const generic = await completeDraft(cb, 'cbAddCategories', CB, { certificateId: designationId, data: { categories: [{ category: 'C', subCategories: [sub] }] } });
+    const refused = await send(cb, generic.id, 'SUBMIT', generic.version, { agreementAccepted: true });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.validationErrors).toEqual([{ members: ['categories.0'], message: expect.stringContaining(sub) }]);
+    // That draft, given a new category, is submitted through the spec's call.
+    const res = await cb.post(`${PREFIX}/SubmitRequest?lang=en`, { cbPublicId: CB, certificateId: designationId, requestId: generic.id, categories: [{ category: 'E', subCategories: [] }] });
     expect(res.statusCode, res.body).toBe(200);
     const submitted = res.json();
+    expect(submitted.id).toBe(generic.id);
     expect(submitted).toMatchObject({ kind: 'cbAddCategories', status: { code: 1001 }, data: { categories: [{ category: 'E' }] } });
     const details = await cb.post(`${PREFIX}/GetRequestDetailsById/${submitted.id}?lang=en`);
     expect(details.statusCode).toBe(200);

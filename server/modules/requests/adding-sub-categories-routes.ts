@@ -11,7 +11,8 @@ import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { presentRequest, presentSummary } from './present';
 import { ZQueuePage, ZRequest } from './schemas';
-import { assertMayStart, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { assertMayStart, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { categoriesAlreadyCertified } from './server-checks';
 
 /*
  * The five calls of spec 01 section 7 "Adding sub-categories" (prefix /api/AddingSubCategoriesRequest), at their exact
@@ -103,7 +104,12 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
         if (view.kind !== KIND || view.facilityId !== b.cbPublicId) throw new AppError(AppErrorCode.EntityNotFound);
         view = (await sendRequestEvent(app, actor, view.id, { type: 'EDIT', expectedVersion: view.version, payload: { data } })).view;
       } else {
-        view = await startRequest(app, actor, request.sessionUser!.name, { kind: KIND, facilityId: b.cbPublicId, certificateId: b.certificateId, data });
+        const start = { kind: KIND, facilityId: b.cbPublicId, certificateId: b.certificateId, data };
+        // The service's own rule before anything starts, so a refused submission leaves no draft behind.
+        const { subject } = await assertMayStart(app, actor, start);
+        const issues = categoriesAlreadyCertified(subject?.categories ?? [], b.categories);
+        if (issues.length) throw refusedData(issues);
+        view = await startRequest(app, actor, request.sessionUser!.name, start);
       }
       const actions = await app.engine.allowedActions(view.id, actor);
       const type = actions.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';

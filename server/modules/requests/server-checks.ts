@@ -72,6 +72,13 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
       : [];
   },
 
+  // Spec 02 section 5 "categories added earlier cannot be removed": they stay on the certificate whatever the request
+  // holds (workflows/effects.ts adds, never replaces); what the request chooses must be new.
+  async categoriesNotOnCertificate(i) {
+    if (!i.subject) return [];
+    return categoriesAlreadyCertified(i.subject.categories, sectionOf<ChosenCategory[]>(i.def, i.context, 'categories') ?? []);
+  },
+
   async productsOnCertificate(i) {
     if (!i.subject) return [{ path: 'products', message: 'form.productNotOnCertificate' }];
     const on = new Set(i.subject.products.map(productKey));
@@ -166,6 +173,21 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     });
   },
 };
+
+type ChosenCategory = { category: string; subCategories: readonly string[] };
+
+/** The chosen categories a certificate already covers wholly, each named (CB add categories). */
+export function categoriesAlreadyCertified(certificateCategories: readonly string[], chosen: readonly ChosenCategory[]): DataIssue[] {
+  const certified = coverageOf(certificateCategories);
+  return chosen.flatMap((c, index) => {
+    // An unknown category is the schema's to refuse.
+    if (!(c.category in CATEGORY_TREE)) return [];
+    const codes = [...coveredCategoryCodes([{ category: c.category as MainCategory, subCategories: c.subCategories }])];
+    return codes.length && codes.every((code) => certified.has(code))
+      ? [{ path: `categories.${index}`, message: 'form.categoryAlreadyCertified', params: { category: c.subCategories.length ? c.subCategories.join(', ') : c.category } }]
+      : [];
+  });
+}
 
 /** Whether a set of category codes covers `code`; a main category counts as covered when any of its sub-categories is. */
 function covers(covered: Set<string>, code: string): boolean {

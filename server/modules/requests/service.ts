@@ -46,6 +46,8 @@ export interface StartBody {
 const invalid = (details: ValidationDetail[]) => new AppError(AppErrorCode.ValidationFailed, {}, details);
 const asDetails = (issues: { path: string; message: string; params?: Record<string, unknown> }[]): ValidationDetail[] =>
   issues.map((i) => ({ field: i.path, message: i.message, ...(i.params ? { params: i.params } : {}) }));
+/** The 400 answer for issues a server check found (each with its field path and message). */
+export const refusedData = (issues: { path: string; message: string; params?: Record<string, unknown> }[]) => invalid(asDetails(issues));
 
 /** The request if this actor may see it; one they may not see does not exist for them (404, not 403). */
 export async function visibleRequest(app: FastifyInstance, id: string, actor: Actor): Promise<RequestView> {
