@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
-import type { AllowedAction, HistoryEntry, RequestView } from '../../../workflows/engine';
+import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
 import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
 
 /*
@@ -19,7 +19,7 @@ export function eventLabel(t: TFunction, type: string): string {
   return t(`machines:events.${type}`, { defaultValue: type });
 }
 
-export function presentSummary(t: TFunction, v: RequestView): z.infer<typeof ZRequestSummary> {
+export function presentSummary(t: TFunction, v: RequestSummaryView): z.infer<typeof ZRequestSummary> {
   return {
     id: v.id,
     number: v.number,
