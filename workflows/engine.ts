@@ -29,7 +29,7 @@ export interface WorkflowEngine {
    */
   annotate(id: string, annotation: { event: 'PAYMENT_REFUSED'; payload: Record<string, unknown>; note: string | null }, actor: Actor): Promise<boolean>;
   /** A page of requests for a reviewer queue tab or an applicant list (see QueueQuery). */
-  list(query: QueueQuery): Promise<Page<RequestView>>;
+  list(query: QueueQuery): Promise<Page<RequestSummaryView>>;
   /** Stops background work (timer runner, clients). Does not close the database. */
   close(): Promise<void>;
 }
@@ -84,6 +84,9 @@ export interface RequestView {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A list row: the request without its machine context (a list reads neither the snapshot nor the input). */
+export type RequestSummaryView = Omit<RequestView, 'context'>;
 
 export interface HistoryEntry {
   seq: number;

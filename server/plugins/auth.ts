@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, isNull } from 'drizzle-orm';
-import { facilities, facilityMembers, sessions, users } from '../../db/schema';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { facilities, facilityMembers, roles as roleTable, sessions, users } from '../../db/schema';
 import { grantsOf } from '../admin/role-store';
 import { memberPermissions, type Actor } from '../../machines/actor';
 import { UserInFacilityRole } from '../../machines/forms/facilities/schemas';
@@ -32,12 +32,35 @@ async function actorAndGrants(app: { db: import('../../db/client').Db }, userId:
     .from(facilityMembers)
     .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
     .where(eq(facilityMembers.userId, userId));
-  const { permissions, readOnly } = await grantsOf(app.db, roles);
+  return actorFrom(userId, roles, rows, await grantsOf(app.db, roles));
+}
+
+type Membership = { publicId: string; role: number; delegated: string[] };
+
+function actorFrom(userId: string, roles: string[], rows: Membership[], grants: { permissions: Actor['permissions']; readOnly: boolean }) {
+  const { permissions, readOnly } = grants;
   const facilityPermissions = Object.fromEntries(
     rows.map((r) => [r.publicId, memberPermissions(r.role === UserInFacilityRole.MainUser, r.delegated, permissions)]),
   );
   return { actor: { userId, roles, permissions, facilityIds: rows.map((r) => r.publicId), facilityPermissions }, readOnly };
 }
+
+/** jsonb built in a query: postgres.js hands it over as text, PGlite parsed. */
+const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/*
+ * The memberships and the role grants of the session's user, read in the session's own statement: every signed-in
+ * request runs it, and three round trips in a row were the largest part of a small request's time
+ * (docs/performance.md). Same rows and same rules as actorAndGrants.
+ */
+const membershipsOfUser = sql<Membership[]>`(
+  select coalesce(jsonb_agg(jsonb_build_object('publicId', ${facilities.publicId}, 'role', ${facilityMembers.role}, 'delegated', ${facilityMembers.permissions})), '[]'::jsonb)
+  from ${facilityMembers} inner join ${facilities} on ${facilities.id} = ${facilityMembers.facilityId}
+  where ${facilityMembers.userId} = ${users.id})`.mapWith((v) => json(v) as Membership[]);
+type RoleGrant = { permissions: string[]; readOnly: boolean };
+const grantsOfUser = sql<RoleGrant[]>`(
+  select coalesce(jsonb_agg(jsonb_build_object('permissions', ${roleTable.permissions}, 'readOnly', ${roleTable.readOnly})), '[]'::jsonb)
+  from ${roleTable} where ${roleTable.name} in (select jsonb_array_elements_text(${users.roles})))`.mapWith((v) => json(v) as RoleGrant[]);
 
 /** True when the actor satisfies the policy (see RoutePolicy). */
 export function satisfies(actor: Actor | null, policy: RoutePolicy): boolean {
@@ -71,7 +94,7 @@ export default fp(async (app) => {
       return 'expired';
     }
     const [row] = await app.db
-      .select({ session: sessions, user: users })
+      .select({ session: sessions, user: users, memberships: membershipsOfUser, grants: grantsOfUser })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, payload.sid), isNull(sessions.revokedAt)));
@@ -99,7 +122,10 @@ export default fp(async (app) => {
       sessionId: row.session.id,
     };
     request.sessionUser = sessionUser;
-    const { actor, readOnly } = await actorAndGrants(app, u.id, u.roles);
+    const permissions = new Set<string>();
+    for (const g of row.grants) for (const p of g.permissions) permissions.add(p);
+    const grants = { permissions: [...permissions].sort() as Actor['permissions'], readOnly: row.grants.some((g) => g.readOnly) };
+    const { actor, readOnly } = actorFrom(u.id, u.roles, row.memberships, grants);
     request.actor = actor;
     request.readOnly = readOnly;
     return 'ok';

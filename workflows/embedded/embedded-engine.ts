@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { AppError, AppErrorCode } from '../../lib/app-error';
 import type { MachineCatalogue } from '../catalogue';
-import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
+import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
 import {
@@ -135,7 +135,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     return this.db.transaction((tx) => appendAnnotation(tx, id, annotation, actor, new Date()));
   }
 
-  list(query: QueueQuery): Promise<Page<RequestView>> {
+  list(query: QueueQuery): Promise<Page<RequestSummaryView>> {
     return listRequests(this.db, query);
   }
 

@@ -13,6 +13,7 @@ import type {
   HistoryEntry,
   Page,
   QueueQuery,
+  RequestSummaryView,
   RequestView,
   StartInput,
   StartOptions,
@@ -220,7 +221,7 @@ export class TemporalEngine implements WorkflowEngine {
     return this.db.transaction((tx) => appendAnnotation(tx, id, annotation, actor, new Date()));
   }
 
-  list(query: QueueQuery): Promise<Page<RequestView>> {
+  list(query: QueueQuery): Promise<Page<RequestSummaryView>> {
     return listRequests(this.db, query);
   }
 

@@ -6,7 +6,7 @@ import { serviceOf } from '../../../machines/services';
 import { findFacility } from '../facilities/access';
 import { assertPreconditions } from './preconditions';
 import { canSee } from '../../../workflows/queries';
-import type { RequestView } from '../../../workflows/engine';
+import type { RequestSummaryView, RequestView } from '../../../workflows/engine';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { presentRequest, presentSummary } from './present';
@@ -31,7 +31,7 @@ const ZCategories = z.array(z.object({ category: z.string(), subCategories: z.ar
 
 /** The tabs of the add-categories list (issue 12 item 4): current, previous, draft. */
 const TABS = ['current', 'previous', 'draft'] as const;
-const tabOf = (v: RequestView): (typeof TABS)[number] => (v.stateValue === 'draft' ? 'draft' : v.finished ? 'previous' : 'current');
+const tabOf = (v: RequestSummaryView): (typeof TABS)[number] => (v.stateValue === 'draft' ? 'draft' : v.finished ? 'previous' : 'current');
 
 const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -55,7 +55,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       const b = request.body;
       if (!canSee(request.actor!, b.cbPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
       // A CB has few of these: read them all, then keep the tab's and page them.
-      const all: RequestView[] = [];
+      const all: RequestSummaryView[] = [];
       for (let pageNumber = 1; ; pageNumber++) {
         const page = await app.engine.list({ queue: 'all', tab: 'any', viewer: request.actor!, kind: KIND, facilityId: b.cbPublicId, any: b.searchText || undefined, pageNumber, pageSize: 100 });
         all.push(...page.items);

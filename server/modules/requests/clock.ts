@@ -1,4 +1,4 @@
-import { asc, inArray } from 'drizzle-orm';
+import { and, asc, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { requestHistory } from '../../../db/schema';
@@ -23,7 +23,9 @@ export async function clocksFor(db: Db, items: { id: string; kind: string }[], h
   const rows = await db
     .select({ requestId: requestHistory.requestId, at: requestHistory.at, toQueue: requestHistory.toQueue })
     .from(requestHistory)
-    .where(inArray(requestHistory.requestId, timed.map((i) => i.id)))
+    // Only the steps that move the request to another queue: an event that keeps the queue (a note, an assignment)
+    // splits a running interval in two without changing its length, and a busy request has thousands of them.
+    .where(and(inArray(requestHistory.requestId, timed.map((i) => i.id)), sql`${requestHistory.toQueue} is distinct from ${requestHistory.fromQueue}`))
     .orderBy(asc(requestHistory.requestId), asc(requestHistory.seq));
   const steps = new Map<string, ClockStep[]>();
   for (const r of rows) (steps.get(r.requestId) ?? steps.set(r.requestId, []).get(r.requestId)!).push({ at: r.at, toQueue: r.toQueue });

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
-import type { AllowedAction, HistoryEntry, RequestView } from '../../../workflows/engine';
+import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
 import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
 
 /*
@@ -11,15 +11,23 @@ import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schem
  * from the machines' catalogues in locales/<lang>/status.json and machines.json).
  */
 
+/** Labels already looked up with one request's `t` (a fresh function per request, so text overrides still apply). */
+const labelsOf = new WeakMap<TFunction, Map<string, string>>();
+
 export function statusLabel(t: TFunction, kind: string, code: number): string {
-  return t(`status:${kind}.${code}`, { defaultValue: String(code) });
+  // A page of 20 rows has a handful of distinct statuses, and each i18next lookup costs tens of microseconds.
+  const labels = labelsOf.get(t) ?? labelsOf.set(t, new Map()).get(t)!;
+  const key = `status:${kind}.${code}`;
+  let label = labels.get(key);
+  if (label === undefined) labels.set(key, (label = t(key, { defaultValue: String(code) })));
+  return label;
 }
 
 export function eventLabel(t: TFunction, type: string): string {
   return t(`machines:events.${type}`, { defaultValue: type });
 }
 
-export function presentSummary(t: TFunction, v: RequestView): z.infer<typeof ZRequestSummary> {
+export function presentSummary(t: TFunction, v: RequestSummaryView): z.infer<typeof ZRequestSummary> {
   return {
     id: v.id,
     number: v.number,
