@@ -62,7 +62,8 @@ export function AppShell() {
       <Flex direction="column" minH="100vh">
         <SkipNavLink>{t('skipToContent')}</SkipNavLink>
         <Header onSignOut={() => setSignOutOpen(true)} />
-        <SkipNavContent as="main" flex="1">
+        {/* At least a screen high: the footer starts below the fold, so it does not jump down when the page arrives. */}
+        <SkipNavContent as="main" flex="1" minH="100dvh">
           <Outlet />
         </SkipNavContent>
         <Footer />
