@@ -1,7 +1,7 @@
 import { getNextTransitions, initialTransition, type AnyMachineSnapshot, type AnyTransitionDefinition } from 'xstate';
 import type { Actor } from './actor';
 import { conditionReadsEvent, testCondition } from './conditions';
-import { EVENT_DEFINITIONS } from './events';
+import { EVENT_DEFINITIONS, eventDefinitionOf } from './events';
 import { authorize, conditionsOf, grantedPermission, type MayParams } from './guards';
 import { getMachine } from './registry';
 import { toSnapshot, type PersistedSnapshot } from './snapshot';
@@ -29,7 +29,7 @@ export function guardParamsOf(t: AnyTransitionDefinition): MayParams | undefined
  * hold for the actor and whose context conditions hold; payload conditions (e.g. compliant or not) are left to the
  * event itself. Final snapshots allow nothing.
  */
-export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor): AllowedAction[] {
+export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor, kind?: MachineKind): AllowedAction[] {
   if (snapshot.status !== 'active') return [];
   const context = snapshot.context as BaseContext;
   const out = new Map<EventType, AllowedAction>();
@@ -39,7 +39,7 @@ export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor): Al
     if (!params || !authorize(actor, context, params)) continue;
     const contextOk = conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined));
     if (!contextOk) continue;
-    const reasonField = EVENT_DEFINITIONS[t.eventType].reasonField;
+    const reasonField = (kind ? eventDefinitionOf(kind, t.eventType) : EVENT_DEFINITIONS[t.eventType]).reasonField;
     const permission = grantedPermission(actor, params);
     out.set(t.eventType, {
       type: t.eventType,
@@ -59,7 +59,7 @@ export function allowedActions(
   version?: number,
 ): AllowedAction[] {
   const machine = getMachine(kind, version);
-  return allowedActionsOf(toSnapshot(machine, snapshot), actor);
+  return allowedActionsOf(toSnapshot(machine, snapshot), actor, kind);
 }
 
 /**
@@ -97,5 +97,5 @@ export function queueWorkPermissions(kind: MachineKind, snapshot: AnyMachineSnap
 export function mayStart(kind: MachineKind, actor: Actor, facilityId: string, data: Record<string, unknown> = {}, version?: number): boolean {
   const machine = getMachine(kind, version);
   const [draft] = initialTransition(machine, { requestId: 'new', ownerUserId: actor.userId, facilityId, data });
-  return draft.status === 'active' && allowedActionsOf(draft, actor).length > 0;
+  return draft.status === 'active' && allowedActionsOf(draft, actor, kind).length > 0;
 }

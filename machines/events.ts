@@ -280,6 +280,19 @@ export const EVENT_DEFINITIONS: Record<EventType, { schema: z.ZodType; reasonFie
 };
 
 /** The schema of an event for a kind: EDIT and RETURN only admit the kind's sections. */
+/**
+ * Where one lifecycle asks more of an event than the default: cancelling a Halal mark ends its validity for the
+ * holder and for whoever scans it, so the reason is required and kept in its history (issue 14 item 3).
+ */
+const KIND_EVENT_DEFINITIONS: Partial<Record<MachineKind, Partial<Record<EventType, (typeof EVENT_DEFINITIONS)[EventType]>>>> = {
+  halalMark: { CANCEL: { schema: z.strictObject(reason), reasonField: 'reason' } },
+};
+
+/** The payload schema and reason field of `type` for `kind` (its own definition, else the default). */
+export function eventDefinitionOf(kind: MachineKind, type: EventType): (typeof EVENT_DEFINITIONS)[EventType] {
+  return KIND_EVENT_DEFINITIONS[kind]?.[type] ?? EVENT_DEFINITIONS[type];
+}
+
 export function schemaFor(kind: MachineKind, type: EventType): z.ZodType {
   const sections = sectionNamesOf(kind);
   if (type === 'EDIT') {
@@ -297,5 +310,5 @@ export function schemaFor(kind: MachineKind, type: EventType): z.ZodType {
         ctx.addIssue({ code: 'custom', path: ['sections'], message: M.sectionsDuplicate });
     });
   }
-  return EVENT_DEFINITIONS[type].schema;
+  return eventDefinitionOf(kind, type).schema;
 }

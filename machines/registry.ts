@@ -15,7 +15,7 @@ import { shipmentV1 } from './shipment';
 import { externalHalalMarkV1 } from './external-halal-mark';
 import { billV1 } from './bill';
 import { certificateV1 } from './certificate';
-import { halalMarkV1 } from './halal-mark';
+import { halalMarkV1, halalMarkV2 } from './halal-mark';
 import { delegationV1 } from './delegation';
 
 /**
@@ -41,6 +41,7 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   billV1,
   certificateV1,
   halalMarkV1,
+  halalMarkV2,
   delegationV1,
 ];
 

@@ -107,7 +107,7 @@ export type VerifyResult =
   | { ok: true; rows: number }
   | { ok: false; rows: number; firstBrokenSeq: number; reason: 'hash' | 'prevHash' | 'sequence' | 'head' };
 
-export const QUEUE_TABS = ['waiting', 'mine', 'finished', 'open', 'any'] as const;
+export const QUEUE_TABS = ['waiting', 'mine', 'finished', 'open', 'any', 'draft', 'active', 'completed'] as const;
 export type QueueTab = (typeof QUEUE_TABS)[number];
 
 /**
@@ -116,7 +116,9 @@ export type QueueTab = (typeof QUEUE_TABS)[number];
  * - mine: requests now in the queue assigned to the viewer (for applicants: also the ones they own);
  * - finished: requests that were in the queue and have left it;
  * - open: requests now in the queue, whoever they are assigned to (a facility's "in progress" list);
- * - any: every request, wherever it is (a facility's full list).
+ * - any: every request, wherever it is (a facility's full list);
+ * - draft / active / completed: a facility's previous requests (spec 02 section 2): still a draft, submitted and not
+ *   finished, finished (its state is final, whatever the outcome).
  * Visibility: staff (Portals.HalalCenter) see every request, anyone else only their facilities' requests.
  */
 export interface QueueQuery {

@@ -56,7 +56,15 @@ export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestS
   // An applicant's own requests count as theirs; staff own nothing, they are assigned.
   const mine: SQL = staff ? assignedToMe : sql`(${assignedToMe} or ${requests.ownerUserId} = ${me})`;
   if (q.facilityId) conditions.push(eq(requests.facilityPublicId, q.facilityId));
-  if (q.tab === 'open') {
+  // A draft is the state every request service names 'draft' (machines/fragments/common.ts draftState), at any depth.
+  const isDraft = sql`(${requests.stateValue} = 'draft' or ${requests.stateValue} like '%.draft')`;
+  if (q.tab === 'draft') {
+    conditions.push(isDraft);
+  } else if (q.tab === 'active') {
+    conditions.push(sql`${requests.queue} is distinct from 'final'`, not(isDraft));
+  } else if (q.tab === 'completed') {
+    conditions.push(eq(requests.queue, 'final'));
+  } else if (q.tab === 'open') {
     conditions.push(inQueue);
   } else if (q.tab === 'any') {
     // no queue condition: every request the viewer may see

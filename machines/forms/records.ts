@@ -52,12 +52,16 @@ export const ZCertificateSummary = z.object({
   issuer: ZPartyName.nullable(),
   productCount: z.number(),
   brands: z.array(z.object({ ar: z.string(), en: z.string() })),
+  /** The product of a Halal mark (a mark is issued per product); null for certificates. */
+  product: z.object({ nameAr: z.string(), nameEn: z.string() }).nullable(),
   issuedAt: z.string(),
   expiresAt: z.string(),
 });
 export type CertificateSummaryJson = z.infer<typeof ZCertificateSummary>;
 
 export const CERTIFICATE_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon'] as const;
+/** A Halal mark is never suspended; it may be cancelled (its own lifecycle, machines/halal-mark.ts). */
+export const MARK_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'validSoon', 'cancelled'] as const;
 
 const ZDualDate = z.object({
   iso: z.string(),
@@ -96,6 +100,8 @@ export const ZCertificate = z.object({
   verificationUrl: z.string(),
   requestId: z.string().nullable(),
   requestNumber: z.string().nullable(),
+  /** For a Halal mark: the certificate it was issued against; null otherwise. */
+  certificate: z.object({ id: z.string(), number: z.string() }).nullable(),
   /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
   renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
 });

@@ -249,9 +249,9 @@ describe('a person goes through the portal', () => {
       await testId(sub.page, 'facility-requests').click();
       await waitForIdle(sub.page);
       await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).toContain(number);
-      await testId(sub.page, 'status-open').click();
+      await testId(sub.page, 'status-draft').click();
       await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).toContain(number);
-      await testId(sub.page, 'status-finished').click();
+      await testId(sub.page, 'status-completed').click();
       await expect.poll(() => sub.page.locator('[data-testid="request-link"]').allInnerTexts()).not.toContain(number);
       await axe(sub.page, `${lang}-${width} sub user list`);
       // Another facility's list is refused by the server, not only hidden.

@@ -53,6 +53,8 @@ export const payloads: Partial<Record<EventType, Record<string, unknown>>> = {
   ADD_NOTE: { note: 'Noted' },
   SUSPEND: { reason: 'Complaint under investigation' },
   REINSTATE: { reason: 'Complaint closed' },
+  // Optional for requests, required for a Halal mark (machines/events.ts KIND_EVENT_DEFINITIONS).
+  CANCEL: { reason: 'Product withdrawn' },
 };
 
 export { NON_CONFORMITY };

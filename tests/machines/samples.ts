@@ -60,6 +60,7 @@ export function payloadsFor(kind: MachineKind, type: EventType, snapshot: AnyMac
     case 'REJECT':
     case 'SUSPEND':
     case 'REINSTATE':
+    case 'CANCEL': // optional for requests, required for a Halal mark (machines/events.ts KIND_EVENT_DEFINITIONS)
       return [{ reason: 'Reason given by the reviewer' }];
     case 'SAVE_PLAN':
     case 'SUBMIT_PLAN':

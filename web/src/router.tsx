@@ -128,6 +128,8 @@ export const routeTable: RouteEntry[] = [
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
   // Issue 14 items 4-5: the records an applicant keeps (spec 01 names no paths; these sit beside certificates/$id).
   { path: 'certificates', component: recordScreens.certificates, access: { signedIn: true } },
+  // Issue 14 item 3: issued Halal marks (the same list, kind=halalMark); each opens certificates/$id.
+  { path: 'halal-marks', component: recordScreens.halalMarks, access: { signedIn: true } },
   { path: 'facility-profile/cb/$cbPublicId/edit', component: recordScreens.editCb, access: { anyOf: [P.facility.conformityBody] } },
   { path: 'facility-profile/external/$facilityPublicId/edit', component: recordScreens.editExternal, access: { anyOf: [P.facility.external] } },
   { path: 'invoices', component: recordScreens.invoices, access: { anyOf: [P.portals.general, P.portals.halalCenter] } },

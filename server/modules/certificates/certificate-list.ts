@@ -8,6 +8,7 @@ import { EXPIRING_SOON_DAYS, publicStatusOf, type PublicCertificateStatus } from
 import type { Page } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import type { CertificateRow } from './certificate-view';
+import { cancelledMarkIds, markCancelledSql } from './mark-state';
 
 /** One row of the certificates list (the certificate page has the rest). */
 export interface CertificateSummary {
@@ -21,6 +22,8 @@ export interface CertificateSummary {
   productCount: number;
   /** The distinct brands of its products, in both languages. */
   brands: { ar: string; en: string }[];
+  /** A Halal mark's product (one per mark); null for certificates. */
+  product: { nameAr: string; nameEn: string } | null;
   issuedAt: string;
   expiresAt: string;
 }
@@ -55,18 +58,22 @@ const BRAND_FIELDS = ['brandAr', 'brandEn'] as const;
 
 /** The stored status and dates read as publicStatusOf reads them, in SQL, so a status filter pages correctly. */
 function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
-  const suspended = or(eq(certificates.status, 4), isNotNull(certificates.suspendedAt))!;
+  // Code 4 of a mark is "valid soon" (its own catalogue); a cancelled mark shows cancelled whatever its dates.
+  const cancelled = markCancelledSql();
+  const suspended = and(not(cancelled), or(and(eq(certificates.status, 4), ne(certificates.kind, 'halalMark')), isNotNull(certificates.suspendedAt)))!;
   const expired = or(eq(certificates.status, 2), lte(certificates.expiresAt, now))!;
   const notYet = gt(certificates.validFrom, now);
   // Through the column's operator, so the date is mapped as the column's type (a raw Date breaks postgres.js).
   const soonLimit = new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS);
   const soon = lt(certificates.expiresAt, soonLimit);
-  const live = and(not(suspended), not(expired))!;
+  const live = and(not(cancelled), not(suspended), not(expired))!;
   switch (status) {
+    case 'cancelled':
+      return cancelled;
     case 'suspended':
       return suspended;
     case 'expired':
-      return and(not(suspended), expired)!;
+      return and(not(cancelled), not(suspended), expired)!;
     case 'validSoon':
       return and(live, notYet)!;
     case 'expiringSoon':
@@ -119,10 +126,11 @@ export async function listCertificates(db: Db, actor: Actor, q: CertificateQuery
     ? await db.select({ publicId: facilities.publicId, nameAr: facilities.nameAr, nameEn: facilities.nameEn }).from(facilities).where(inArray(facilities.publicId, ids))
     : [];
   const party = (publicId: string) => parties.find((p) => p.publicId === publicId) ?? { publicId, nameAr: '—', nameEn: '—' };
-  return { items: rows.map((r) => summaryOf(r, party, now)), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+  const cancelled = await cancelledMarkIds(db, rows.filter((r) => r.kind === 'halalMark').map((r) => r.id));
+  return { items: rows.map((r) => summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now)), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }
 
-function summaryOf(r: CertificateRow, party: (id: string) => CertificateSummary['holder'], now: Date): CertificateSummary {
+function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): CertificateSummary {
   const brands = new Map<string, { ar: string; en: string }>();
   for (const p of r.products) {
     const ar = p.brandAr?.trim() ?? '';
@@ -139,6 +147,7 @@ function summaryOf(r: CertificateRow, party: (id: string) => CertificateSummary[
     issuer: r.cbPublicId ? party(r.cbPublicId) : null,
     productCount: r.products.length,
     brands: [...brands.values()],
+    product: r.kind === 'halalMark' && r.products[0] ? { nameAr: r.products[0].nameAr, nameEn: r.products[0].nameEn } : null,
     issuedAt: r.issuedAt.toISOString(),
     expiresAt: r.expiresAt.toISOString(),
   };

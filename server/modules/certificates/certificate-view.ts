@@ -7,6 +7,7 @@ import { AppError, AppErrorCode } from '../../errors';
 import { toDualDate, type DualDate } from '../public/calendar';
 import { publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
 import { verificationUrl } from './qr';
+import { cancelledMarkIds, markCertificate } from './mark-state';
 
 export type CertificateRow = typeof certificates.$inferSelect;
 
@@ -41,6 +42,8 @@ export interface CertificateView {
   verificationUrl: string;
   requestId: string | null;
   requestNumber: string | null;
+  /** For a Halal mark: the certificate it was issued against. */
+  certificate: { id: string; number: string } | null;
 }
 
 /** Holders and issuers may see their certificates; staff of the Halal center see all. */
@@ -78,6 +81,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     if (!f) return unknownParty(publicId);
     return { publicId, type: f.type, nameAr: f.nameAr, nameEn: f.nameEn, registrationNumber: f.registrationNumber, countryCode: f.countryCode, city: f.city };
   };
+  const mark = cert.kind === 'halalMark';
   const [request] = cert.requestId
     ? await db.select({ number: requests.number }).from(requests).where(eq(requests.id, cert.requestId))
     : [];
@@ -86,7 +90,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     number: cert.number,
     legacyNumber: cert.legacyNumber,
     kind: cert.kind,
-    status: { code: cert.status, public: publicStatusOf(cert, now) },
+    status: { code: cert.status, public: publicStatusOf({ ...cert, cancelled: mark && (await cancelledMarkIds(db, [cert.id])).has(cert.id) }, now) },
     holder: party(cert.facilityPublicId),
     issuer: cert.cbPublicId ? party(cert.cbPublicId) : null,
     scope: cert.scope,
@@ -99,5 +103,6 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     verificationUrl: verificationUrl(publicBase, cert.verificationCode),
     requestId: cert.requestId,
     requestNumber: request?.number ?? null,
+    certificate: mark ? await markCertificate(db, cert.id) : null,
   };
 }

@@ -3,7 +3,7 @@
  * 2 expired, 3 expiring soon, 4 suspended) records decisions; dates are read at request time so that "expiring
  * soon" and "expired" never go stale waiting for a timer.
  */
-export const PUBLIC_CERTIFICATE_STATUSES = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon'] as const;
+export const PUBLIC_CERTIFICATE_STATUSES = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon', 'cancelled'] as const;
 export type PublicCertificateStatus = (typeof PUBLIC_CERTIFICATE_STATUSES)[number];
 
 /** Spec 02 section 9: CB and internal certificates are "expiring soon" under 60 days before expiry. */
@@ -15,10 +15,18 @@ export interface CertificateDates {
   validFrom: Date;
   expiresAt: Date;
   suspendedAt: Date | null;
+  /** A Halal mark's code 4 is "valid soon", not "suspended" (machines/halal-mark.ts). */
+  kind?: string;
+  /** A Halal mark whose lifecycle ended in its cancelled state (its code stays 2): see cancelledMarkIds. */
+  cancelled?: boolean;
 }
 
+/** Code 4 means suspended for certificates; for a Halal mark it is "valid soon", which the dates tell anyway. */
+export const suspendedCode = (c: Pick<CertificateDates, 'status' | 'kind'>): boolean => c.status === 4 && c.kind !== 'halalMark';
+
 export function publicStatusOf(c: CertificateDates, now: Date = new Date()): PublicCertificateStatus {
-  if (c.status === 4 || c.suspendedAt) return 'suspended';
+  if (c.cancelled) return 'cancelled';
+  if (suspendedCode(c) || c.suspendedAt) return 'suspended';
   if (c.status === 2 || c.expiresAt.getTime() <= now.getTime()) return 'expired';
   // A mark (or renewed certificate) issued ahead of its start date is "valid soon" until that date.
   if (c.validFrom.getTime() > now.getTime()) return 'validSoon';

@@ -4,6 +4,7 @@ import { certificates, facilities } from '../../../db/schema';
 import { toDualDate, type DualDate } from './calendar';
 import { daysUntil, publicStatusOf, type PublicCertificateStatus } from './certificate-status';
 import { countryNames } from './countries';
+import { cancelledMarkIds } from '../certificates/mark-state';
 
 export interface PartyInfo {
   publicId: string;
@@ -60,7 +61,7 @@ export async function verifyCertificate(db: Db, code: string, now = new Date()):
     number: cert.number,
     legacyNumber: cert.legacyNumber,
     kind: cert.kind,
-    status: publicStatusOf(cert, now),
+    status: publicStatusOf({ ...cert, cancelled: cert.kind === 'halalMark' && (await cancelledMarkIds(db, [cert.id])).has(cert.id) }, now),
     daysRemaining: daysUntil(cert.expiresAt, now),
     scope: cert.scope,
     categories: cert.categories,

@@ -48,6 +48,7 @@ export function navItemsFor(session: Session | null): NavItem[] {
       if (can(session, requestPolicies)) add({ to: '/halal-request', labelKey: 'menu.myRequests' });
     }
     add({ to: '/certificates', labelKey: 'menu.certificates' });
+    add({ to: '/halal-marks', labelKey: 'menu.marks' });
     if (can(session, [Permissions.portals.general, Permissions.portals.halalCenter])) add({ to: '/invoices', labelKey: 'menu.invoices' });
     for (const m of ADMIN_MODULES) if (can(session, m.anyOf)) add({ to: m.to, labelKey: m.labelKey });
   }

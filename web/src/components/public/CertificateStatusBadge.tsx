@@ -8,6 +8,7 @@ const PALETTE: Record<PublicStatus, string> = {
   expired: 'red',
   suspended: 'red',
   validSoon: 'blue',
+  cancelled: 'red',
 };
 
 /** A certificate's status as a coloured badge; the word, not the colour, carries the meaning. */

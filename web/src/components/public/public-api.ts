@@ -2,7 +2,7 @@
  * Shapes of the public site's API answers (server/modules/public/schemas.ts), as the web reads them. The web does
  * not import server code, so they are restated here.
  */
-export type PublicStatus = 'active' | 'expiringSoon' | 'expired' | 'suspended' | 'validSoon';
+export type PublicStatus = 'active' | 'expiringSoon' | 'expired' | 'suspended' | 'validSoon' | 'cancelled';
 
 export interface DualDate {
   iso: string;

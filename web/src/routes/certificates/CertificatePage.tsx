@@ -10,6 +10,8 @@ import type { CertificateJson } from '../../../../machines/forms/records';
 import { Ltr } from '../../components/Bidi';
 import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
+import { statusPalette } from '../records/status-palette';
+import { MarkLifecycle } from './MarkLifecycle';
 
 type CertificateView = CertificateJson;
 type DualDate = CertificateJson['issuedAt'];
@@ -33,17 +35,27 @@ export function CertificatePage() {
   const verifyPath = new URL(c.verificationUrl).pathname;
   const renewal = c.renewal && screenExists(c.renewal.start) ? c.renewal : null;
   const party = (p: { nameAr: string; nameEn: string }) => (ar ? p.nameAr : p.nameEn);
+  const mark = c.kind === 'halalMark';
+  const list = mark ? { label: t('records:marks.title'), to: '/halal-marks' } : { label: t('records:certificates.title'), to: '/certificates' };
   return (
     <PageContainer>
       <PageHeader
-        title={t('requests:certificate.title', { number: c.number })}
-        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('records:certificates.title'), to: '/certificates' }, { label: c.number }]}
+        title={t(mark ? 'records:marks.pageTitle' : 'requests:certificate.title', { number: c.number })}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, list, { label: c.number }]}
         actions={
           <>
             {/* The renewal service of this certificate's kind, while its window is open (the server decides), once built. */}
             {renewal && (
               <Button asChild variant="outline" colorPalette="brand" data-testid="renew-certificate">
                 <Link to={servicePath(renewal.start, startParams(c.holder.publicId, c.id))}>{t('requests:renewal.start')}</Link>
+              </Button>
+            )}
+            {/* A mark's package: the horizontal and vertical SVG marks with its number and QR code, and the guidelines. */}
+            {mark && (
+              <Button asChild colorPalette="brand" variant="outline" data-testid="mark-zip">
+                <a href={`/api/certificates/${c.id}/mark.zip`} download>
+                  {t('records:marks.download')}
+                </a>
               </Button>
             )}
             <Button asChild colorPalette="brand" data-testid="certificate-pdf">
@@ -58,17 +70,44 @@ export function CertificatePage() {
         <Stack gap="4" flex="1">
           <Flex gap="3" align="center">
             <Text fontWeight="semibold">{c.kindLabel}</Text>
-            <Badge colorPalette={c.status.public === 'active' ? 'green' : 'orange'} data-testid="certificate-status">
+            <Badge colorPalette={statusPalette(c.status.public)} data-testid="certificate-status" data-status={c.status.public}>
               {c.status.label}
             </Badge>
           </Flex>
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
             <Field label={t('requests:certificate.holder')} value={party(c.holder)} />
             <Field label={t('records:certificates.issuer')} value={c.issuer ? party(c.issuer) : t('payments:bill.issuer')} testId="certificate-issuer" />
-            <Field label={t('requests:certificate.request')} value={c.requestNumber ? <Ltr>{c.requestNumber}</Ltr> : '—'} />
+            <Field
+              label={t('requests:certificate.request')}
+              value={
+                c.requestId && c.requestNumber ? (
+                  <ChakraLink asChild colorPalette="brand">
+                    <Link to="/requests/$requestId" params={{ requestId: c.requestId }}>
+                      <Ltr>{c.requestNumber}</Ltr>
+                    </Link>
+                  </ChakraLink>
+                ) : (
+                  '—'
+                )
+              }
+            />
+            {c.certificate && (
+              <Field
+                label={t('records:marks.certificate')}
+                testId="mark-certificate"
+                value={
+                  <ChakraLink asChild colorPalette="brand">
+                    <Link to="/certificates/$certificateId" params={{ certificateId: c.certificate.id }}>
+                      <Ltr>{c.certificate.number}</Ltr>
+                    </Link>
+                  </ChakraLink>
+                }
+              />
+            )}
             <Field label={t('records:certificate.legacyNumber')} value={c.legacyNumber ? <Ltr>{c.legacyNumber}</Ltr> : '—'} testId="certificate-legacy" />
             <Field label={t('records:certificate.scope')} value={c.scope ?? '—'} testId="certificate-scope" />
             <Field label={t('requests:certificate.issuedAt')} value={date(c.issuedAt)} />
+            {mark && <Field label={t('records:marks.validFrom')} value={date(c.validFrom)} />}
             <Field label={t('requests:certificate.expiresAt')} value={date(c.expiresAt)} />
             <Field label={t('requests:certificate.categories')} value={c.categories.map((k) => t(`forms:category.${k}`, { defaultValue: k })).join('، ') || '—'} />
             <Field label={t('requests:certificate.code')} value={<Ltr>{c.verificationCode}</Ltr>} />
@@ -91,6 +130,7 @@ export function CertificatePage() {
               ))}
             </Stack>
           </Box>
+          {mark && <MarkLifecycle markId={c.id} onChange={() => void cert.reload()} />}
         </Stack>
         <Stack align="center" gap="2">
           {qr && <Image src={qr} alt={t('requests:certificate.qrAlt')} w="200px" h="200px" data-testid="certificate-qr" />}

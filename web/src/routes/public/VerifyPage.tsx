@@ -18,6 +18,7 @@ const ALERT_STATUS: Record<PublicStatus, 'success' | 'warning' | 'error' | 'info
   expired: 'error',
   suspended: 'error',
   validSoon: 'info',
+  cancelled: 'error',
 };
 
 function PartyText({ party }: { party: Party }) {

@@ -2,36 +2,48 @@ import { useState } from 'react';
 import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_STATUS_FILTERS, type CertificateSummaryJson } from '../../../../machines/forms/records';
+import { CERTIFICATE_STATUS_FILTERS, MARK_STATUS_FILTERS, type CertificateSummaryJson } from '../../../../machines/forms/records';
 import { useApiQuery } from '../../api/hooks';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
+import { statusPalette } from './status-palette';
 
 const FILTERS = ['number', 'product', 'brand', 'status'] as const;
 type Filter = (typeof FILTERS)[number];
 const PAGE_SIZE = 10;
 
-export const statusPalette = (s: string) => (s === 'active' ? 'green' : s === 'expiringSoon' || s === 'validSoon' ? 'orange' : s === 'suspended' ? 'red' : 'gray');
+
+/** halal-marks: the same list for the facility's issued Halal marks (staff: every mark), searched by number, product, status. */
+export function HalalMarksPage() {
+  return <CertificatesPage marks />;
+}
 
 /**
  * certificates: the certificates of the user's facilities (as holder, or as the issuing CB); Halal-center staff see
  * every facility's. Search by number (or the old system's number), product, brand and status; the filters live in
- * the URL. Each number opens the certificate page.
+ * the URL. Each number opens the certificate page. With `marks`, the Halal marks (kind=halalMark) instead: each row
+ * names the mark's product, and the page it opens offers the mark package, its history and cancellation.
  */
-export function CertificatesPage() {
+export function CertificatesPage({ marks = false }: { marks?: boolean }) {
   const { t, i18n } = useTranslation(['records', 'payments', 'shell']);
   const session = useSession();
   const { values, page, set } = useUrlFilters(FILTERS);
   const [draft, setDraft] = useState<Record<Filter, string>>(values);
   const ar = i18n.language === 'ar';
-  const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
+  const texts = marks ? 'records:marks' : 'records:certificates';
+  const query = {
+    ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])),
+    ...(marks ? { kind: 'halalMark' } : {}),
+    pageNumber: page,
+    pageSize: PAGE_SIZE,
+  };
   const list = useApiQuery<{ items: CertificateSummaryJson[]; totalCount: number }>('/api/certificates', { query });
   // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
   const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
-  const columns: Column<CertificateSummaryJson>[] = [
+  const all: Column<CertificateSummaryJson>[] = [
     {
       key: 'number',
       header: t('records:certificates.number'),
@@ -51,7 +63,9 @@ export function CertificatesPage() {
         </Stack>
       ),
     },
-    { key: 'kind', header: t('records:certificates.kind'), render: (c) => c.kindLabel },
+    ...(marks
+      ? [{ key: 'product', header: t('records:certificates.product'), render: (c: CertificateSummaryJson) => (c.product ? (ar ? c.product.nameAr : c.product.nameEn) : '—') }]
+      : [{ key: 'kind', header: t('records:certificates.kind'), render: (c: CertificateSummaryJson) => c.kindLabel }]),
     { key: 'holder', header: t('records:certificates.holder'), render: (c) => (ar ? c.holder.nameAr : c.holder.nameEn) },
     {
       key: 'products',
@@ -74,6 +88,7 @@ export function CertificatesPage() {
       ),
     },
   ];
+  const columns = all.filter((c) => !(marks && c.key === 'products'));
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     set(Object.fromEntries(FILTERS.map((k) => [k, draft[k].trim()])) as Record<Filter, string>);
@@ -81,16 +96,16 @@ export function CertificatesPage() {
   return (
     <PageContainer>
       <PageHeader
-        title={t('records:certificates.title')}
-        description={t(session?.isStaff ? 'records:certificates.staffDescription' : 'records:certificates.description')}
-        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('records:certificates.title') }]}
+        title={t(`${texts}.title`)}
+        description={t(session?.isStaff ? `${texts}.staffDescription` : `${texts}.description`)}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t(`${texts}.title`) }]}
       />
       <Stack gap="4">
         <Box as="form" role="search" onSubmit={submit} aria-label={t('records:certificates.search')}>
           <Flex gap="3" wrap="wrap" align="end">
-            {(['number', 'product', 'brand'] as const).map((k) => (
+            {(marks ? (['number', 'product'] as const) : (['number', 'product', 'brand'] as const)).map((k) => (
               <Field.Root key={k} flex="1" minW="44">
-                <Field.Label>{t(`records:certificates.${k}`)}</Field.Label>
+                <Field.Label>{t(marks && k === 'number' ? 'records:marks.number' : `records:certificates.${k}`)}</Field.Label>
                 <Input value={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.value })} data-testid={`filter-${k}`} />
               </Field.Root>
             ))}
@@ -99,7 +114,7 @@ export function CertificatesPage() {
               <NativeSelect.Root>
                 <NativeSelect.Field value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })} data-testid="filter-status">
                   <option value="">{t('records:certificates.anyStatus')}</option>
-                  {CERTIFICATE_STATUS_FILTERS.map((s) => (
+                  {(marks ? MARK_STATUS_FILTERS : CERTIFICATE_STATUS_FILTERS).map((s) => (
                     <option key={s} value={s}>
                       {t(`payments:certificate.status.${s}`)}
                     </option>
@@ -123,12 +138,12 @@ export function CertificatesPage() {
           </Flex>
         </Box>
         <DataTable
-          caption={t('records:certificates.title')}
+          caption={t(`${texts}.title`)}
           columns={columns}
           rows={list.data?.items ?? []}
           rowKey={(c) => c.id}
           loading={list.loading && !list.data}
-          emptyText={t('records:certificates.empty')}
+          emptyText={t(`${texts}.empty`)}
           paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
         />
       </Stack>

@@ -55,14 +55,15 @@ export function EventDialog(props: { request: RequestDetail; history: readonly H
     case 'DELETE':
       return <SimpleConfirm {...p} payload={{ confirmed: true }} danger />;
     case 'CANCEL':
-      return <SimpleConfirm {...p} payload={{}} danger reason="optional" />;
+      // The server says whether this lifecycle needs the reason (a Halal mark's cancellation does).
+      return <SimpleConfirm {...p} payload={{}} danger reason={action.requiresReason ? 'required' : 'optional'} />;
     default:
       if (REASON_ONLY.has(action.type) || action.requiresReason) return <SimpleConfirm {...p} payload={{}} reason="required" danger={action.type === 'REJECT'} />;
       return <SimpleConfirm {...p} payload={{}} />;
   }
 }
 
-function SimpleConfirm({ action, send, onClose, payload, danger, reason }: EventFormProps & { payload: Record<string, unknown>; danger?: boolean; reason?: 'required' | 'optional' }) {
+function SimpleConfirm({ request, action, send, onClose, payload, danger, reason }: EventFormProps & { payload: Record<string, unknown>; danger?: boolean; reason?: 'required' | 'optional' }) {
   const { t } = useTranslation('requests');
   const field = action.type === 'ADD_NOTE' ? 'note' : 'reason';
   return (
@@ -70,7 +71,7 @@ function SimpleConfirm({ action, send, onClose, payload, danger, reason }: Event
       open
       testId="event-dialog"
       title={action.label}
-      message={t(`confirm.${action.type}`, { defaultValue: t('confirm.generic', { action: action.label }) })}
+      message={t([`confirmFor.${request.kind}.${action.type}`, `confirm.${action.type}`], { defaultValue: t('confirm.generic', { action: action.label }) })}
       confirmLabel={action.label}
       tone={danger ? 'danger' : 'primary'}
       reason={reason ? { label: t(field === 'note' ? 'fields.note' : 'fields.reason'), required: reason === 'required', maxLength: 2000 } : undefined}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,11 +14,15 @@ import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
 import type { QueuePage, RequestSummary } from '../requests/requests-api';
 import { startLink, startParams, startableServices } from './services';
+import { useUrlFilters } from '../records/url-filters';
 
 const VIEWS = ['requests', 'certificates', 'marks', 'bills'] as const;
 type View = (typeof VIEWS)[number];
-const STATUS_TABS = ['any', 'open', 'finished'] as const;
+/** Previous requests (spec 02 section 2): all, drafts, active (submitted, not finished), completed; filtered by the server. */
+const STATUS_TABS = ['any', 'draft', 'active', 'completed'] as const;
 type StatusTab = (typeof STATUS_TABS)[number];
+/** `tab` is the page's view; kept so a filter change stays on the requests view. */
+const REQUEST_FILTERS = ['tab', 'state', 'q'] as const;
 const FACILITY_TYPE = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' } as const;
 
 /**
@@ -82,12 +86,13 @@ export function FacilityRequestsPage() {
 
 function RequestsView({ facilityId }: { facilityId: string }) {
   const { t } = useTranslation('requests');
-  const [tab, setTab] = useState<StatusTab>('any');
-  const [text, setText] = useState('');
-  const [any, setAny] = useState('');
-  const [page, setPage] = useState(1);
+  // The tab and the search live in the URL, so reloading, sharing or coming back keeps the same list.
+  const { values, page, set } = useUrlFilters(REQUEST_FILTERS);
+  const tab: StatusTab = (STATUS_TABS as readonly string[]).includes(values.state) ? (values.state as StatusTab) : 'any';
+  const [text, setText] = useState(values.q);
+  useEffect(() => setText(values.q), [values.q]);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, any: any || undefined, pageNumber: page, pageSize } });
+  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, any: values.q || undefined, pageNumber: page, pageSize } });
   return (
     <Stack gap="4" pt="2">
       <Flex gap="3" wrap="wrap" align="center">
@@ -99,17 +104,14 @@ function RequestsView({ facilityId }: { facilityId: string }) {
               variant={tab === s ? 'solid' : 'outline'}
               colorPalette="brand"
               aria-pressed={tab === s}
-              onClick={() => {
-                setTab(s);
-                setPage(1);
-              }}
+              onClick={() => set({ state: s === 'any' ? '' : s })}
               data-testid={`status-${s}`}
             >
               {t(`requests:statusTabs.${s}`)}
             </Button>
           ))}
         </Group>
-        <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); setAny(text.trim()); setPage(1); }}>
+        <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); set({ q: text.trim() }); }}>
           <Flex gap="2">
             <Input
               aria-label={t('requests:list.search')}
@@ -124,7 +126,7 @@ function RequestsView({ facilityId }: { facilityId: string }) {
           </Flex>
         </Box>
       </Flex>
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={(p) => set({ page: p })} />
     </Stack>
   );
 }

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { openDatabase } from '../../db/client';
+import { seed } from '../../db/seed';
+import { certificates } from '../../db/schema';
+import { buildApp } from '../../server/app';
+import { testConfig } from '../../server/config';
+import { SYSTEM_ACTOR } from '../../machines/actor';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * Issue 14 item 3 in real Chromium, in Arabic and in English: the holder opens the Halal-marks list from the menu,
+ * finds a mark by its product, opens it (its certificate, product, history), downloads the mark package, cancels the
+ * mark with a reason (the dialog refuses an empty one) and sees it cancelled on its page, in the list and on the public
+ * verification page. The marks are issued before the server starts, with their own lifecycles, as the engine does.
+ */
+type Lang = 'ar' | 'en';
+const DAY = 86_400_000;
+const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+async function prepareData(dir: string) {
+  const database = await openDatabase({ dataDir: dir });
+  await seed(database.db);
+  const app = await buildApp({ config: testConfig({ DATA_DIR: dir }), database });
+  await app.ready();
+  try {
+    const issuedAt = new Date(Date.now() - 100 * DAY);
+    const expiresAt = new Date(Date.now() + 300 * DAY);
+    const [cert] = await database.db
+      .insert(certificates)
+      .values({ number: 'HC-E2E-MARKS-01', kind: 'internalHalal', facilityPublicId: 'inf-almarai-foods', verificationCode: 'E2EMARKCERT', issuedAt, validFrom: issuedAt, expiresAt, products: [] })
+      .returning({ id: certificates.id });
+    const marks = [
+      { number: 'HM-E2E-000001', code: 'E2EMARK0001', product: { nameAr: 'حليب طازج', nameEn: 'Fresh milk' } },
+      { number: 'HM-E2E-000002', code: 'E2EMARK0002', product: { nameAr: 'عصير برتقال', nameEn: 'Orange juice' } },
+    ];
+    for (const m of marks) {
+      const view = await app.engine.start(
+        'halalMark',
+        { ownerUserId: 'seed', facilityId: 'inf-almarai-foods', data: { validFrom: issuedAt.toISOString(), expiresAt: expiresAt.toISOString(), certificateId: cert.id } },
+        SYSTEM_ACTOR,
+      );
+      await database.db.insert(certificates).values({
+        id: view.id,
+        number: m.number,
+        kind: 'halalMark',
+        facilityPublicId: 'inf-almarai-foods',
+        scope: 'Saudi',
+        products: [m.product],
+        verificationCode: m.code,
+        issuedAt,
+        validFrom: issuedAt,
+        expiresAt,
+        status: 4,
+      });
+      await app.engine.send(view.id, { type: 'VALIDITY_STARTED' }, SYSTEM_ACTOR);
+    }
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+describe('issued Halal marks', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-marks-'));
+    await prepareData(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
+    browser = await launchBrowser();
+  }, 150_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function go(page: Page, path: string, lang: Lang) {
+    await page.goto(`${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+    await waitForIdle(page);
+  }
+
+  // Arabic cancels the milk mark, English the juice mark: each language walks the whole way on a live mark.
+  for (const [lang, mark, product] of [
+    ['ar', 'HM-E2E-000001', 'حليب'],
+    ['en', 'HM-E2E-000002', 'juice'],
+  ] as const) {
+    it(`${lang}: lists, opens, downloads and cancels a mark with a reason; the list and the public page show it cancelled`, async () => {
+      const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
+      try {
+        await signIn(page, 'internal.main');
+        await go(page, '/home', lang);
+        await page.locator('a[href^="/halal-marks"]').first().click();
+        await page.waitForURL(/\/halal-marks/);
+        await waitForIdle(page);
+        await expect.poll(() => testId(page, 'certificate-row-link').count()).toBe(2);
+
+        await testId(page, 'filter-product').fill(product);
+        await testId(page, 'filter-submit').click();
+        await waitForIdle(page);
+        await expect.poll(() => testId(page, 'certificate-row-link').count()).toBe(1);
+        expect(await testId(page, 'certificate-row-link').textContent()).toContain(mark);
+        await screenshot(page, `marks-list-${lang}`);
+
+        await testId(page, 'certificate-row-link').click();
+        await page.waitForURL(/\/certificates\/[0-9a-f-]{36}/);
+        await waitForIdle(page);
+        await expect.poll(() => testId(page, 'mark-certificate').textContent()).toContain('HC-E2E-MARKS-01');
+        expect(await testId(page, 'certificate-status').getAttribute('data-status')).toBe('active');
+        await expect.poll(() => testId(page, 'mark-lifecycle').count()).toBe(1);
+
+        const [download] = await Promise.all([page.waitForEvent('download'), testId(page, 'mark-zip').click()]);
+        expect(download.suggestedFilename()).toBe(`halal-mark-${mark}.zip`);
+
+        await testId(page, 'action-CANCEL').click();
+        const dialog = testId(page, 'event-dialog');
+        await dialog.waitFor();
+        await screenshot(page, `marks-cancel-${lang}`);
+        // The reason is required: the confirm button (the dialog's last) stays disabled until one is written.
+        const confirm = dialog.getByRole('button').last();
+        expect(await confirm.isDisabled()).toBe(true);
+        await dialog.locator('textarea').fill(lang === 'ar' ? 'سحب المنتج من السوق' : 'Product withdrawn from the market');
+        await confirm.click();
+        await expect.poll(() => testId(page, 'certificate-status').getAttribute('data-status')).toBe('cancelled');
+        await expect.poll(() => testId(page, 'mark-lifecycle').textContent()).toContain(lang === 'ar' ? 'سحب المنتج من السوق' : 'Product withdrawn from the market');
+        await screenshot(page, `marks-cancelled-${lang}`);
+
+        await go(page, '/halal-marks?status=cancelled', lang);
+        await expect.poll(() => testId(page, 'certificate-row-link').allTextContents()).toContain(mark);
+
+        await go(page, `/verify/E2EMARK000${lang === 'ar' ? 1 : 2}`, lang);
+        await expect.poll(() => testId(page, 'verify-result').getAttribute('data-status')).toBe('cancelled');
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  }
+});
