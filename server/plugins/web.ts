@@ -1,25 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
 import { pickLanguage } from '../i18n';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-
-/** The encoding a client accepts (brotli before gzip), from its accept-encoding header; a `;q=0` refuses one. */
-export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    String(header ?? '')
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
-      .map((part) => part.split(';')[0].trim()),
-  );
-  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
-}
 
 /** Paths the SPA never answers: the API and the external-service simulators keep their own 404s. */
 const NOT_SPA = /^\/(api|simulators)(\/|$)/;
@@ -59,13 +46,8 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: Web
     const lang = pickLanguage(request.query, request.cookies?.lang, request.headers['accept-language']);
     const meta = await publicPageMeta(app.db, request.url, lang);
     if (meta) {
-      const html = injectPageMeta(await readFile(`${root}/index.html`, 'utf8'), meta);
-      // Compressed here (a page of a few KB, quick at these levels), as the build did for the file itself.
-      const encoding = acceptedEncoding(request.headers['accept-encoding']);
-      reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
-      if (encoding === 'br') return reply.header('content-encoding', 'br').send(brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }));
-      if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(gzipSync(html));
-      return reply.send(html);
+      const html = await readFile(`${root}/index.html`, 'utf8');
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(injectPageMeta(html, meta));
     }
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });

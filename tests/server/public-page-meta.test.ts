@@ -62,3 +62,34 @@ describe('server-rendered titles and descriptions of public pages', () => {
     expect(await page('/dashboard')).toContain('<title>Portal</title>');
   });
 });
+
+describe('compressed assets', () => {
+  it('sends the brotli or gzip copy the build wrote to a client that accepts it, and the plain file otherwise', async () => {
+    const { brotliCompressSync, gzipSync, brotliDecompressSync } = await import('node:zlib');
+    const { mkdirSync } = await import('node:fs');
+    // The static plugin lists files at start, so this app is built after the files exist.
+    const dir = mkdtempSync(join(tmpdir(), 'halal-web-assets-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Portal</title>');
+    mkdirSync(join(dir, 'assets'));
+    const js = 'console.log("' + 'x'.repeat(5000) + '");';
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), js);
+    writeFileSync(join(dir, 'assets', 'index-abc123.js.br'), brotliCompressSync(js));
+    writeFileSync(join(dir, 'assets', 'index-abc123.js.gz'), gzipSync(js));
+    const web = await buildApp({ config: testConfig(), database, extra: [(a) => registerWeb(a, { root: dir })] });
+    try {
+      const br = await web.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.rawPayload.length).toBeLessThan(js.length / 10);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+      expect(br.headers['cache-control']).toContain('immutable');
+      const gz = await web.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      const plain = await web.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+    } finally {
+      await web.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -14,36 +14,29 @@ const COOKIE = 'lang';
 export const isLanguage = (v: unknown): v is Language => v === 'ar' || v === 'en';
 export const directionOf = (lang: string): 'rtl' | 'ltr' => (lang === 'ar' ? 'rtl' : 'ltr');
 
-// One chunk per language (locale-bundles/), loaded when the UI first shows it: a visitor downloads only the texts
-// of the language they read (issue 18: the first-load script of the home page).
-const bundles: Record<Language, () => Promise<{ default: Record<string, Record<string, unknown>> }>> = {
-  ar: () => import('./locale-bundles/ar'),
-  en: () => import('./locale-bundles/en'),
-};
+// Every namespace file of locales/ is bundled: the same files the server reads, so keys never drift apart.
+const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { eager: true, import: 'default' });
+const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [path, content] of Object.entries(files)) {
+  const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
+  if (!match) continue;
+  const [, lang, ns] = match;
+  (resources[lang] ??= {})[ns] = content;
+}
 
-// The bundled texts of each loaded language, flattened before i18next owns (and an override changes) the resource
-// objects: what a removed override falls back to.
+// The bundled texts, flattened before i18next owns (and an override changes) the resource objects: what a removed
+// override falls back to.
 const bundled: Record<string, Record<string, Record<string, string>>> = {};
-
-/** Loads a language's texts into i18next once (and lays the overrides in force over them). */
-async function loadLanguage(lang: Language): Promise<void> {
-  if (bundled[lang]) return;
-  const namespaces = (await bundles[lang]()).default;
+for (const [lang, namespaces] of Object.entries(resources)) {
   bundled[lang] = {};
-  for (const [ns, tree] of Object.entries(namespaces)) {
-    bundled[lang][ns] = flattenTexts(tree);
-    i18next.addResourceBundle(lang, ns, tree, true, true);
-  }
-  applyOverrides(lastOverrides);
+  for (const [ns, tree] of Object.entries(namespaces)) bundled[lang][ns] = flattenTexts(tree);
 }
 
 type Overrides = Record<string, Record<string, Record<string, string>>>;
 let applied: { lang: string; ns: string; key: string }[] = [];
-let lastOverrides: Overrides = {};
 
 /** Lays the administrator's overrides (language-management) over the bundled texts; a dropped one is restored. */
 function applyOverrides(overrides: Overrides): void {
-  lastOverrides = overrides;
   for (const { lang, ns, key } of applied) {
     const original = bundled[lang]?.[ns]?.[key];
     if (original !== undefined) i18next.addResource(lang, ns, key, original, { silent: true });
@@ -96,7 +89,6 @@ export function initialLanguage(): Language {
 export async function setLanguage(lang: Language): Promise<void> {
   localStorage.setItem(STORAGE_KEY, lang);
   document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
-  await loadLanguage(lang);
   if (i18next.language !== lang) await i18next.changeLanguage(lang);
 }
 
@@ -105,16 +97,16 @@ export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i
 export async function initI18n(): Promise<void> {
   const lang = initialLanguage();
   await i18next.use(initReactI18next).init({
-    resources: {},
+    resources,
     lng: lang,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],
+    ns: Object.keys(resources[DEFAULT_LANGUAGE] ?? {}),
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  // The texts and the overrides in force load side by side.
-  await Promise.all([loadLanguage(lang), loadTextOverrides(false)]);
+  await loadTextOverrides(false);
   await setLanguage(lang);
 }
 

@@ -2,14 +2,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChakraProvider } from '@chakra-ui/react';
 import { RouterProvider } from '@tanstack/react-router';
-// Self-hosted fonts (nothing loads from a CDN): Arabic and Latin subsets, regular, semibold and bold weights.
-import './fonts.css';
+// Self-hosted fonts (nothing loads from a CDN): Arabic and Latin, regular and bold weights.
+import '@fontsource/noto-sans-arabic/arabic-400.css';
+import '@fontsource/noto-sans-arabic/arabic-600.css';
+import '@fontsource/noto-sans-arabic/arabic-700.css';
+import '@fontsource/inter/latin-400.css';
+import '@fontsource/inter/latin-600.css';
+import '@fontsource/inter/latin-700.css';
 import { initI18n } from './i18n';
 import { installProblemHandler } from './components/problem-handler';
 import { FullPageLoader } from './components/FullPageLoader';
 import { Toaster } from './components/toaster';
 import { router } from './router';
-import { registerServiceWorkerWhenStable } from './session/service-worker';
 import { system } from './theme';
 
 async function start() {
@@ -24,8 +28,6 @@ async function start() {
       </ChakraProvider>
     </StrictMode>,
   );
-  // The worker (sw.js) exists only in a production build: `npm run dev` never registers one.
-  if (import.meta.env.PROD) registerServiceWorkerWhenStable(router);
 }
 
 void start();

@@ -55,8 +55,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
  * global-setup.ts (so it must run under tests/e2e/vitest.config.ts).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  // env.PORT: a server started again on the port of one stopped before (same origin: same cookies, service worker).
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,

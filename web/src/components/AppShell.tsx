@@ -62,8 +62,7 @@ export function AppShell() {
       <Flex direction="column" minH="100vh">
         <SkipNavLink>{t('skipToContent')}</SkipNavLink>
         <Header onSignOut={() => setSignOutOpen(true)} />
-        {/* At least a screen high: the footer starts below the fold, so it does not jump down when the page arrives. */}
-        <SkipNavContent as="main" flex="1" minH="100dvh">
+        <SkipNavContent as="main" flex="1">
           <Outlet />
         </SkipNavContent>
         <Footer />

@@ -72,58 +72,53 @@ export function PublicPage({ pageKey, fallbackTitle, showBody = true, parents = 
 
   return (
     <PageContainer>
-      {/* Laid out but not shown until the page's managed text is here (or failed to come): its summary and body would
-          otherwise push the page's own content down as they arrive (layout shift, issue 18). The content's own calls
-          start meanwhile. */}
-      <Box visibility={loading && !page ? 'hidden' : undefined}>
-        <PageHeader
-          title={title}
-          description={summary}
-          breadcrumbs={[{ label: t('nav.home'), to: '/home' }, ...parents, { label: title }]}
-          actions={
-            <>
-              {actions}
-              {canEdit && page && (
-                <Button variant="outline" colorPalette="brand" size="sm" onClick={() => setEditing(true)} data-testid="edit-page">
-                  {t('edit.editPage')}
-                </Button>
-              )}
-            </>
-          }
+      <PageHeader
+        title={title}
+        description={summary}
+        breadcrumbs={[{ label: t('nav.home'), to: '/home' }, ...parents, { label: title }]}
+        actions={
+          <>
+            {actions}
+            {canEdit && page && (
+              <Button variant="outline" colorPalette="brand" size="sm" onClick={() => setEditing(true)} data-testid="edit-page">
+                {t('edit.editPage')}
+              </Button>
+            )}
+          </>
+        }
+      />
+      {loading && !page ? (
+        <Stack gap="3" maxW="4xl">
+          <Skeleton height="4" />
+          <Skeleton height="4" />
+          <Skeleton height="4" width="60%" />
+        </Stack>
+      ) : (
+        showBody && page && l(page.bodyAr, page.bodyEn).trim() && (
+          <Box mb="8">
+            <ContentText text={l(page.bodyAr, page.bodyEn)} />
+          </Box>
+        )
+      )}
+      {children}
+      {page && (
+        <EditDialog
+          open={editing}
+          title={t('edit.dialogTitle', { title })}
+          fields={fields}
+          initial={{
+            titleAr: page.titleAr,
+            titleEn: page.titleEn,
+            summaryAr: page.summaryAr,
+            summaryEn: page.summaryEn,
+            bodyAr: page.bodyAr,
+            bodyEn: page.bodyEn,
+          }}
+          onSave={save}
+          onClose={() => setEditing(false)}
+          testId="edit-page-dialog"
         />
-        {loading && !page ? (
-          <Stack gap="3" maxW="4xl">
-            <Skeleton height="4" />
-            <Skeleton height="4" />
-            <Skeleton height="4" width="60%" />
-          </Stack>
-        ) : (
-          showBody && page && l(page.bodyAr, page.bodyEn).trim() && (
-            <Box mb="8">
-              <ContentText text={l(page.bodyAr, page.bodyEn)} />
-            </Box>
-          )
-        )}
-        {children}
-        {page && (
-          <EditDialog
-            open={editing}
-            title={t('edit.dialogTitle', { title })}
-            fields={fields}
-            initial={{
-              titleAr: page.titleAr,
-              titleEn: page.titleEn,
-              summaryAr: page.summaryAr,
-              summaryEn: page.summaryEn,
-              bodyAr: page.bodyAr,
-              bodyEn: page.bodyEn,
-            }}
-            onSave={save}
-            onClose={() => setEditing(false)}
-            testId="edit-page-dialog"
-          />
-        )}
-      </Box>
+      )}
     </PageContainer>
   );
 }

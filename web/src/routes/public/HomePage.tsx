@@ -36,7 +36,7 @@ export function HomePage() {
   const { t: ts } = useTranslation('shell');
   const l = useLocalized();
   const session = useSession();
-  const { data: page, loading } = useApiQuery<ContentPageData>('/api/public/pages/home');
+  const { data: page } = useApiQuery<ContentPageData>('/api/public/pages/home');
   const { data: news } = useApiQuery<Paged<NewsItem>>('/api/public/news', { query: { pageSize: 3 } });
   const title = page ? l(page.titleAr, page.titleEn) : ts('home.title');
   const summary = page ? l(page.summaryAr, page.summaryEn) : undefined;
@@ -46,9 +46,6 @@ export function HomePage() {
   }, [title, ts]);
   const services = page ? servicesOf(l(page.bodyAr, page.bodyEn)) : [];
 
-  // The page shows once its managed text is here (or failed to come): its summary and services would otherwise
-  // push the verify card and quick links down as they arrive (layout shift, issue 18).
-  if (!page && loading) return null;
   return (
     <>
       <Box bgGradient="to-br" gradientFrom="brand.900" gradientTo="brand.700" color="white">

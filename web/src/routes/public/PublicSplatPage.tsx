@@ -9,7 +9,7 @@ import { MediaCenterPage } from './MediaCenterPage';
 import { OurCustomersPage } from './OurCustomersPage';
 import { UserManualPage } from './UserManualPage';
 
-const PAGES: Record<string, () => React.ReactElement | null> = {
+const PAGES: Record<string, () => React.ReactElement> = {
   home: HomePage,
   'user-manual': UserManualPage,
   'hs-code': HsCodePage,
