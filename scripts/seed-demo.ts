@@ -1,11 +1,13 @@
 import { openDatabase } from '../db/client';
 import { DemoSeedRefused, seedBase, seedDemo } from '../db/seed';
 import { ConfigError, loadConfig } from '../server/config';
+import { formatSummary, seedDemoRequests, withDemoApp } from './lib/demo-requests';
 
 /*
- * `npm run seed:demo`: the demo facilities, one account per role (password Demo@12345, README "Demo accounts") and the
- * demo certificates, into the configured database (DATABASE_URL, else PGlite in DATA_DIR). Refused with
- * NODE_ENV=production. Idempotent.
+ * `npm run seed:demo`: the demo facilities, one account per role (password Demo@12345, README "Demo accounts"), the
+ * demo certificates, and the demo requests of every service in their statuses (scripts/lib/demo-requests.ts), into
+ * the configured database (DATABASE_URL, else PGlite in DATA_DIR). Refused with NODE_ENV=production. Idempotent.
+ * `npm start` seeds the accounts and certificates only; the requests come with this command (README).
  */
 try {
   const config = loadConfig();
@@ -14,6 +16,8 @@ try {
   try {
     await seedBase(database.db);
     await seedDemo(database.db, config.NODE_ENV);
+    const summary = await withDemoApp(config, database, seedDemoRequests);
+    console.log(formatSummary(summary));
   } finally {
     await database.close();
   }
