@@ -69,7 +69,7 @@ describe('demo requests (npm run seed:demo)', () => {
     // The registration queue holds certificates, renewals, added products and CB designations, not one kind only.
     const registration = await list(w.as.registration, '/api/queues/registration?tab=waiting&pageSize=100');
     expect(new Set(registration.items.map((r) => r.kind)).size).toBeGreaterThanOrEqual(4);
-    // The team leader and the technical auditor named in the inspection plans see the audit queue too.
+    // The team leader and the technical auditor named in the inspection plans find requests waiting on their requests page.
     for (const user of ['teamleader', 'auditor'] as const) {
       expect((await list(w.as[user], '/api/queues/all?tab=waiting&pageSize=100')).totalCount, user).toBeGreaterThan(0);
     }
