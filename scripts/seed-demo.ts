@@ -1,7 +1,6 @@
 import { openDatabase } from '../db/client';
 import { DemoSeedRefused, seedBase, seedDemo } from '../db/seed';
 import { ConfigError, loadConfig } from '../server/config';
-import { formatSummary, seedDemoRequests, withDemoApp } from './lib/demo-requests';
 
 /*
  * `npm run seed:demo`: the demo facilities, one account per role (password Demo@12345, README "Demo accounts"), the
@@ -16,6 +15,8 @@ try {
   try {
     await seedBase(database.db);
     await seedDemo(database.db, config.NODE_ENV);
+    // Loaded only past the production refusal: it builds the whole server to drive the requests through it.
+    const { formatSummary, seedDemoRequests, withDemoApp } = await import('./lib/demo-requests');
     const summary = await withDemoApp(config, database, seedDemoRequests);
     console.log(formatSummary(summary));
   } finally {
