@@ -295,7 +295,8 @@ class Driver {
   /**
    * Time passes for a certificate: its expiry comes to `daysLeft` from today (its issue and start dates move with it,
    * so its validity keeps its length) and its lifecycle's deadlines that are then past fire: expiring soon within 60
-   * days, expired after the date.
+   * days, expired after the date. A certificate paid yearly would also bill its instalments: only certificates paid
+   * in full are aged here.
    */
   async age(certificateId: string, daysLeft: number): Promise<void> {
     const [c] = await this.app.db.select().from(certificates).where(eq(certificates.id, certificateId));
@@ -305,7 +306,13 @@ class Driver {
       .update(certificates)
       .set({ expiresAt, issuedAt: new Date(c.issuedAt.getTime() + shift), validFrom: new Date(c.validFrom.getTime() + shift) })
       .where(eq(certificates.id, certificateId));
-    await this.fireEarly(certificateId, 'EXPIRING_SOON');
+    // Its pending deadlines (computed from the expiry) move with it; those now past fire: expiring soon under 60 days.
+    const pending = and(eq(workflowTimers.requestId, certificateId), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt));
+    for (const timer of await this.app.db.select({ id: workflowTimers.id, dueAt: workflowTimers.dueAt }).from(workflowTimers).where(pending)) {
+      await this.app.db.update(workflowTimers).set({ dueAt: new Date(timer.dueAt.getTime() + shift) }).where(eq(workflowTimers.id, timer.id));
+    }
+    await this.fireDue();
+    // The expiry deadline is armed on entering "expiring soon", from the date the lifecycle was started with.
     if (daysLeft < 0) await this.fireEarly(certificateId, 'CERTIFICATE_EXPIRED');
   }
 }
