@@ -50,11 +50,9 @@ beforeAll(async () => {
 afterAll(() => w?.t.close());
 
 describe('demo requests (npm run seed:demo)', () => {
-  it('creates requests of every service for the three demo facilities, in a reasonable time', () => {
+  it('creates requests of every service for the three demo facilities', () => {
     expect(first.seeded).toEqual(['inf-almarai-foods', 'exf-anatolia-meat', 'cb-global-halal']);
     expect(Object.keys(first.requests).sort()).toEqual(Object.keys(SERVICES).sort());
-    expect(first.ms).toBeLessThan(120_000);
-    console.log(`demo requests seeded in ${first.ms} ms`);
   });
 
   it("fills each staff desk's waiting queue as the staff home shows it", async () => {
