@@ -6,6 +6,7 @@ import { mayStart, queueWorkPermissions } from '../../../machines/allowed-action
 import { Permissions } from '../../../machines/permissions';
 import { isRequestKind, productKey, serviceOf, validateSubmission, type FeeRule, type ServiceDefinition } from '../../../machines/services';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
+import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
 import type { RequestView, WorkflowEvent } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
@@ -233,8 +234,13 @@ export async function requestFilesOpen(app: FastifyInstance, actor: Actor, reque
 
 export interface FeePreviewItem {
   feeKind: string;
-  /** Halalas before VAT (after the request's discount), its VAT and total; null while a later step decides it (the audit plan). */
+  /** Halalas before VAT (after the request's discount and any carried-over credit), its VAT and total; null while a later step decides it (the audit plan). */
   charge: Charge | null;
+  /**
+   * Halal-mark packages: products marked now, tags bought, the price before credit, the credit carried over from the
+   * certificate's earlier packages, and the balance left after it (for a later package).
+   */
+  markPackage?: { products: number; tags: number; price: number; credit: number; creditLeft: number };
 }
 
 /**
@@ -261,5 +267,14 @@ export async function previewFees(app: FastifyInstance, actor: Actor, id: string
     }
     return { feeKind, charge: Number.isFinite(base) && base >= 0 ? withVat(discounted(base, discount), settings.vatRate) : null };
   });
+  // A Halal-mark package shows the credit its bill will get (the same reading as effect.createBill; nothing is consumed here).
+  const markItem = items.find((i) => i.feeKind === 'halalMark' && i.charge);
+  if (markItem?.charge && subjectId && projection.marks) {
+    const sources = await creditSources(app.db, { requestId: view.id, facilityPublicId: view.facilityId, certificateId: subjectId }, app.services);
+    const price = markItem.charge.amount;
+    const plan = planCredit(price, sources);
+    markItem.charge = withVat(price - plan.credit, settings.vatRate);
+    markItem.markPackage = { products: projection.marks.products, tags: projection.marks.tags, price, credit: plan.credit, creditLeft: plan.left };
+  }
   return { display: def.feeDisplay, items };
 }
