@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { certificates, users } from '../../../db/schema';
+import { attachments, certificates, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
@@ -142,6 +142,7 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   const timing = planTimingIssues(body.type, payload, new Date());
   if (timing.length) throw invalid(timing);
   if (body.type === 'ASSIGN_TO_EMPLOYEE') await assertEligibleAssignee(app, view, payload.assigneeUserId);
+  await assertEventFilesBelong(app, view.id, body.type, payload);
 
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const notices: Notice[] = [];
@@ -156,6 +157,37 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
   return { view: await app.engine.send(view.id, event, actor, expectedVersion), notices };
+}
+
+/**
+ * Files an audit event names (a non-conformity's supporting document; a corrective action's document and the customer
+ * signature file, spec 02 data model "Non-conformity ... customer signature file") must have been uploaded to this
+ * request: a file of another request or facility is refused on every door, before the machine hears the event.
+ */
+async function assertEventFilesBelong(app: FastifyInstance, requestId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+  const named: { path: string; id: string }[] = [];
+  const collect = (list: unknown, key: string, fields: string[]) => {
+    (Array.isArray(list) ? list : []).forEach((item, i) => {
+      for (const f of fields) {
+        const v = (item as Record<string, unknown> | null)?.[f];
+        if (typeof v === 'string' && v) named.push({ path: `${key}.${i}.${f}`, id: v });
+      }
+    });
+  };
+  if (type === 'SUBMIT_CORRECTIVE_ACTIONS') collect(payload.actions, 'actions', ['documentId', 'customerSignatureFileId']);
+  else if (type === 'SUBMIT_AUDIT_RESULT') collect(payload.nonConformities, 'nonConformities', ['supportingDocumentId']);
+  if (!named.length) return;
+  const ids = [...new Set(named.map((n) => n.id))];
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const rows = ids.some((id) => uuid.test(id))
+    ? await app.db
+        .select({ id: attachments.id })
+        .from(attachments)
+        .where(and(inArray(attachments.id, ids.filter((id) => uuid.test(id))), eq(attachments.requestId, requestId), isNull(attachments.deletedAt)))
+    : [];
+  const found = new Set(rows.map((r) => r.id));
+  const missing = named.filter((n) => !found.has(n.id));
+  if (missing.length) throw refusedData(missing.map((m) => ({ path: m.path, message: 'form.attachmentNotFound', params: { count: 1 } })));
 }
 
 /**
