@@ -82,5 +82,5 @@ export function simpleRequestMachine(o: {
 
 export const SIMPLE_READINGS = [
   '1001 "new" is the request the applicant is preparing (it can be edited, submitted or deleted, and is deleted automatically after the draft retention period); the set has no separate draft code.',
-  'Submitting creates the bill (1002); payment leads to 1004 "pending issuance", then 1005 "completed". An unpaid bill expires to 1003 ("expired", also worded "ended"), a stopped state deleted after the retention period. Cancelling while awaiting payment returns the request to 1001 and cancels the bill. A 100% discount (or a balance that covers it) skips the payment.',
+  'Submitting creates the bill (1002); payment leads to 1004 "pending issuance", then 1005 "completed". An unpaid bill expires to 1003 ("expired", also worded "ended"), a stopped state deleted after the retention period. Cancelling while awaiting payment returns the request to 1001 and cancels the bill. A 100% discount skips the payment; a mark package whose carried-over credit covers it is confirmed paid at once by the system.',
 ] as const;

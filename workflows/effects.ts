@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { billLines, bills, certificates, facilities, facilityMembers, requests } from '../db/schema';
+import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
+import { creditSources, planCredit, recordCredit } from './mark-credit';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
 import { emptyProjection, serviceOf, productKey } from '../machines/services';
@@ -175,10 +176,19 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const base = await billBase(tx, params, ctx, deps, settings.fees);
     if (!Number.isFinite(base) || base < 0) throw new Error(`no valid fee for ${ctx.request.kind} (${String(params.feeKind)})`);
     const discount = Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
-    const charge = withVat(discounted(base, discount), settings.vatRate);
-    const columns = chargeColumns(charge);
     const service = Number(params.service);
     const feeKind = str(params, 'feeKind');
+    // A Halal-mark package: the unused balance of the certificate's earlier packages is credited (workflows/mark-credit.ts).
+    const certificateId = contextOf(ctx).subject?.certificateId;
+    const markCredit =
+      feeKind === 'halalMark' && params.bulk !== true && certificateId
+        ? planCredit(
+            discounted(base, discount),
+            await creditSources(tx, { requestId: ctx.request.id, facilityPublicId: ctx.request.facilityPublicId, certificateId, lock: true }, deps.services),
+          )
+        : null;
+    const charge = withVat(discounted(base, discount) - (markCredit?.credit ?? 0), settings.vatRate);
+    const columns = chargeColumns(charge);
     if (params.bulk === true) {
       // Month-end bulk invoice: a line now, the payable bill at the end of the month (issueMonthInvoice).
       await tx.insert(billLines).values({
@@ -201,12 +211,23 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         service,
         feeKind,
         ...columns,
+        ...(markCredit ? { credit: formatAmount(markCredit.credit) } : {}),
         status: 1,
         dueAt: new Date(ctx.now.getTime() + settings.paymentWindowHours * 3_600_000),
         createdAt: ctx.now,
       })
       .returning();
     await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {} });
+    if (markCredit && certificateId) {
+      await recordCredit(tx, { requestId: ctx.request.id, facilityPublicId: ctx.request.facilityPublicId, certificateId, billId: bill.id, now: ctx.now }, markCredit.uses);
+      if (markCredit.credit > 0 && charge.total === 0) {
+        // The balance covers the whole package: the bill is settled by the credit (nothing to pay on the portal, which
+        // refuses a zero bill), and the request hears PAYMENT_CONFIRMED from a timer due now, durably and in its history.
+        await ctx.entities.send(bill.id, { type: 'PAYMENT_CONFIRMED', paymentReference: `CREDIT-${bill.number}` });
+        await tx.update(bills).set({ paymentReference: `CREDIT-${bill.number}` }).where(eq(bills.id, bill.id));
+        await tx.insert(workflowTimers).values({ requestId: ctx.request.id, event: 'PAYMENT_CONFIRMED', after: 'creditCovered', dueAt: ctx.now, createdAt: ctx.now });
+      }
+    }
   },
 
   /** The request's bill is cancelled (4); a line not yet invoiced is dropped from the month's invoice. */
@@ -214,10 +235,13 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     await tx.update(billLines).set({ status: 'cancelled' }).where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')));
     const bill = await currentBill(tx, ctx.request.id);
     if (bill && !bill.bulk) await ctx.entities.send(bill.id, { type: 'CANCEL' });
+    // A mark package's credit is given back with its bill: it was never used for marks.
+    if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },
   'effect.expireBill': async (tx, _params, ctx) => {
     const bill = await currentBill(tx, ctx.request.id);
     if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
+    if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },
   /** The payments module may have marked the bill paid already when it verified the callback; its lifecycle hears it here. */
   'effect.markBillPaid': async (tx, _params, ctx) => {

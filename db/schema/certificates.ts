@@ -56,6 +56,11 @@ export const bills = pgTable(
     amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
     vat: numeric('vat', { precision: 14, scale: 2 }).notNull(),
     total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+    /**
+     * Halal-mark packages: the carried-over balance (SAR, excluding VAT) credited against this bill; `amount` is what is
+     * left after it (never below zero). Null for every other bill.
+     */
+    credit: numeric('credit', { precision: 14, scale: 2 }),
     status: integer('status').notNull().default(1),
     paymentReference: text('payment_reference'),
     /** True for a month-end bulk invoice; `period` is its Gregorian month ('2026-11'). */
@@ -92,4 +97,28 @@ export const billLines = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('bill_lines_facility_period_idx').on(t.facilityPublicId, t.period, t.status), index('bill_lines_request_idx').on(t.requestId), index('bill_lines_bill_idx').on(t.billId)],
+);
+
+/**
+ * Carry-over credit of Halal-mark packages (spec 02 section 9: "the balance carries over as credit"). A package's
+ * unused tags (paid for, not issued as marks) are worth what the package paid per tag; each row records an amount of
+ * that value consumed by a later package of the same certificate, so the same balance is never credited twice. The
+ * source package's request row is locked while its balance is read and consumed (workflows/mark-credit.ts).
+ */
+export const markPackageCredits = pgTable(
+  'mark_package_credits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The earlier package (its request) whose unused tags are credited. */
+    sourceRequestId: uuid('source_request_id').notNull(),
+    /** The package (its request) the credit was applied to, and its bill. */
+    usedByRequestId: uuid('used_by_request_id').notNull(),
+    billId: uuid('bill_id'),
+    certificateId: uuid('certificate_id').notNull(),
+    facilityPublicId: text('facility_public_id').notNull(),
+    /** SAR excluding VAT. */
+    amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mark_package_credits_source_idx').on(t.sourceRequestId), index('mark_package_credits_used_by_idx').on(t.usedByRequestId)],
 );

@@ -33,6 +33,8 @@ export const ZBill = z.object({
   amount: z.string(),
   vat: z.string(),
   total: z.string(),
+  /** Halal-mark packages: the carried-over credit (SAR, excluding VAT) already taken off `amount`; null for other bills. */
+  credit: z.string().nullable(),
   status: z.object({ code: z.number(), label: z.string() }),
 });
 export type BillJson = z.infer<typeof ZBill>;

@@ -20,7 +20,7 @@
  * | CB appointment (designation certificate, 3 years) | 30,000                 | FEE_CB_DESIGNATION_SAR            | 5       |
  * | CB renewal (3 years)                              | 25,000                 | FEE_CB_RENEWAL_SAR                | 5       |
  * | Shipment, per started 27 tons of net weight       | 1,000 (the spec's)     | FEE_SHIPMENT_PER_27_TONS_SAR      | 2, 3, 4 |
- * | Halal mark, per product per year                  | 500 (pro rata by month)| FEE_MARK_PER_PRODUCT_YEAR_SAR     | 6 / 7   |
+ * | Halal mark, per tag (product-year) of a package   | 500 (pro rata by month)| FEE_MARK_PER_PRODUCT_YEAR_SAR     | 6 / 7   |
  *
  * VAT is the VAT rate (0.15) of the amount, rounded half up to the halala, shown separately; total = amount + VAT.
  */

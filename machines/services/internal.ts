@@ -167,7 +167,10 @@ export function productsSection(hsRules?: HsRulesSource): SectionDefinition {
 /**
  * Halal-mark requests (internal and external): products of the subject certificate, one mark each, and a package of
  * tags. The package limits (N to M in steps, base products per year) are administrator settings, so the server checks
- * them on submission ('markPackage'); the mark fee is per product per year, pro rata when less than a year remains.
+ * them on submission ('markPackage'). Reading of "packages ... base about 8 products per year ... the balance carries
+ * over as credit": a tag is one product's mark for the package's year, so the package is billed per tag (the fee counts
+ * the products it covers, pro rata when less than a year remains); the products chosen now get their marks and the
+ * other tags are the pre-issued balance, credited once against a later package of the same certificate.
  */
 export function markService(kind: 'internalHalalMark' | 'externalHalalMark', facility: 'internal' | 'external', start: string): ServiceDefinition {
   const productsComplete = z
@@ -206,10 +209,11 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     },
     fees: {
       halalMark: ({ schedule, projection, subjectExpiresAt, now }) =>
-        markFee(schedule, projection.marks?.products ?? 0, subjectExpiresAt ? Math.min(12, wholeMonthsBetween(now, subjectExpiresAt)) : 12),
+        markFee(schedule, projection.marks?.tags ?? projection.marks?.products ?? 0, subjectExpiresAt ? Math.min(12, wholeMonthsBetween(now, subjectExpiresAt)) : 12),
     },
     feeReadings: {
-      halalMark: 'mark fee per product, pro-rated by the whole months the certificate has left when less than a year remains',
+      halalMark:
+        'the package: mark fee per tag (one tag = one product’s mark for the package’s year, so the fee counts the products the package covers), pro-rated by the whole months the certificate has left when less than a year remains; the unused tags of the certificate’s earlier paid packages are credited against it once, never below zero (workflows/mark-credit.ts)',
     },
     feeDisplay: 'excludingVat',
     routes: { start, list: facility === 'internal' ? '/internal-halal-request' : '/halal-request' },

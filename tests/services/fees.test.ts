@@ -151,8 +151,9 @@ describe('the fee each service charges, from its own stored data', () => {
     expect(fee('shipment', 'shipment')).toBe(2000);
   });
 
-  it('Halal marks: per product per year, pro rata for the months the certificate has left', () => {
-    expect(fee('internalHalalMark', 'halalMark', context('internalHalalMark'), new Date('2028-01-01T00:00:00Z'))).toBe(2 * 500);
-    expect(fee('internalHalalMark', 'halalMark', context('internalHalalMark'), new Date('2027-05-24T00:00:00Z'))).toBe(2 * 500 * 6 / 12);
+  it('Halal marks: the package per tag (one product-year each), pro rata for the months the certificate has left', () => {
+    // The fixture: 2 products in a package of 16 tags.
+    expect(fee('internalHalalMark', 'halalMark', context('internalHalalMark'), new Date('2028-01-01T00:00:00Z'))).toBe(16 * 500);
+    expect(fee('internalHalalMark', 'halalMark', context('internalHalalMark'), new Date('2027-05-24T00:00:00Z'))).toBe(16 * 500 * 6 / 12);
   });
 });

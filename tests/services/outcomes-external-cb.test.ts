@@ -9,8 +9,8 @@ import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, 
  * Issue 10 proof: the external-facility services, the shipment and the conformity-body services over HTTP, each walked
  * down its golden path by the demo users with schema-valid data, asserting every bill's amount, VAT and total, the
  * certificate's dates, products and categories, and the final status. Default fees (machines/services/fees.ts):
- * external certificate 7,500 per year, application 1,000, shipment 1,000 per started 27 t, mark 500 per product per
- * year; VAT 15 %.
+ * external certificate 7,500 per year, application 1,000, shipment 1,000 per started 27 t, mark 500 per tag
+ * (product-year) of the package; VAT 15 %.
  */
 const FACTORY = 'exf-anatolia-meat';
 const CB = 'cb-global-halal';
@@ -126,7 +126,8 @@ describe('external Halal mark', () => {
     const { request, steps } = await walk(w, draft.id, { applicant: 'external', until: 1005 });
     expect(request.status.code, JSON.stringify(steps)).toBe(1005);
     const bills = await billsOf(w.as.external, draft.id);
-    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['halalMark', 2, SAR(500)]]);
+    // The package of 16 tags (one used now) at 500 a tag-year; the other 15 carry over as credit.
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['halalMark', 2, SAR(8000)]]);
     const [mark] = await certificatesOf(w, w.as.external, draft.id);
     expect(mark).toMatchObject({ kind: 'halalMark', scope: 'Global', products: [{ nameEn: 'Frozen Beef' }] });
     expect(monthsBetween(mark.validFrom.iso, mark.expiresAt.iso)).toBe(12);

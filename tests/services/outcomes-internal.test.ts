@@ -10,7 +10,7 @@ import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, 
  * schema-valid data (tests/services/fixtures.ts), asserting what the applicant reads: every bill's amount, VAT and
  * total, the certificate's dates, products and categories, and the final status. Fees are the configured defaults
  * (machines/services/fees.ts): application 1,000 SAR, audit 2,500 per auditor per day, internal certificate 5,000 per
- * year, Halal mark 500 per product per year; VAT 15 %.
+ * year, Halal mark 500 per tag (product-year) of the package; VAT 15 %.
  */
 const FACILITY = 'inf-almarai-foods';
 let w: World;
@@ -115,13 +115,13 @@ describe('adding products to an internal certificate', () => {
 });
 
 describe('internal Halal mark', () => {
-  it('bills the marks per product and issues one mark per product, within the certificate', async () => {
+  it('bills the package per tag and issues one mark per product, within the certificate', async () => {
     const draft = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: certificate.id });
     const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 1005 });
     expect(request.status.code, JSON.stringify(steps)).toBe(1005);
     const bills = await billsOf(w.as['internal.main'], draft.id);
-    // Two products, a full year of the (renewed) certificate left: 2 x 500.
-    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['halalMark', 2, SAR(1000)]]);
+    // A package of 16 tags (one per product-year, 2 used now), a full year of the (renewed) certificate left: 16 x 500.
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['halalMark', 2, SAR(8000)]]);
     const marks = await certificatesOf(w, w.as['internal.main'], draft.id);
     const names = (markData().products as { nameEn: string }[]).map((p) => p.nameEn);
     expect(marks.map((m) => m.products[0].nameEn).sort()).toEqual([...names].sort());

@@ -106,6 +106,7 @@ function toView(row: JoinedRow, t: TFunction): BillView {
     amount: b.amount,
     vat: b.vat,
     total: b.total,
+    credit: b.credit ?? null,
     status: { code: b.status, label: t(`payments:billStatus.${b.status}`) },
   };
 }

@@ -39,7 +39,14 @@ const ZMoney = z.object({ amount: z.string(), vat: z.string(), total: z.string()
 const ZFeePreview = z.object({
   /** Spec 02 section 9: how the service shows its fees (CB designation excluding VAT, renewals including it). */
   display: z.enum(['excludingVat', 'includingVat']),
-  items: z.array(z.object({ feeKind: z.object({ code: z.string(), label: z.string() }), charge: ZMoney.nullable() })),
+  items: z.array(
+    z.object({
+      feeKind: z.object({ code: z.string(), label: z.string() }),
+      charge: ZMoney.nullable(),
+      /** Halal-mark packages: products, tags, the price before credit, the carried-over credit and the balance left after it (SAR). */
+      markPackage: z.object({ products: z.number(), tags: z.number(), price: z.string(), credit: z.string(), creditLeft: z.string() }).optional(),
+    }),
+  ),
 });
 const ZImporter = z.object({
   unifiedNumber: z.string(),
@@ -206,6 +213,17 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         items: preview.items.map((i) => ({
           feeKind: { code: i.feeKind, label: request.t(`payments:feeKind.${i.feeKind}`) },
           charge: i.charge ? { amount: formatAmount(i.charge.amount), vat: formatAmount(i.charge.vat), total: formatAmount(i.charge.total) } : null,
+          ...(i.markPackage
+            ? {
+                markPackage: {
+                  products: i.markPackage.products,
+                  tags: i.markPackage.tags,
+                  price: formatAmount(i.markPackage.price),
+                  credit: formatAmount(i.markPackage.credit),
+                  creditLeft: formatAmount(i.markPackage.creditLeft),
+                },
+              }
+            : {}),
         })),
       };
     },

@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { certificates, users } from '../../../db/schema';
+import { attachments, certificates, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
 import { isRequestKind, productKey, serviceOf, validateSubmission, type FeeRule, type ServiceDefinition } from '../../../machines/services';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
+import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
 import type { RequestView, WorkflowEvent } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
@@ -141,6 +142,7 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   const timing = planTimingIssues(body.type, payload, new Date());
   if (timing.length) throw invalid(timing);
   if (body.type === 'ASSIGN_TO_EMPLOYEE') await assertEligibleAssignee(app, view, payload.assigneeUserId);
+  await assertEventFilesBelong(app, view.id, body.type, payload);
 
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const notices: Notice[] = [];
@@ -155,6 +157,37 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
   return { view: await app.engine.send(view.id, event, actor, expectedVersion), notices };
+}
+
+/**
+ * Files an audit event names (a non-conformity's supporting document; a corrective action's document and the customer
+ * signature file, spec 02 data model "Non-conformity ... customer signature file") must have been uploaded to this
+ * request: a file of another request or facility is refused on every door, before the machine hears the event.
+ */
+async function assertEventFilesBelong(app: FastifyInstance, requestId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+  const named: { path: string; id: string }[] = [];
+  const collect = (list: unknown, key: string, fields: string[]) => {
+    (Array.isArray(list) ? list : []).forEach((item, i) => {
+      for (const f of fields) {
+        const v = (item as Record<string, unknown> | null)?.[f];
+        if (typeof v === 'string' && v) named.push({ path: `${key}.${i}.${f}`, id: v });
+      }
+    });
+  };
+  if (type === 'SUBMIT_CORRECTIVE_ACTIONS') collect(payload.actions, 'actions', ['documentId', 'customerSignatureFileId']);
+  else if (type === 'SUBMIT_AUDIT_RESULT') collect(payload.nonConformities, 'nonConformities', ['supportingDocumentId']);
+  if (!named.length) return;
+  const ids = [...new Set(named.map((n) => n.id))];
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const rows = ids.some((id) => uuid.test(id))
+    ? await app.db
+        .select({ id: attachments.id })
+        .from(attachments)
+        .where(and(inArray(attachments.id, ids.filter((id) => uuid.test(id))), eq(attachments.requestId, requestId), isNull(attachments.deletedAt)))
+    : [];
+  const found = new Set(rows.map((r) => r.id));
+  const missing = named.filter((n) => !found.has(n.id));
+  if (missing.length) throw refusedData(missing.map((m) => ({ path: m.path, message: 'form.attachmentNotFound', params: { count: 1 } })));
 }
 
 /**
@@ -233,8 +266,13 @@ export async function requestFilesOpen(app: FastifyInstance, actor: Actor, reque
 
 export interface FeePreviewItem {
   feeKind: string;
-  /** Halalas before VAT (after the request's discount), its VAT and total; null while a later step decides it (the audit plan). */
+  /** Halalas before VAT (after the request's discount and any carried-over credit), its VAT and total; null while a later step decides it (the audit plan). */
   charge: Charge | null;
+  /**
+   * Halal-mark packages: products marked now, tags bought, the price before credit, the credit carried over from the
+   * certificate's earlier packages, and the balance left after it (for a later package).
+   */
+  markPackage?: { products: number; tags: number; price: number; credit: number; creditLeft: number };
 }
 
 /**
@@ -261,5 +299,14 @@ export async function previewFees(app: FastifyInstance, actor: Actor, id: string
     }
     return { feeKind, charge: Number.isFinite(base) && base >= 0 ? withVat(discounted(base, discount), settings.vatRate) : null };
   });
+  // A Halal-mark package shows the credit its bill will get (the same reading as effect.createBill; nothing is consumed here).
+  const markItem = items.find((i) => i.feeKind === 'halalMark' && i.charge);
+  if (markItem?.charge && subjectId && projection.marks) {
+    const sources = await creditSources(app.db, { requestId: view.id, facilityPublicId: view.facilityId, certificateId: subjectId }, app.services);
+    const price = markItem.charge.amount;
+    const plan = planCredit(price, sources);
+    markItem.charge = withVat(price - plan.credit, settings.vatRate);
+    markItem.markPackage = { products: projection.marks.products, tags: projection.marks.tags, price, credit: plan.credit, creditLeft: plan.left };
+  }
   return { display: def.feeDisplay, items };
 }

@@ -143,6 +143,9 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
                   />
                 ))}
             </Stack>
+            <Box gridColumn={{ md: 'span 2' }}>
+              <TextInput name="notesForCommittee" label={t('plan.notesForCommittee')} value={form.notesForCommittee} onChange={(v) => set({ notesForCommittee: v })} multiline />
+            </Box>
           </SimpleGrid>
         )}
         {current === 'dates' && (

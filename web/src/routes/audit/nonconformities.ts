@@ -16,6 +16,8 @@ export interface CorrectiveActionView {
   implementationDate: string;
   completionDate?: string;
   documentId?: string;
+  /** Spec 02 "Non-conformity: ... customer signature file". */
+  customerSignatureFileId?: string;
 }
 
 /** Spec 02 section 5: clause number of digits and . - / only, at most 5 characters. */

@@ -29,6 +29,8 @@ export interface PlanForm {
   attendees: Attendee[];
   changeReason: string;
   changeDescription: string;
+  /** Spec 02 "Audit plan: ... notes for the decision committee" (optional). */
+  notesForCommittee: string;
 }
 
 export const PLAN_STEPS = ['basic', 'dates', 'timeline', 'attendees', 'summary'] as const;
@@ -51,6 +53,7 @@ export function planToForm(plan: TAuditPlan | null | undefined): PlanForm {
       attendees: [],
       changeReason: '',
       changeDescription: '',
+      notesForCommittee: '',
     };
   }
   return {
@@ -65,6 +68,7 @@ export function planToForm(plan: TAuditPlan | null | undefined): PlanForm {
     attendees: (plan.attendees ?? []).map((a) => ({ ...a, phone: a.phone ?? '' })),
     changeReason: '',
     changeDescription: '',
+    notesForCommittee: plan.notesForCommittee ?? '',
   };
 }
 
@@ -153,5 +157,6 @@ export function formToPlan(f: PlanForm, previous: TAuditPlan | null | undefined,
       ? { attendees: f.attendees.map((a) => ({ firstName: a.firstName.trim(), lastName: a.lastName.trim(), jobRole: a.jobRole.trim(), ...(opt(a.phone) ? { phone: opt(a.phone) } : {}) })) }
       : {}),
     ...(changes.length ? { changes } : {}),
+    ...(opt(f.notesForCommittee) ? { notesForCommittee: opt(f.notesForCommittee) } : {}),
   });
 }

@@ -12,6 +12,7 @@ interface Row {
   implementationDate: string;
   completionDate: string;
   documentId?: string;
+  customerSignatureFileId?: string;
 }
 
 /**
@@ -28,7 +29,7 @@ export function CorrectiveActionsDialog({ request, history, action, send, onClos
     Object.fromEntries(
       open.map((id) => {
         const p = previous.get(id);
-        return [id, { description: p?.description ?? '', implementationDate: p?.implementationDate ?? '', completionDate: p?.completionDate ?? '', documentId: p?.documentId }];
+        return [id, { description: p?.description ?? '', implementationDate: p?.implementationDate ?? '', completionDate: p?.completionDate ?? '', documentId: p?.documentId, customerSignatureFileId: p?.customerSignatureFileId }];
       }),
     ),
   );
@@ -52,6 +53,7 @@ export function CorrectiveActionsDialog({ request, history, action, send, onClos
           implementationDate: r.implementationDate,
           ...(r.completionDate ? { completionDate: r.completionDate } : {}),
           ...(r.documentId ? { documentId: r.documentId } : {}),
+          ...(r.customerSignatureFileId ? { customerSignatureFileId: r.customerSignatureFileId } : {}),
         };
       }),
     });
@@ -87,6 +89,16 @@ export function CorrectiveActionsDialog({ request, history, action, send, onClos
                   label={t('corrective.document')}
                   onUploaded={(a) => set(id, { documentId: a.id })}
                   testId={`ca-${i}-document`}
+                />
+              </Box>
+              <Box mt="3">
+                <AttachmentUpload
+                  facilityPublicId={request.facilityId}
+                  requestId={request.id}
+                  category="report"
+                  label={t('corrective.customerSignature')}
+                  onUploaded={(a) => set(id, { customerSignatureFileId: a.id })}
+                  testId={`ca-${i}-signature`}
                 />
               </Box>
             </Box>

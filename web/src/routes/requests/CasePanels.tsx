@@ -12,7 +12,7 @@ const two = (n: number) => String(n).padStart(2, '0');
  * The audit plan as the applicant reads it before accepting or returning it (spec 02 section 4): goal, language,
  * visit dates, each activity with its time and auditors, the team, coordinators and attendees.
  */
-export function AuditPlanPanel({ plan, people, highlight }: { plan: TAuditPlan; people: Readonly<Record<string, string>>; highlight: boolean }) {
+export function AuditPlanPanel({ plan, people, highlight, staff = false }: { plan: TAuditPlan; people: Readonly<Record<string, string>>; highlight: boolean; staff?: boolean }) {
   const { t, i18n } = useTranslation('requests');
   const day = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'full' });
   const dateOf = (iso: string) => day.format(new Date(`${iso}T12:00:00`));
@@ -25,6 +25,8 @@ export function AuditPlanPanel({ plan, people, highlight }: { plan: TAuditPlan; 
     [t('plan.technicalAuditors'), plan.technicalAuditorUserIds.map(name).join('، ') || '—'],
     [t('plan.islamicAffairsExpert'), plan.islamicAffairsExpert],
     [t('plan.coordinatorName'), [plan.facilityCoordinator.name, plan.facilityCoordinator.phone].filter(Boolean).join(' — ')],
+    // The auditors' notes for the decision committee are for staff, not the applicant.
+    ...(staff && plan.notesForCommittee ? ([[t('plan.notesForCommittee'), <span key="notes" data-testid="plan-notes-for-committee">{plan.notesForCommittee}</span>]] as [string, React.ReactNode][]) : []),
   ];
   return (
     <Box as="section" aria-labelledby="plan-title" borderWidth={highlight ? '2px' : '1px'} borderColor={highlight ? 'brand.solid' : undefined} borderRadius="md" p="4" data-testid="plan-panel">
@@ -130,6 +132,11 @@ export function NonConformitiesPanel({ history }: { history: readonly HistoryIte
                     )}
                   </Text>
                   {doc(action.documentId)}
+                  {action.customerSignatureFileId && (
+                    <Text fontSize="sm" data-testid="customer-signature">
+                      {t('corrective.customerSignature')}: {doc(action.customerSignatureFileId)}
+                    </Text>
+                  )}
                   {reason && (
                     <Badge colorPalette="red" mt="1">
                       {t('corrective.rejectedBecause', { reason })}

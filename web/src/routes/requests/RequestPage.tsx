@@ -102,6 +102,7 @@ export function RequestPage() {
             plan={r.context.auditPlan as TAuditPlan}
             people={people.data ?? {}}
             highlight={(actions.data?.actions ?? []).some((a) => a.type === 'ACCEPT_PLAN' || a.type === 'RETURN_PLAN')}
+            staff={session?.isStaff === true}
           />
         )}
         <AttachmentNames.Provider value={files.map}>

@@ -1,4 +1,4 @@
-import { Box, Heading, Table, Text } from '@chakra-ui/react';
+import { Box, DataList, Heading, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks';
 import { Ltr } from '../../components/Bidi';
@@ -6,7 +6,43 @@ import { Ltr } from '../../components/Bidi';
 /** GET /api/requests/:id/fees: the bills the request would create, priced by the same rules its bills will be. */
 interface FeePreviewView {
   display: 'excludingVat' | 'includingVat';
-  items: { feeKind: { code: string; label: string }; charge: { amount: string; vat: string; total: string } | null }[];
+  items: {
+    feeKind: { code: string; label: string };
+    charge: { amount: string; vat: string; total: string } | null;
+    /** Halal-mark packages: products, tags, the price before credit, the carried-over credit and the balance left (SAR). */
+    markPackage?: { products: number; tags: number; price: string; credit: string; creditLeft: string };
+  }[];
+}
+
+/**
+ * Spec 02 section 2 "Internal Halal mark requests: package and payment summary, VAT amount, remaining balance": the
+ * package, the credit carried over from the certificate's earlier packages, what remains to pay, and the credit left.
+ */
+function PackageSummary({ p }: { p: NonNullable<FeePreviewView['items'][number]['markPackage']> }) {
+  const { t } = useTranslation('requests');
+  const rows: [string, string, React.ReactNode][] = [
+    ['products', t('fees.package.products'), p.products],
+    ['tags', t('fees.package.tags'), p.tags],
+    ['balanceTags', t('fees.package.balanceTags'), Math.max(0, p.tags - p.products)],
+    ['price', t('fees.package.price'), <Ltr key="price">{p.price}</Ltr>],
+    ['credit', t('fees.package.credit'), <Ltr key="credit">{p.credit}</Ltr>],
+    ['creditLeft', t('fees.package.creditLeft'), <Ltr key="left">{p.creditLeft}</Ltr>],
+  ];
+  return (
+    <Box mb="3" data-testid="mark-package-summary">
+      <Heading as="h4" size="sm" mb="2">
+        {t('fees.package.title')}
+      </Heading>
+      <DataList.Root orientation="horizontal" size="sm">
+        {rows.map(([key, label, value]) => (
+          <DataList.Item key={key} data-row={key}>
+            <DataList.ItemLabel minW="56">{label}</DataList.ItemLabel>
+            <DataList.ItemValue>{value}</DataList.ItemValue>
+          </DataList.Item>
+        ))}
+      </DataList.Root>
+    </Box>
+  );
 }
 
 /**
@@ -28,6 +64,7 @@ export function FeePreview({ requestId, version }: { requestId: string; version:
       <Text fontSize="sm" color="fg.muted" mb="3">
         {t(includingVat ? 'fees.includingVat' : 'fees.excludingVat')}
       </Text>
+      {items.map((i) => (i.markPackage ? <PackageSummary key={`pkg-${i.feeKind.code}`} p={i.markPackage} /> : null))}
       <Box overflowX="auto">
         <Table.Root size="sm" variant="outline">
           <Table.Header>
