@@ -172,24 +172,35 @@ describe('internal certificate renewal (type 202)', () => {
     return row!.id;
   }
 
-  it('opens under 60 days left: the renewal draft carries the certified request data and the certificate', async () => {
+  const RENEWAL = { reason: 'The certificate expires next month', notes: 'Same products and lines' };
+
+  it('opens under 60 days left: the renewal draft carries the certified request data, the certificate and the reason', async () => {
     const r = await draft();
     const saved = (await save(applicant, r.id, r.version, { factory: FORM.factory })).json();
     const id = await certificate(30, r.id);
     const info = await applicant.get(`/api/internal-requests/renewals/${id}`);
     expect(info.json()).toMatchObject({ open: true, daysLeft: 30 });
-    const res = await applicant.post('/api/internal-requests/renewals', { certificateId: id });
+    // The renewal screen's reason is required: without it nothing starts, and the field is named in the user's language.
+    const bare = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: { reason: '  ' } });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.validationErrors[0].members[0]).toContain('reason');
+    const res = await applicant.post('/api/internal-requests/renewals', { certificateId: id, renewal: RENEWAL });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ kind: 'internalRenewal', status: { code: 106 }, data: { factory: saved.data.factory }, context: { subject: { certificateId: id } } });
+    expect(res.json()).toMatchObject({
+      kind: 'internalRenewal',
+      status: { code: 106 },
+      data: { factory: saved.data.factory, renewal: RENEWAL },
+      context: { subject: { certificateId: id } },
+    });
     // One renewal of a certificate at a time.
-    const again = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id });
+    const again = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: RENEWAL });
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'RequestAlreadyOpen']);
   });
 
   it('stays closed with more than 60 days left, and a certificate of another facility does not exist for the caller', async () => {
     const id = await certificate(200);
     expect((await applicant.get(`/api/internal-requests/renewals/${id}`)).json()).toMatchObject({ open: false });
-    const res = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id });
+    const res = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: RENEWAL });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('RenewalNotOpen');
     expect((await external.get(`/api/internal-requests/renewals/${id}`)).statusCode).toBe(404);

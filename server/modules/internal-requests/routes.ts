@@ -12,6 +12,7 @@ import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
 import { daysLeft } from '../requests/preconditions';
 import { sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
+import { renewalSection } from '../../../machines/services/internal';
 
 /**
  * The internal certificate wizard's conveniences: save draft steps (EDIT), submit or resubmit, the draft's deletion
@@ -114,8 +115,9 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.internalRequest.request },
       schema: {
         tags: ['internal-requests'],
-        summary: 'Start the renewal (type 202) of a certificate, as a draft holding the certified request’s data',
-        body: z.object({ certificateId: z.uuid() }),
+        summary: 'Start the renewal (type 202) of a certificate, as a draft holding the certified request’s data and the renewal’s reason and notes',
+        // The renewal screen asks the reason and notes first (spec 02 section 3); the same section schema SUBMIT checks.
+        body: z.object({ certificateId: z.uuid(), renewal: renewalSection().complete }),
         response: { 201: ZRequest, ...errorResponses },
       },
     },
@@ -126,6 +128,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
         kind: 'internalRenewal',
         facilityId: cert.facilityPublicId,
         certificateId: request.body.certificateId,
+        data: { renewal: request.body.renewal },
       });
       return reply.status(201).send(presentRequest(request.t, view));
     },

@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { renewalSection } from '../../../../machines/services/internal';
+import { TextInput } from '../requests/inputs';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { RequestDetail } from '../requests/requests-api';
@@ -15,17 +19,35 @@ interface Renewable {
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
- * opens when fewer than 60 days remain; starting it copies the certified request's data into a renewal draft and
- * opens the same wizard.
+ * opens when fewer than 60 days remain; the applicant gives the reason and any notes (spec 02 section 3, checked with
+ * the section schema the server uses), and starting it copies the certified request's data into a renewal draft and
+ * opens the same wizard (the terms are the agreement ticked on submission).
  */
 export function InternalRenewalPage() {
   const { certificateId } = useParams({ strict: false }) as { certificateId: string };
   const { t, i18n } = useTranslation(['requests', 'shell']);
   const navigate = useNavigate();
   const info = useApiQuery<Renewable>(`/api/internal-requests/renewals/${certificateId}`);
+  const [reason, setReason] = useState('');
+  const [notes, setNotes] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const start = async () => {
-    const r = await api.post<RequestDetail>('/api/internal-requests/renewals', { certificateId });
-    await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
+    const renewal = { reason, notes };
+    const checked = renewalSection().complete.safeParse(renewal);
+    if (!checked.success) {
+      setErrors(Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0] ?? 'reason'), i.message])));
+      return;
+    }
+    setErrors({});
+    try {
+      const r = await api.post<RequestDetail>('/api/internal-requests/renewals', { certificateId, renewal: checked.data }, { handleErrors: [400] });
+      await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const fields: Record<string, string> = {};
+      for (const v of e.validationErrors) for (const m of v.members) fields[m.split('.').pop()!] ??= v.message;
+      setErrors(Object.keys(fields).length ? fields : { reason: e.message });
+    }
   };
   const c = info.data;
   return (
@@ -40,9 +62,13 @@ export function InternalRenewalPage() {
             </Text>
           </Box>
           {c.open ? (
-            <Button alignSelf="start" colorPalette="brand" onClick={() => void start()} data-testid="start-renewal">
-              {t('requests:renewal.start')}
-            </Button>
+            <>
+              <TextInput name="renewal.reason" label={t('requests:fields.reason')} value={reason} onChange={setReason} error={errors.reason} required multiline />
+              <TextInput name="renewal.notes" label={t('requests:fields.notes')} value={notes} onChange={setNotes} error={errors.notes} multiline />
+              <Button alignSelf="start" colorPalette="brand" onClick={() => void start()} data-testid="start-renewal">
+                {t('requests:renewal.start')}
+              </Button>
+            </>
           ) : (
             <Alert.Root status="info" data-testid="renewal-not-open">
               <Alert.Indicator />
