@@ -152,17 +152,14 @@ const HISTORY_COLUMNS = [
   'hash',
 ] as const satisfies readonly (keyof typeof requestHistory.$inferInsert)[];
 
-/**
- * A chained history row as the `h_` placeholders of a write statement (jsonb as JSON text, time as ISO text:
- * placeholders are not encoded). `payloadText`: the payload's JSON text when the caller already has it.
- */
-function historyValues(row: HashedRow & { prevHash: string; hash: string }, payloadText?: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of HISTORY_COLUMNS) out[`h_${c}`] = row[c];
-  out.h_actor = JSON.stringify(row.actor);
-  out.h_payload = payloadText ?? JSON.stringify(row.payload);
-  out.h_at = row.at.toISOString();
-  return out;
+/** A chained history row as driver values (jsonb as JSON text, time as ISO text: placeholders are not encoded). */
+function historyParams(row: HashedRow & { prevHash: string; hash: string }): Record<string, unknown> {
+  return { ...row, actor: JSON.stringify(row.actor), payload: JSON.stringify(row.payload), at: row.at.toISOString() };
+}
+
+export async function armTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date, deps: StoreDeps): Promise<void> {
+  if (!deadlines.length) return;
+  await tx.insert(workflowTimers).values(deadlines.map((d) => ({ requestId, event: d.event, after: d.after, dueAt: dueAtOf(d, now, deps), createdAt: now })));
 }
 
 /** When a deadline entered at `now` is due: the machine's computed time, else now + the configured duration. */
@@ -171,6 +168,26 @@ export function dueAtOf(d: Deadline, now: Date, deps: Pick<StoreDeps, 'durations
   const ms = deps.durations()[d.after];
   if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
   return new Date(now.getTime() + ms);
+}
+
+/** Cancels the pending timers of deadlines whose state was left. */
+export async function cancelTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date): Promise<void> {
+  for (const d of deadlines) {
+    await tx
+      .update(workflowTimers)
+      .set({ cancelledAt: now })
+      .where(
+        and(
+          eq(workflowTimers.requestId, requestId),
+          eq(workflowTimers.event, d.event),
+          eq(workflowTimers.after, d.after),
+          isNull(workflowTimers.firedAt),
+          isNull(workflowTimers.cancelledAt),
+        ),
+      )
+      .prepare('wf_cancel_timer')
+      .execute();
+  }
 }
 
 export interface StartRecord {
@@ -189,83 +206,15 @@ export interface StartRecord {
   now: Date;
 }
 
-const START_COLUMNS = [
-  'id',
-  'number',
-  'kind',
-  'machineVersion',
-  'input',
-  'snapshot',
-  'status',
-  'queue',
-  'stateValue',
-  'version',
-  'facilityPublicId',
-  'ownerUserId',
-  'assigneeUserId',
-  'creatorName',
-  'brandNames',
-  'historySeq',
-  'historyHash',
-  'createdAt',
-  'updatedAt',
-] as const satisfies readonly (keyof RequestRow)[];
-
-/** The history row's insert, as a CTE of the statement that writes the request row. */
-function historyInsert() {
-  const h = getTableColumns(requestHistory);
-  const columns = sql.join(HISTORY_COLUMNS.map((c) => sql.identifier(h[c].name)), sql`, `);
-  const values = sql.join(HISTORY_COLUMNS.map((c) => sql`${sql.placeholder(`h_${c}`)}`), sql`, `);
-  return sql`insert into ${requestHistory} (${columns}) values (${values})`;
-}
-
-/**
- * Timer rows as CTEs of the same statement, for any number of deadlines: `arm` and `cancel` are JSON arrays
- * ([{ event, after, due_at }] / [{ event, after }]). A cancel sees the table as it was before the statement, so a
- * deadline cancelled and armed again (a changed due date) cancels the old row and keeps the new one, as two
- * statements in that order did.
- */
-const armTimersCte = () =>
-  sql`insert into ${workflowTimers} ("request_id", "event", "after", "due_at", "created_at")
-      select ${sql.placeholder('id')}::uuid, t."event", t."after", t."due_at", ${sql.placeholder('now')}::timestamptz
-      from jsonb_to_recordset(${sql.placeholder('arm')}::jsonb) as t("event" text, "after" text, "due_at" timestamptz)`;
-const cancelTimersCte = () =>
-  sql`update ${workflowTimers} set "cancelled_at" = ${sql.placeholder('now')}::timestamptz
-      where "request_id" = ${sql.placeholder('id')}::uuid and "fired_at" is null and "cancelled_at" is null
-        and ("event", "after") in (select t."event", t."after" from jsonb_to_recordset(${sql.placeholder('cancel')}::jsonb) as t("event" text, "after" text))`;
-
-const query = (q: ReturnType<typeof sql>) => ({ toSQL: () => new PgDialect().sqlToQuery(q) });
-
-/** The request row, its START history row and its first timers, in one statement (one round trip). */
-const startStatements = [false, true].map(
-  (withTimers) =>
-    new HotStatement(withTimers ? 'wf_write_start_timers' : 'wf_write_start', () => {
-      const r = getTableColumns(requests);
-      const columns = sql.join(START_COLUMNS.map((c) => sql.identifier(r[c].name)), sql`, `);
-      const values = sql.join(START_COLUMNS.map((c) => sql`${sql.placeholder(c)}`), sql`, `);
-      return query(
-        withTimers
-          ? sql`with history as (${historyInsert()}), armed as (${armTimersCte()}) insert into ${requests} (${columns}) values (${values})`
-          : sql`with history as (${historyInsert()}) insert into ${requests} (${columns}) values (${values})`,
-      );
-    }),
-);
-
-/** Deadlines as the JSON parameter of the timer CTEs. */
-const armParam = (deadlines: Deadline[], now: Date, deps: StoreDeps) =>
-  JSON.stringify(deadlines.map((d) => ({ event: d.event, after: d.after, due_at: dueAtOf(d, now, deps).toISOString() })));
-const cancelParam = (deadlines: Deadline[]) => JSON.stringify(deadlines.map((d) => ({ event: d.event, after: d.after })));
-
 /** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
 export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
   const number = rec.number ?? (await nextRequestNumber(tx, rec.now));
-  const input = toJson(rec.input);
   const first = chainRow({ seq: 0, hash: '' }, {
     requestId: rec.id,
     actorUserId: rec.actor.userId,
     actor: actorJson(rec.actor),
     event: 'START',
-    payload: input,
+    payload: toJson(rec.input),
     note: null,
     fromStatus: null,
     toStatus: rec.next.status,
@@ -273,42 +222,34 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     toQueue: rec.next.queue,
     at: rec.now,
   });
-  // The row as written (not read back: the input and the snapshot are the largest things a start moves).
-  const row: RequestRow = {
-    id: rec.id,
-    number,
-    kind: rec.kind,
-    machineVersion: rec.machineVersion,
-    input,
-    snapshot: rec.next.stored as unknown as Record<string, unknown>,
-    status: rec.next.status,
-    queue: rec.next.queue,
-    stateValue: rec.next.stateValue,
-    version: 1,
-    facilityPublicId: rec.facilityPublicId,
-    ownerUserId: rec.ownerUserId,
-    assigneeUserId: rec.next.assigneeUserId,
-    creatorName: rec.creatorName,
-    brandNames: brandNamesOf(rec.kind, rec.next.stored.context, deps),
-    historySeq: first.seq,
-    historyHash: first.hash,
-    deletedAt: null,
-    createdAt: rec.now,
-    updatedAt: rec.now,
-  };
-  const deadlines = rec.next.deadlines;
-  const inputText = JSON.stringify(input);
-  await startStatements[deadlines.length ? 1 : 0].execute(tx, {
-    ...historyValues({ ...first, payload: input }, inputText),
-    ...row,
-    input: inputText,
-    snapshot: snapshotText(rec.next.stored),
-    createdAt: rec.now.toISOString(),
-    updatedAt: rec.now.toISOString(),
-    ...(deadlines.length ? { arm: armParam(deadlines, rec.now, deps), now: rec.now.toISOString() } : {}),
-  });
+  const [row] = await tx
+    .insert(requests)
+    .values({
+      id: rec.id,
+      number,
+      kind: rec.kind,
+      machineVersion: rec.machineVersion,
+      input: toJson(rec.input),
+      snapshot: rec.next.stored as unknown as Record<string, unknown>,
+      status: rec.next.status,
+      queue: rec.next.queue,
+      stateValue: rec.next.stateValue,
+      version: 1,
+      facilityPublicId: rec.facilityPublicId,
+      ownerUserId: rec.ownerUserId,
+      assigneeUserId: rec.next.assigneeUserId,
+      creatorName: rec.creatorName,
+      brandNames: brandNamesOf(rec.kind, rec.next.stored.context, deps),
+      historySeq: first.seq,
+      historyHash: first.hash,
+      createdAt: rec.now,
+      updatedAt: rec.now,
+    })
+    .returning();
+  await tx.insert(requestHistory).values(first);
   if (ENTITY_KINDS.has(rec.kind)) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
   await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
+  await armTimers(tx, rec.id, rec.next.deadlines, rec.now, deps);
   return row;
 }
 
@@ -370,25 +311,22 @@ const UPDATE_COLUMNS = [
 
 /**
  * The history row and the request row of one transition in one statement (a data-modifying CTE): one round trip
- * instead of two, on the path every event takes. A transition that enters or leaves a deadline also cancels and arms
- * its timer rows in that statement (a second prepared form, so events without deadlines keep the short one).
+ * instead of two, on the path every event takes.
  */
-const transitionStatements = [false, true].map(
-  (withTimers) =>
-    new HotStatement(withTimers ? 'wf_write_transition_timers' : 'wf_write_transition', () => {
-      const r = getTableColumns(requests);
-      const sets = sql.join(UPDATE_COLUMNS.map((c) => sql`${sql.identifier(r[c].name)} = ${sql.placeholder(c)}`), sql`, `);
-      const update = sql`update ${requests} set ${sets} where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')}`;
-      return query(
-        withTimers
-          ? sql`with history as (${historyInsert()}), cancelled as (${cancelTimersCte()}), armed as (${armTimersCte()}) ${update}`
-          : sql`with history as (${historyInsert()}) ${update}`,
-      );
-    }),
-);
-
-/** Effects that write the request's own row (so the row is read again after them). */
-const ROW_EFFECTS = new Set(['effect.deleteDraft']);
+const transitionStatement = new HotStatement('wf_write_transition', () => {
+  const h = getTableColumns(requestHistory);
+  const r = getTableColumns(requests);
+  const historyColumns = sql.join(HISTORY_COLUMNS.map((c) => sql.identifier(h[c].name)), sql`, `);
+  const historyValues = sql.join(HISTORY_COLUMNS.map((c) => sql`${sql.placeholder(`h_${c}`)}`), sql`, `);
+  const sets = sql.join(UPDATE_COLUMNS.map((c) => sql`${sql.identifier(r[c].name)} = ${sql.placeholder(c)}`), sql`, `);
+  return {
+    toSQL: () =>
+      new PgDialect().sqlToQuery(
+        sql`with history as (insert into ${requestHistory} (${historyColumns}) values (${historyValues}))
+            update ${requests} set ${sets} where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')}`,
+      ),
+  };
+});
 
 export interface TransitionRecord {
   prev: Derived;
@@ -436,14 +374,12 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     historyHash: history.hash,
     updatedAt: rec.now,
   };
-  const timers = rec.cancelled.length > 0 || rec.armed.length > 0;
-  await transitionStatements[timers ? 1 : 0].execute(tx, {
-    ...historyValues(history),
+  await transitionStatement.execute(tx, {
+    ...Object.fromEntries(Object.entries(historyParams(history)).map(([k, v]) => [`h_${k}`, v])),
     ...changes,
     id: row.id,
     snapshot: snapshotText(rec.next.stored),
     updatedAt: rec.now.toISOString(),
-    ...(timers ? { arm: armParam(rec.armed, rec.now, deps), cancel: cancelParam(rec.cancelled), now: rec.now.toISOString() } : {}),
   });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).
   let updated: LockedRow = { ...row, ...changes };
@@ -451,8 +387,10 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
   if (rec.effects.length) {
     await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
     // An effect may have changed the row itself (a deleted draft).
-    if (rec.effects.some((e) => ROW_EFFECTS.has(e.type))) updated = (await lockRequest(tx, row.id)) ?? updated;
+    updated = (await lockRequest(tx, row.id)) ?? updated;
   }
+  await cancelTimers(tx, row.id, rec.cancelled, rec.now);
+  await armTimers(tx, row.id, rec.armed, rec.now, deps);
   return updated;
 }
 
