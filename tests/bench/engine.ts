@@ -27,8 +27,9 @@ import { benchScenario } from './engine-scenario';
 import { MIX, engineMixClient, opName, rawMixClient, recordMix } from './engine-mix';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number);
-const MIX_CLIENTS = (process.env.BENCH_MIX_CLIENTS ?? '8').split(',').map(Number);
+// BENCH_CLIENTS=0 skips the pair (a profile of the mix alone), BENCH_MIX_CLIENTS=0 the mix.
+const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number).filter((n) => n > 0);
+const MIX_CLIENTS = (process.env.BENCH_MIX_CLIENTS ?? '8').split(',').map(Number).filter((n) => n > 0);
 
 interface Result {
   db: string;
@@ -40,6 +41,8 @@ interface Result {
   p50: number;
   p95: number;
   p99: number;
+  /** Node CPU per operation (ms): what the process itself spent, not the database. */
+  cpuMsPerOp: number;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -47,12 +50,15 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 interface Sample {
   latencies: number[];
   seconds: number;
+  /** Node CPU (user + system) spent during the runs, in microseconds: the engine's own cost shows here first. */
+  cpuMicros: number;
 }
 
 /** Runs `clients` loops of `op` for `seconds`, timing each call. */
 async function run(clients: number, seconds: number, op: (client: number) => Promise<void>, into: Sample): Promise<void> {
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       while (performance.now() < end) {
@@ -63,11 +69,13 @@ async function run(clients: number, seconds: number, op: (client: number) => Pro
     }),
   );
   into.seconds += (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  into.cpuMicros += used.user + used.system;
 }
 
 function summarize(s: Sample) {
   const sorted = [...s.latencies].sort((a, b) => a - b);
-  return { tps: sorted.length / s.seconds, p50: pct(sorted, 50), p95: pct(sorted, 95), p99: pct(sorted, 99) };
+  return { tps: sorted.length / s.seconds, p50: pct(sorted, 50), p95: pct(sorted, 95), p99: pct(sorted, 99), cpuMsPerOp: s.cpuMicros / 1000 / sorted.length };
 }
 
 /**
@@ -80,7 +88,7 @@ async function compare(clients: number, raw: (c: number) => Promise<void>, engin
     Promise.all(Array.from({ length: clients }, async (_, c) => { for (let i = 0; i < 5; i++) await op(c); }));
   await warm(raw);
   await warm(engine);
-  const samples = { raw: { latencies: [], seconds: 0 } as Sample, engine: { latencies: [], seconds: 0 } as Sample };
+  const samples = { raw: { latencies: [], seconds: 0, cpuMicros: 0 } as Sample, engine: { latencies: [], seconds: 0, cpuMicros: 0 } as Sample };
   for (let r = 0; r < ROUNDS; r++) {
     await run(clients, SECONDS / ROUNDS, raw, samples.raw);
     await run(clients, SECONDS / ROUNDS, engine, samples.engine);
@@ -166,7 +174,7 @@ async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop
   await admin.unsafe(`create database ${name}`);
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: Math.max(...CLIENTS) + 4 });
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: Math.max(...CLIENTS, ...MIX_CLIENTS) + 4 });
   return {
     database,
     drop: async () => {
@@ -209,12 +217,15 @@ async function benchDatabase(kind: Kind): Promise<Result[]> {
         results.push(r);
         console.log(
           `${kind.padEnd(14)} pair ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} transitions/s  ` +
-            `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms`,
+            `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms node_cpu=${r.cpuMsPerOp.toFixed(3)}ms/op`,
         );
       }
     }
     // The realistic mix: recorded once, then engine and raw clients alternate as for the pair.
+    if (!MIX_CLIENTS.length) return results;
     const recorded = await recordMix(database);
+    // BENCH_PRINT_MIX=1 prints the statements of each operation (what the raw side replays).
+    if (process.env.BENCH_PRINT_MIX) recorded.forEach((op, i) => op.forEach((s) => console.log(`${opName(MIX[i])}: ${s.sql.replace(/\s+/g, ' ').slice(0, 220)}`)));
     console.log(`${kind.padEnd(14)} mix: ${MIX.map((op, i) => `${opName(op)} ${recorded[i].length}`).join(', ')} statements (+ BEGIN/COMMIT)`);
     for (const clients of MIX_CLIENTS) {
       const rawClients = Array.from({ length: clients }, () => rawMixClient(database, recorded));
@@ -225,7 +236,7 @@ async function benchDatabase(kind: Kind): Promise<Result[]> {
         results.push(r);
         console.log(
           `${kind.padEnd(14)} mix  ${mode.padEnd(6)} clients=${String(clients).padStart(2)}  ${r.tps.toFixed(0).padStart(6)} operations/s   ` +
-            `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms`,
+            `p50=${r.p50.toFixed(2)}ms p95=${r.p95.toFixed(2)}ms p99=${r.p99.toFixed(2)}ms node_cpu=${r.cpuMsPerOp.toFixed(3)}ms/op`,
         );
       }
     }
@@ -255,6 +266,7 @@ async function main() {
       if (!engine || !raw) continue;
       const p = `${db}_${scenario}_8`;
       figures.push(`${p}_engine_tps=${engine.tps.toFixed(0)}`, `${p}_raw_tps=${raw.tps.toFixed(0)}`, `${p}_engine_p95_ms=${engine.p95.toFixed(2)}`);
+      figures.push(`${p}_engine_cpu_ms=${engine.cpuMsPerOp.toFixed(3)}`, `${p}_raw_cpu_ms=${raw.cpuMsPerOp.toFixed(3)}`);
       figures.push(`${p}_ratio=${(engine.tps / raw.tps).toFixed(2)}`);
     }
   }
