@@ -14,29 +14,48 @@ const COOKIE = 'lang';
 export const isLanguage = (v: unknown): v is Language => v === 'ar' || v === 'en';
 export const directionOf = (lang: string): 'rtl' | 'ltr' => (lang === 'ar' ? 'rtl' : 'ltr');
 
-// Every namespace file of locales/ is bundled: the same files the server reads, so keys never drift apart.
-const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { eager: true, import: 'default' });
-const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [path, content] of Object.entries(files)) {
-  const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
-  if (!match) continue;
-  const [, lang, ns] = match;
-  (resources[lang] ??= {})[ns] = content;
+// Every namespace file of locales/ is bundled (the same files the server reads, so keys never drift apart), one
+// chunk per language (locale-bundles/): a page loads only its language's texts; the other comes on a switch.
+const bundles = import.meta.glob<Record<string, Record<string, unknown>>>('./locale-bundles/*.ts', { import: 'default' });
+const NAMESPACE = /\/([\w-]+)\.json$/;
+
+// The bundled texts per loaded language, flattened before i18next owns (and an override changes) the resource
+// objects: what a removed override falls back to.
+const bundled: Record<string, Record<string, Record<string, string>>> = {};
+const loading = new Map<Language, Promise<Record<string, Record<string, unknown>>>>();
+
+/** The language's namespaces, fetched once. */
+function loadBundles(lang: Language): Promise<Record<string, Record<string, unknown>>> {
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = bundles[`./locale-bundles/${lang}.ts`]!().then((files) => {
+      const namespaces = Object.fromEntries(Object.entries(files).map(([path, tree]) => [NAMESPACE.exec(path)![1]!, tree]));
+      bundled[lang] = {};
+      for (const [ns, tree] of Object.entries(namespaces)) bundled[lang][ns] = flattenTexts(tree);
+      return namespaces;
+    });
+    loading.set(lang, pending);
+    pending.catch(() => loading.delete(lang));
+  }
+  return pending;
 }
 
-// The bundled texts, flattened before i18next owns (and an override changes) the resource objects: what a removed
-// override falls back to.
-const bundled: Record<string, Record<string, Record<string, string>>> = {};
-for (const [lang, namespaces] of Object.entries(resources)) {
-  bundled[lang] = {};
-  for (const [ns, tree] of Object.entries(namespaces)) bundled[lang][ns] = flattenTexts(tree);
+/** Makes sure i18next holds the language's texts (with the overrides in force) before anything renders in it. */
+async function ensureLanguage(lang: Language): Promise<void> {
+  if (i18next.hasResourceBundle(lang, 'common')) return;
+  const namespaces = await loadBundles(lang);
+  for (const [ns, tree] of Object.entries(namespaces)) i18next.addResourceBundle(lang, ns, structuredClone(tree), true, true);
+  applyOverrides(lastOverrides);
 }
 
 type Overrides = Record<string, Record<string, Record<string, string>>>;
 let applied: { lang: string; ns: string; key: string }[] = [];
+let lastOverrides: Overrides = {};
 
 /** Lays the administrator's overrides (language-management) over the bundled texts; a dropped one is restored. */
 function applyOverrides(overrides: Overrides): void {
+  lastOverrides = overrides;
+  if (!i18next.isInitialized) return; // laid over the texts right after init
   for (const { lang, ns, key } of applied) {
     const original = bundled[lang]?.[ns]?.[key];
     if (original !== undefined) i18next.addResource(lang, ns, key, original, { silent: true });
@@ -89,6 +108,7 @@ export function initialLanguage(): Language {
 export async function setLanguage(lang: Language): Promise<void> {
   localStorage.setItem(STORAGE_KEY, lang);
   document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
+  await ensureLanguage(lang);
   if (i18next.language !== lang) await i18next.changeLanguage(lang);
 }
 
@@ -96,17 +116,20 @@ export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i
 
 export async function initI18n(): Promise<void> {
   const lang = initialLanguage();
+  const [namespaces] = await Promise.all([loadBundles(lang), loadTextOverrides(false)]);
   await i18next.use(initReactI18next).init({
-    resources,
+    // The first language's texts come with the start; both files hold the same keys (tests/web), so no fallback
+    // language has to be downloaded as well.
+    resources: { [lang]: structuredClone(namespaces) },
     lng: lang,
-    fallbackLng: DEFAULT_LANGUAGE,
+    fallbackLng: false,
     supportedLngs: [...LANGUAGES],
-    ns: Object.keys(resources[DEFAULT_LANGUAGE] ?? {}),
+    ns: Object.keys(namespaces),
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  await loadTextOverrides(false);
+  applyOverrides(lastOverrides);
   await setLanguage(lang);
 }
 
