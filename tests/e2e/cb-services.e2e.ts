@@ -124,7 +124,7 @@ const step = (name: string) => {
 
 async function expectState(page: Page, id: string, state: string) {
   await waitForState(page, id, state);
-  step(state);
+  step(`${state} ${id.slice(0, 8)}`);
 }
 
 const monthsBetween = (a: string, b: string) => {
@@ -155,7 +155,7 @@ describe('conformity-body services end to end', () => {
 
   async function userPage(userName: string, lang: Lang): Promise<Page> {
     const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
-    opened.set(`${lang}-${userName}`, page);
+    opened.set(`${lang}-${userName}-${opened.size}`, page);
     page.on('dialog', (d) => void d.dismiss());
     await signIn(page, userName);
     await page.goto(`/${userName.startsWith('cb.') ? 'associated-facilities' : 'halal-profile'}?lang=${lang}`);
@@ -358,23 +358,29 @@ describe('conformity-body services end to end', () => {
     expect(await testId(cb, 'bill').count()).toBe(0);
   }
 
+  async function people(lang: Lang, who: (keyof People)[]): Promise<People> {
+    const users: Record<keyof People, string> = { cb: 'cb.main', registration: 'registration', audit: 'audit', committee: 'committee' };
+    const out = {} as People;
+    for (const k of who) out[k] = await userPage(users[k], lang);
+    return out;
+  }
+
   async function run(lang: Lang) {
     t0 = Date.now();
     try {
-      const people: People = {
-        cb: await userPage('cb.main', lang),
-        registration: await userPage('registration', lang),
-        audit: await userPage('audit', lang),
-        committee: await userPage('committee', lang),
-      };
-      await designation(people, lang);
-      await renewal(people, lang);
-      await addCategories(people, lang);
-      for (const page of Object.values(people)) await page.context().close();
+      // Separate requests and certificates, each service with its own browser contexts: run side by side.
+      await Promise.all([
+        people(lang, ['cb', 'registration', 'audit', 'committee']).then((p) => designation(p, lang)),
+        people(lang, ['cb', 'registration', 'audit', 'committee']).then((p) => renewal(p, lang)),
+        people(lang, ['cb', 'audit', 'committee']).then((p) => addCategories(p, lang)),
+      ]);
     } catch (e) {
       for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `cb-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
       throw e;
+    } finally {
+      for (const page of opened.values()) if (!page.isClosed()) await page.context().close();
+      opened.clear();
     }
   }
 
