@@ -6,7 +6,26 @@ import type { Browser, Page } from 'playwright-core';
 import { openDatabase } from '../../db/client';
 import { seed } from '../../db/seed';
 import { certificates } from '../../db/schema';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import {
+  day,
+  fill,
+  fillCbCertificates,
+  launchBrowser,
+  next,
+  openPage,
+  pdf,
+  requestOf,
+  screenshot,
+  select,
+  signIn,
+  startServer,
+  startService,
+  submitWizard as submit,
+  testId,
+  waitForIdle,
+  type Lang,
+  type RunningServer,
+} from './harness';
 
 /**
  * The generic service wizard (web/src/routes/services/ServiceWizard.tsx) end to end in real Chromium, once in Arabic
@@ -16,11 +35,6 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  * chosen among the user's facilities, an operation plan uploaded, the reused products and attachments steps) and
  * submitted. Screenshots: test-results/screenshots/services-<lang>-*.png.
  */
-type Lang = 'ar' | 'en';
-const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The demo data, and the Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose
@@ -79,47 +93,11 @@ describe('generic service wizard', () => {
     return page;
   }
 
-  const fill = (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
-  const select = (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
-  const next = async (page: Page, nextStep: string) => {
-    await testId(page, 'wizard-next').click();
-    await testId(page, `wizard-step-${nextStep}`).waitFor();
-  };
-  const requestOf = (page: Page, id: string) =>
-    page.evaluate(async (rid) => (await (await fetch(`/api/requests/${rid}`)).json()) as { status: { code: number; label: string }; state: string; data: Record<string, unknown> }, id);
-
   /** From a facility (or CB) profile: the service's start button, the generic start screen, then the wizard. */
   async function startFromProfile(page: Page, profile: string, kind: string): Promise<string> {
     await page.goto(profile);
     await waitForIdle(page);
-    await testId(page, `start-${kind}`).click();
-    await testId(page, 'start-service').click();
-    await page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
-    await waitForIdle(page);
-    await testId(page, 'wizard-nav').waitFor();
-    // A new draft shows when it is deleted automatically.
-    await expect.poll(() => testId(page, 'days-left').innerText()).toMatch(/\d/);
-    return page.url().split('/').slice(-2)[0]!;
-  }
-
-  /** Ticks the agreement on the summary, submits, and checks the request page shows the submitted (non-draft) status. */
-  async function submit(page: Page, requestId: string, shot: string) {
-    await testId(page, 'wizard-step-summary').waitFor();
-    await testId(page, 'request-data').waitFor();
-    const draftCode = await testId(page, 'request-status').getAttribute('data-code');
-    await screenshot(page, `${shot}-summary`);
-    // Without the agreement the request is not sent.
-    await testId(page, 'wizard-submit').click();
-    await testId(page, 'field-error').first().waitFor();
-    await testId(page, 'agreement').click();
-    await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
-    await waitForIdle(page);
-    const after = await requestOf(page, requestId);
-    expect(String(after.status.code)).not.toBe(draftCode);
-    expect(after.state).not.toBe('draft');
-    await expect.poll(() => testId(page, 'request-status').innerText()).toBe(after.status.label);
-    await screenshot(page, `${shot}-submitted`);
+    return startService(page, kind);
   }
 
   async function cbDesignation(lang: Lang) {
@@ -142,12 +120,7 @@ describe('generic service wizard', () => {
     await screenshot(page, `${shot}-error`);
     await fill(page, 'facilityInfo.nameAr', 'الهيئة العالمية للحلال');
     await next(page, 'certificatesAndSpecifications');
-    await testId(page, 'certificatesAndSpecifications.certificates-add').click();
-    await fill(page, 'certificatesAndSpecifications.certificates.0.name', 'ISO/IEC 17065 accreditation');
-    await testId(page, 'upload-certificatesAndSpecifications.certificates.0.attachmentId').setInputFiles(pdf('accreditation.pdf'));
-    await testId(page, 'file-certificatesAndSpecifications.certificates.0.attachmentId').locator('[data-testid="attachment-name"]').waitFor();
-    await fill(page, 'certificatesAndSpecifications.specifications', 'GSO 2055-1');
-    await page.locator('[name="certificatesAndSpecifications.specifications"]').blur();
+    await fillCbCertificates(page);
     await screenshot(page, `${shot}-certificates`);
     await next(page, 'categories');
     await testId(page, 'category-C').click();

@@ -176,6 +176,8 @@ describe('conformity-body services', () => {
     expect(request.status.code, JSON.stringify(steps)).toBe(1003);
     [designation] = await certificatesOf(w, w.as['cb.main'], draft.id);
     expect(designation).toMatchObject({ kind: 'cbDesignation', status: { code: 1 }, holder: { publicId: CB } });
+    // The request page's link: the certificate the request issued.
+    expect((await w.as['cb.main'].get(`/api/requests/${draft.id}/certificate`)).json()).toEqual({ id: designation.id, number: designation.number });
     expect(monthsBetween(designation.validFrom.iso, designation.expiresAt.iso)).toBe(36);
     expect(designation.categories).toEqual(SERVICES.cbDesignation.project(parsedData('cbDesignation'), {} as never).categories);
   });
@@ -193,7 +195,12 @@ describe('conformity-body services', () => {
   it('adding categories (300): the audit accepts, the committee re-issues; earlier categories stay', async () => {
     const before = designation.categories;
     const draft = await completeDraft(w.as['cb.main'], 'cbAddCategories', CB, { certificateId: designation.id });
+    // No certificate link while the request is open (the certificate it is about is not changed yet).
+    expect((await w.as['cb.main'].get(`/api/requests/${draft.id}/certificate`)).statusCode).toBe(404);
     const { request, steps } = await walk(w, draft.id, { applicant: 'cb.main', until: 1003 });
+    // Once issued, the request links the certificate it added the categories to; another facility's user sees neither.
+    expect((await w.as['cb.main'].get(`/api/requests/${draft.id}/certificate`)).json()).toEqual({ id: designation.id, number: designation.number });
+    expect((await w.as.external.get(`/api/requests/${draft.id}/certificate`)).statusCode).toBe(404);
     expect(request.status.code, JSON.stringify(steps)).toBe(1003);
     const after = (await w.as['cb.main'].get(`/api/certificates/${designation.id}`)).json() as CertificateJson;
     expect(after.categories).toEqual([...before, 'E']);
@@ -207,6 +214,7 @@ describe('conformity-body services', () => {
     expect(request.status.code, JSON.stringify(steps)).toBe(1003);
     const after = (await w.as['cb.main'].get(`/api/certificates/${designation.id}`)).json() as CertificateJson;
     expect(after.number).toBe(designation.number);
+    expect((await w.as['cb.main'].get(`/api/requests/${draft.id}/certificate`)).json()).toEqual({ id: designation.id, number: designation.number });
     expect(monthsBetween(expiry.toISOString(), after.expiresAt.iso)).toBe(36);
     expect(after.categories).toEqual(expect.arrayContaining([...designation.categories, 'E']));
     // The renewal fee (service 5) is billed at approval; the bill states amount, VAT and total like every bill.

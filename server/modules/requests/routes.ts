@@ -1,4 +1,6 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { certificates } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -226,6 +228,37 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
             : {}),
         })),
       };
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/certificate',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The certificate a finished request issued, renewed or changed (404 until then): its own, else the certificate it was about',
+        params: ZRequestParams,
+        response: { 200: z.object({ id: z.string(), number: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      if (!view.finished || view.deleted) throw new AppError(AppErrorCode.EntityNotFound);
+      const [own] = await app.db
+        .select({ id: certificates.id, number: certificates.number })
+        .from(certificates)
+        .where(and(eq(certificates.requestId, view.id), ne(certificates.kind, 'halalMark')))
+        .orderBy(desc(certificates.issuedAt))
+        .limit(1);
+      if (own) return own;
+      // A request that changed its subject in place (added categories or products) keeps the certificate it was about,
+      // once it reached its issued end (a rejected or deleted request changed nothing).
+      const subjectId = (view.context.subject as { certificateId?: string | null } | undefined)?.certificateId;
+      if (!subjectId || view.stateValue !== 'issued') throw new AppError(AppErrorCode.EntityNotFound);
+      const [subject] = await app.db.select({ id: certificates.id, number: certificates.number }).from(certificates).where(eq(certificates.id, subjectId));
+      if (!subject) throw new AppError(AppErrorCode.EntityNotFound);
+      return subject;
     },
   );
 

@@ -15,3 +15,4 @@
  */
 export { startServer, freePort, type RunningServer } from './server';
 export { launchBrowser, openPage, overlaps, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
+export * from './flows';

@@ -67,15 +67,17 @@ const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
 /** The generic wizard (ServiceWizard.tsx): every kind without a wizard of its own. */
 export const GENERIC_WIZARD = '/requests/$requestId/edit';
 const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
+/** Any kind: the certificate the finished request issued, renewed or changed in place. */
+const REQUEST_CERTIFICATE = '/api/requests/$requestId/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   internalCertificate: { wizard: INTERNAL_WIZARD, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
   internalRenewal: { wizard: INTERNAL_WIZARD, certificate: INTERNAL_CERTIFICATE },
   internalAddProducts: { wizard: GENERIC_WIZARD, certificate: INTERNAL_CERTIFICATE },
   internalHalalMark: { wizard: GENERIC_WIZARD },
-  cbDesignation: { wizard: GENERIC_WIZARD },
-  cbRenewal: { wizard: GENERIC_WIZARD },
-  cbAddCategories: { wizard: GENERIC_WIZARD },
+  cbDesignation: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  cbRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  cbAddCategories: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
   externalCertificate: { wizard: GENERIC_WIZARD },
   externalRenewal: { wizard: GENERIC_WIZARD },
   externalAddProducts: { wizard: GENERIC_WIZARD },

@@ -1,0 +1,389 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { openDatabase } from '../../db/client';
+import { seed } from '../../db/seed';
+import { certificates, users } from '../../db/schema';
+import { testConfig } from '../../server/config';
+import { businessDefaults } from '../../server/business-defaults';
+import { storeDeps } from '../../workflows';
+import { entityPort } from '../../workflows/store';
+import {
+  act,
+  confirmIn,
+  expectState as waitForState,
+  fill,
+  fillCbDesignation,
+  launchBrowser,
+  next,
+  openPage,
+  openRequest,
+  payBill,
+  requestOf,
+  screenshot,
+  signIn,
+  startServer,
+  startService,
+  submitPlan,
+  submitWizard,
+  testId,
+  tickCategories,
+  waitForIdle,
+  type Lang,
+  type RunningServer,
+} from './harness';
+
+/**
+ * Issue 12, the conformity-body services end to end in real Chromium, once in Arabic and once in English: the CB user
+ * and the staff (registration, audit, decision committee) walk each CB service to its certificate.
+ * - designation (type 0): wizard -> registration takes it from its queue and accepts -> audit plan -> the CB accepts it
+ *   -> appointment-request bill paid -> inspection (compliant) -> report -> committee approves -> appointment bill paid
+ *   -> committee issues -> the new designation certificate (3 years, the chosen categories);
+ * - renewal (600), from a seeded certificate expiring in 90 days: the same staff path without audit fees, the renewal
+ *   bill (shown including VAT) -> the same certificate, 3 more years from its old expiry, categories kept and added;
+ * - added categories (300), from a seeded valid certificate: audit takes it and accepts -> committee re-issues -> the
+ *   certificate lists the old and the new categories, nothing billed.
+ * Screenshots: test-results/screenshots/cb-<lang>-*.png.
+ */
+const CB = 'cb-global-halal';
+const DAY = 86_400_000;
+const locale = (lang: Lang) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/forms.json`), 'utf8')) as { category: Record<string, string> };
+
+/** The issued designation certificates renewal and added categories start from (one per language and service). */
+const SEEDED = {
+  renewal: { ar: 'CB-E2E-REN-AR', en: 'CB-E2E-REN-EN', expiresInDays: 90 },
+  add: { ar: 'CB-E2E-ADD-AR', en: 'CB-E2E-ADD-EN', expiresInDays: 500 },
+} as const;
+const SEEDED_CATEGORIES = ['C0', 'CI'];
+
+/** The demo data, and the CB's issued designation certificates with their lifecycles (as the committee issues them). */
+async function prepareData(dir: string): Promise<Record<string, Date>> {
+  const database = await openDatabase({ dataDir: dir });
+  const expiries: Record<string, Date> = {};
+  try {
+    await seed(database.db);
+    const [owner] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'cb.main'));
+    const deps = storeDeps({ settings: () => businessDefaults(testConfig()) });
+    const now = new Date();
+    for (const s of [SEEDED.renewal, SEEDED.add]) {
+      for (const lang of ['ar', 'en'] as const) {
+        const number = s[lang];
+        const expiresAt = new Date(now.getTime() + s.expiresInDays * DAY);
+        const issuedAt = new Date(expiresAt.getTime() - 3 * 365 * DAY);
+        expiries[number] = expiresAt;
+        await database.db.transaction(async (tx) => {
+          const [cert] = await tx
+            .insert(certificates)
+            .values({
+              number,
+              kind: 'cbDesignation',
+              facilityPublicId: CB,
+              categories: SEEDED_CATEGORIES,
+              verificationCode: number.replace(/-/g, '').slice(0, 12),
+              scope: 'Halal certification of foreign facilities and shipments',
+              issuedAt,
+              validFrom: issuedAt,
+              expiresAt,
+            })
+            .returning();
+          await entityPort(tx, deps, now).start('certificate', {
+            id: cert!.id,
+            number,
+            facilityPublicId: CB,
+            ownerUserId: owner!.id,
+            data: { expiresAt: expiresAt.toISOString() },
+          });
+        });
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  return expiries;
+}
+
+interface CertificateJson {
+  id: string;
+  number: string;
+  kind: string;
+  categories: string[];
+  status: { public: string; label: string };
+  issuedAt: { iso: string; gregorian: string };
+  validFrom: { iso: string };
+  expiresAt: { iso: string; gregorian: string };
+}
+
+let t0 = Date.now();
+/** Elapsed seconds per step in the test output (E2E_STEPS=1), to see where a slow run spends its time. */
+const step = (name: string) => {
+  if (process.env.E2E_STEPS) console.log(`${((Date.now() - t0) / 1000).toFixed(1)}s ${name}`);
+};
+
+async function expectState(page: Page, id: string, state: string) {
+  await waitForState(page, id, state);
+  step(`${state} ${id.slice(0, 8)}`);
+}
+
+const monthsBetween = (a: string, b: string) => {
+  const x = new Date(a);
+  const y = new Date(b);
+  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
+};
+
+describe('conformity-body services end to end', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dataDir: string;
+  let expiries: Record<string, Date>;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-cb-'));
+    expiries = await prepareData(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
+    browser = await launchBrowser();
+  }, 150_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const opened = new Map<string, Page>();
+
+  async function userPage(userName: string, lang: Lang): Promise<Page> {
+    const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+    opened.set(`${lang}-${userName}-${opened.size}`, page);
+    page.on('dialog', (d) => void d.dismiss());
+    await signIn(page, userName);
+    await page.goto(`/${userName.startsWith('cb.') ? 'associated-facilities' : 'halal-profile'}?lang=${lang}`);
+    await waitForIdle(page);
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  interface People {
+    cb: Page;
+    registration: Page;
+    audit: Page;
+    committee: Page;
+  }
+
+  /** The inspection (compliant) and the report, by the audit employee. */
+  async function inspectAndReport(audit: Page, id: string, lang: Lang, round: string) {
+    await openRequest(audit, id);
+    await act(audit, 'START_INSPECTION');
+    await expectState(audit, id, `${round}.procedures`);
+    await testId(audit, 'action-SUBMIT_AUDIT_RESULT').click();
+    await testId(audit, 'result-dialog').waitFor();
+    await testId(audit, 'compliant-yes').click();
+    await testId(audit, 'dialog-submit').click();
+    await expectState(audit, id, `${round}.report`);
+    await testId(audit, 'action-SUBMIT_REPORT').click();
+    await fill(audit, 'summary', lang === 'ar' ? 'جهة المطابقة مستوفية للمتطلبات' : 'The conformity body meets the requirements');
+    await testId(audit, 'dialog-submit').click();
+    await expectState(audit, id, `${round}.decision`);
+  }
+
+  /** The certificate the request issued or updated, opened from the request page as the CB user would. */
+  async function openCertificate(page: Page, id: string, shot: string): Promise<CertificateJson> {
+    await openRequest(page, id);
+    await testId(page, 'certificate-link').waitFor();
+    await screenshot(page, `${shot}-request-completed`);
+    await testId(page, 'certificate-link').locator('a').click();
+    await page.waitForURL(/\/certificates\/[0-9a-f-]{36}$/);
+    await waitForIdle(page);
+    await testId(page, 'certificate-status').waitFor();
+    const certId = page.url().split('/').pop()!;
+    await screenshot(page, `${shot}-certificate`);
+    return page.evaluate(async (cid) => (await (await fetch(`/api/certificates/${cid}`)).json()) as CertificateJson, certId);
+  }
+
+  /** What the certificate page shows: status active, the categories by name, the dates. */
+  async function expectCertificatePage(page: Page, lang: Lang, cert: CertificateJson, categories: string[]) {
+    expect([...cert.categories].sort()).toEqual([...categories].sort());
+    expect(await testId(page, 'certificate-status').getAttribute('data-status')).toBe('active');
+    const text = await page.locator('main').innerText();
+    const names = locale(lang).category;
+    for (const c of categories) expect(text).toContain(names[c]);
+    expect(text).toContain(cert.expiresAt.gregorian);
+    expect(text).toContain(cert.number);
+  }
+
+  const money = (lang: Lang, n: number) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2 }).format(n);
+  const strip = (s: string) => s.replace(/[\u200e\u200f\u2066-\u2069]/g, '');
+  function expectBill(lang: Lang, shown: { amount: string; vat: string; total: string }, amount: number) {
+    const vat = Math.round(amount * 0.15 * 100) / 100;
+    expect(strip(shown.amount)).toContain(money(lang, amount));
+    expect(strip(shown.vat)).toContain(money(lang, vat));
+    expect(strip(shown.total)).toContain(money(lang, amount + vat));
+  }
+
+  async function designation(p: People, lang: Lang) {
+    const shot = `cb-${lang}-designation`;
+    const { cb, registration, audit, committee } = p;
+    await cb.goto(`/facility-profile/cb/${CB}`);
+    await waitForIdle(cb);
+    const id = await startService(cb, 'cbDesignation');
+    await fillCbDesignation(cb, { categories: ['D', 'G'], after: 'summary' });
+    await submitWizard(cb, id, shot);
+    const { number } = await requestOf(cb, id);
+
+    // Registration finds it in its queue, takes it and accepts it.
+    await registration.goto('/halal-profile');
+    await waitForIdle(registration);
+    await registration.locator('input[name="search"]').fill(number);
+    await testId(registration, 'search-submit').click();
+    await waitForIdle(registration);
+    const row = registration.locator('tr', { has: registration.locator('[data-testid="request-link"]') }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain(number);
+    await row.locator('[data-testid="row-assignment"]').click();
+    await row.locator('[data-testid="row-action-ASSIGN_TO_ME"]').click();
+    await confirmIn(testId(registration, 'event-dialog'));
+    await testId(registration, 'event-dialog').waitFor({ state: 'detached' });
+    await screenshot(registration, `${shot}-registration-queue`);
+    await openRequest(registration, id);
+    await act(registration, 'ACCEPT');
+    await expectState(registration, id, 'audit1.plan');
+
+    // Audit plans the visit; the CB reads and accepts it, then pays the appointment request (excluding VAT).
+    await openRequest(audit, id);
+    await submitPlan(audit, lang, 'new');
+    await expectState(audit, id, 'audit1.planApproval');
+    await openRequest(cb, id);
+    await testId(cb, 'plan-read-first').waitFor();
+    await screenshot(cb, `${shot}-plan`);
+    await act(cb, 'ACCEPT_PLAN');
+    await expectState(cb, id, 'audit1.auditFees');
+    expectBill(lang, await payBill(cb, id, `${shot}-appointment-request-bill`), 10_000);
+    await expectState(cb, id, 'audit1.planApproved');
+
+    await inspectAndReport(audit, id, lang, 'audit1');
+    await openRequest(committee, id);
+    await act(committee, 'APPROVE', lang === 'ar' ? 'استوفت الجهة جميع المتطلبات' : 'The body meets every requirement');
+    await expectState(committee, id, 'audit1.certificateFees');
+    expectBill(lang, await payBill(cb, id, `${shot}-appointment-bill`), 30_000);
+    await expectState(cb, id, 'audit1.waitingIssue');
+    await openRequest(committee, id);
+    await act(committee, 'ISSUE_CERTIFICATE');
+    await expectState(committee, id, 'issued');
+    await openRequest(cb, id);
+    expect(await testId(cb, 'request-status').getAttribute('data-code')).toBe('1003');
+    expect(await testId(cb, 'bill').count()).toBe(2);
+
+    const cert = await openCertificate(cb, id, shot);
+    expect(cert.kind).toBe('cbDesignation');
+    await expectCertificatePage(cb, lang, cert, ['D', 'G']);
+    expect(monthsBetween(cert.validFrom.iso, cert.expiresAt.iso)).toBe(36);
+  }
+
+  /** The seeded certificate's row on the CB's certificates list; its service buttons start the request. */
+  async function fromCertificate(cb: Page, number: string, kind: string): Promise<string> {
+    await cb.goto(`/facility-requests/${CB}?tab=certificates`);
+    await waitForIdle(cb);
+    const row = cb.locator('tr', { hasText: number });
+    await row.waitFor();
+    return startService(cb, kind, row);
+  }
+
+  async function renewal(p: People, lang: Lang) {
+    const shot = `cb-${lang}-renewal`;
+    const { cb, registration, audit, committee } = p;
+    const number = SEEDED.renewal[lang];
+    const id = await fromCertificate(cb, number, 'cbRenewal');
+    await fillCbDesignation(cb, { categories: ['D'], after: 'renewal' });
+    await fill(cb, 'renewal.reason', lang === 'ar' ? 'انتهاء مدة التعيين' : 'The designation is about to expire');
+    await next(cb, 'summary');
+    // The renewal fee, shown including VAT before submitting.
+    await expect.poll(() => testId(cb, 'fee-amount').first().innerText()).toBe('25000.00');
+    await submitWizard(cb, id, shot);
+
+    await openRequest(registration, id);
+    await act(registration, 'ASSIGN_TO_ME');
+    await act(registration, 'ACCEPT');
+    await expectState(registration, id, 'audit1.plan');
+    await openRequest(audit, id);
+    await submitPlan(audit, lang, 'new');
+    await expectState(audit, id, 'audit1.planApproval');
+    await openRequest(cb, id);
+    await act(cb, 'ACCEPT_PLAN');
+    // No audit fees on a renewal.
+    await expectState(cb, id, 'audit1.planApproved');
+    await inspectAndReport(audit, id, lang, 'audit1');
+    await openRequest(committee, id);
+    await act(committee, 'APPROVE', lang === 'ar' ? 'تجديد التعيين' : 'Designation renewed');
+    await expectState(committee, id, 'audit1.certificateFees');
+    expectBill(lang, await payBill(cb, id, `${shot}-bill`), 25_000);
+    await expectState(cb, id, 'audit1.waitingIssue');
+    await openRequest(committee, id);
+    await act(committee, 'ISSUE_CERTIFICATE');
+    await expectState(committee, id, 'issued');
+
+    const cert = await openCertificate(cb, id, shot);
+    expect(cert.number).toBe(number);
+    await expectCertificatePage(cb, lang, cert, [...SEEDED_CATEGORIES, 'D']);
+    // Three more years from the old expiry.
+    expect(monthsBetween(expiries[number]!.toISOString(), cert.expiresAt.iso)).toBe(36);
+    expect(new Date(cert.expiresAt.iso).getUTCDate()).toBe(expiries[number]!.getUTCDate());
+  }
+
+  async function addCategories(p: People, lang: Lang) {
+    const shot = `cb-${lang}-add-categories`;
+    const { cb, audit, committee } = p;
+    const number = SEEDED.add[lang];
+    const id = await fromCertificate(cb, number, 'cbAddCategories');
+    await testId(cb, 'wizard-step-categories').waitFor();
+    await tickCategories(cb, ['D', 'E']);
+    await next(cb, 'summary');
+    await submitWizard(cb, id, shot);
+
+    await openRequest(audit, id);
+    await act(audit, 'ASSIGN_TO_ME');
+    await act(audit, 'ACCEPT');
+    await expectState(audit, id, 'waitingIssue');
+    await openRequest(committee, id);
+    await act(committee, 'ISSUE_CERTIFICATE');
+    await expectState(committee, id, 'issued');
+
+    const before = expiries[number]!;
+    const cert = await openCertificate(cb, id, shot);
+    expect(cert.number).toBe(number);
+    await expectCertificatePage(cb, lang, cert, [...SEEDED_CATEGORIES, 'D', 'E']);
+    expect(new Date(cert.expiresAt.iso).getTime()).toBe(before.getTime());
+    // Nothing billed for added categories.
+    await openRequest(cb, id);
+    expect(await testId(cb, 'bill').count()).toBe(0);
+  }
+
+  async function people(lang: Lang, who: (keyof People)[]): Promise<People> {
+    const users: Record<keyof People, string> = { cb: 'cb.main', registration: 'registration', audit: 'audit', committee: 'committee' };
+    const out = {} as People;
+    for (const k of who) out[k] = await userPage(users[k], lang);
+    return out;
+  }
+
+  async function run(lang: Lang) {
+    t0 = Date.now();
+    try {
+      // One after another: side by side (own contexts per service) timed out signing in on a loaded 2-core machine.
+      const p = await people(lang, ['cb', 'registration', 'audit', 'committee']);
+      await designation(p, lang);
+      await renewal(p, lang);
+      await addCategories(p, lang);
+    } catch (e) {
+      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `cb-failure-${name}`).catch(() => undefined);
+      console.error(server.output().slice(-4000));
+      throw e;
+    } finally {
+      for (const page of opened.values()) if (!page.isClosed()) await page.context().close();
+      opened.clear();
+    }
+  }
+
+  it('walks designation, renewal and added categories to the certificate in Arabic', () => run('ar'), 900_000);
+
+  it('walks designation, renewal and added categories to the certificate in English', () => run('en'), 900_000);
+});
