@@ -3,10 +3,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
-import { certificates } from '../../db/schema';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import {
+  day,
+  fill,
+  fillShipmentHeader,
+  launchBrowser,
+  next,
+  openPage,
+  pdf,
+  prepareData,
+  requestOf,
+  screenshot,
+  select,
+  signIn,
+  startServer,
+  startService,
+  submitWizard,
+  testId,
+  waitForIdle,
+  type RunningServer,
+  type SeededCertificate,
+} from './harness';
 
 /**
  * The generic service wizard (web/src/routes/services/ServiceWizard.tsx) end to end in real Chromium, once in Arabic
@@ -17,37 +34,24 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  * submitted. Screenshots: test-results/screenshots/services-<lang>-*.png.
  */
 type Lang = 'ar' | 'en';
-const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * The demo data, and the Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose
- * designation covers its category), listing the product the shipment carries (the submission checks read both).
+ * The Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose designation covers its
+ * category), listing the product the shipment carries (the submission checks read both).
  */
-async function prepareData(dir: string) {
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await seed(database.db);
-    const issuedAt = new Date(Date.now() - 100 * 86_400_000);
-    await database.db.insert(certificates).values({
-      number: 'HC-E2E-EXT-000001',
-      kind: 'externalHalal',
-      facilityPublicId: 'exf-anatolia-meat',
-      cbPublicId: 'cb-global-halal',
-      verificationCode: 'E2EEXT000001',
-      scope: 'Dairy products',
-      categories: ['CI'],
-      products: [{ nameAr: 'حليب طازج', nameEn: 'Fresh milk', brandAr: 'الأناضول', brandEn: 'Anatolia', hsCode: '040110', category: 'CI' }],
-      issuedAt,
-      validFrom: issuedAt,
-      expiresAt: new Date(Date.now() + 600 * 86_400_000),
-    });
-  } finally {
-    await database.close();
-  }
-}
+const SHIPMENT_CERTIFICATE: SeededCertificate = {
+  number: 'HC-E2E-EXT-000001',
+  kind: 'externalHalal',
+  facilityPublicId: 'exf-anatolia-meat',
+  cbPublicId: 'cb-global-halal',
+  verificationCode: 'E2EEXT000001',
+  scope: 'Dairy products',
+  categories: ['CI'],
+  products: [{ nameAr: 'حليب طازج', nameEn: 'Fresh milk', brandAr: 'الأناضول', brandEn: 'Anatolia', hsCode: '040110', category: 'CI' }],
+  issuedAt: new Date(Date.now() - 100 * 86_400_000),
+  validFrom: new Date(Date.now() - 100 * 86_400_000),
+  expiresAt: new Date(Date.now() + 600 * 86_400_000),
+};
 
 describe('generic service wizard', () => {
   let server: RunningServer;
@@ -56,7 +60,7 @@ describe('generic service wizard', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-services-'));
-    await prepareData(dataDir);
+    await prepareData(dataDir, [SHIPMENT_CERTIFICATE]);
     server = await startServer({ DATA_DIR: dataDir });
     browser = await launchBrowser();
   }, 150_000);
@@ -79,48 +83,10 @@ describe('generic service wizard', () => {
     return page;
   }
 
-  const fill = (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
-  const select = (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
-  const next = async (page: Page, nextStep: string) => {
-    await testId(page, 'wizard-next').click();
-    await testId(page, `wizard-step-${nextStep}`).waitFor();
+  const startFromProfile = (page: Page, profile: string, kind: string) => startService(page, profile, kind);
+  const submit = async (page: Page, requestId: string, shot: string) => {
+    await submitWizard(page, requestId, shot);
   };
-  const requestOf = (page: Page, id: string) =>
-    page.evaluate(async (rid) => (await (await fetch(`/api/requests/${rid}`)).json()) as { status: { code: number; label: string }; state: string; data: Record<string, unknown> }, id);
-
-  /** From a facility (or CB) profile: the service's start button, the generic start screen, then the wizard. */
-  async function startFromProfile(page: Page, profile: string, kind: string): Promise<string> {
-    await page.goto(profile);
-    await waitForIdle(page);
-    await testId(page, `start-${kind}`).click();
-    await testId(page, 'start-service').click();
-    await page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
-    await waitForIdle(page);
-    await testId(page, 'wizard-nav').waitFor();
-    // A new draft shows when it is deleted automatically.
-    await expect.poll(() => testId(page, 'days-left').innerText()).toMatch(/\d/);
-    return page.url().split('/').slice(-2)[0]!;
-  }
-
-  /** Ticks the agreement on the summary, submits, and checks the request page shows the submitted (non-draft) status. */
-  async function submit(page: Page, requestId: string, shot: string) {
-    await testId(page, 'wizard-step-summary').waitFor();
-    await testId(page, 'request-data').waitFor();
-    const draftCode = await testId(page, 'request-status').getAttribute('data-code');
-    await screenshot(page, `${shot}-summary`);
-    // Without the agreement the request is not sent.
-    await testId(page, 'wizard-submit').click();
-    await testId(page, 'field-error').first().waitFor();
-    await testId(page, 'agreement').click();
-    await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
-    await waitForIdle(page);
-    const after = await requestOf(page, requestId);
-    expect(String(after.status.code)).not.toBe(draftCode);
-    expect(after.state).not.toBe('draft');
-    await expect.poll(() => testId(page, 'request-status').innerText()).toBe(after.status.label);
-    await screenshot(page, `${shot}-submitted`);
-  }
 
   async function cbDesignation(lang: Lang) {
     const page = await userPage('cb.main', lang);
@@ -165,32 +131,7 @@ describe('generic service wizard', () => {
     const page = await userPage('external', lang);
     const id = await startFromProfile(page, '/facility-profile/external/exf-anatolia-meat', 'shipment');
     const shot = `services-${lang}-shipment`;
-    await testId(page, 'wizard-step-shipmentType').waitFor();
-    await select(page, 'shipmentType.goods', 'other');
-    await next(page, 'factory');
-    const factory = page.locator('select[name="factory.facilityPublicId"]');
-    await expect.poll(() => factory.locator('option').count()).toBeGreaterThan(1);
-    await factory.selectOption('exf-anatolia-meat');
-    await next(page, 'importer');
-    // The check button fills the importer from the commercial registry (the server checks it again on submission).
-    await fill(page, 'importer.unifiedNumber', '701 070 0001');
-    await testId(page, 'importer-check-button').click();
-    await expect.poll(() => testId(page, 'importer-check-result').getAttribute('data-verified')).toBe('true');
-    expect(await page.locator('[name="importer.crNumber"]').inputValue()).toBe('1010700001');
-    expect(await page.locator('[name="importer.name"]').inputValue()).not.toBe('');
-    await next(page, 'exporter');
-    await fill(page, 'exporter.name', 'Anatolia Meat Exports');
-    await next(page, 'shipping');
-    await select(page, 'shipping.countryCode', 'TR');
-    await select(page, 'shipping.method', 'sea');
-    await fill(page, 'shipping.port', 'Mersin');
-    await fill(page, 'shipping.portOfEntry', 'Jeddah Islamic Port');
-    await next(page, 'other');
-    await select(page, 'other.arrivalCountryCode', 'SA');
-    await fill(page, 'other.arrivalPort', 'Jeddah');
-    await select(page, 'other.arrivalMethod', 'sea');
-    await fill(page, 'other.exportingCbPublicId', 'cb-global-halal');
-    await next(page, 'products');
+    await fillShipmentHeader(page, 'other', 'exf-anatolia-meat');
     await testId(page, 'products-add').click();
     await fill(page, 'products.0.saudiHsCode', '040110');
     await fill(page, 'products.0.globalHsCode', '040110');

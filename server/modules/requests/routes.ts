@@ -9,6 +9,8 @@ import { AppError as Err, registerErrorStatus } from '../../errors';
 import { formatAmount } from '../../../machines/services/fees';
 import { importerProblem, lookUpImporter } from './importer';
 import { z } from 'zod';
+import { and, desc, eq, ne } from 'drizzle-orm';
+import { certificates } from '../../../db/schema';
 import { draftDeletion } from './deletion';
 import { clocksFor } from './clock';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
@@ -186,6 +188,37 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!)),
+  );
+
+  app.get(
+    '/api/requests/:id/certificate',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The certificate a finished request issued, renewed or changed (404 until it is finished, and for a deleted one)',
+        params: ZRequestParams,
+        response: { 200: z.object({ id: z.string(), number: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      if (!view.finished || view.stateValue === 'deleted') throw new AppError(AppErrorCode.EntityNotFound);
+      // The certificate the request issued (or renewed: a renewal takes it over), else the one it changed (its subject).
+      const [own] = await app.db
+        .select({ id: certificates.id, number: certificates.number })
+        .from(certificates)
+        .where(and(eq(certificates.requestId, view.id), ne(certificates.kind, 'halalMark')))
+        .orderBy(desc(certificates.issuedAt))
+        .limit(1);
+      if (own) return own;
+      const subjectId = (view.context as { subject?: { certificateId: string | null } }).subject?.certificateId;
+      const [subject] = subjectId
+        ? await app.db.select({ id: certificates.id, number: certificates.number }).from(certificates).where(eq(certificates.id, subjectId))
+        : [];
+      if (!subject) throw new AppError(AppErrorCode.EntityNotFound);
+      return subject;
+    },
   );
 
   app.get(

@@ -15,3 +15,5 @@
  */
 export { startServer, freePort, type RunningServer } from './server';
 export { launchBrowser, openPage, overlaps, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
+export { prepareData, type SeededCertificate } from './data';
+export { act, day, expectStatus, fill, fillShipmentHeader, next, openRequest, payBill, pdf, requestOf, select, startService, submitWizard, testId, type RequestJson } from './requests';

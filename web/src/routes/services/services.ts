@@ -67,6 +67,8 @@ const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
 /** The generic wizard (ServiceWizard.tsx): every kind without a wizard of its own. */
 export const GENERIC_WIZARD = '/requests/$requestId/edit';
 const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
+/** Any request's certificate: the one it issued or renewed, else the one it changed (GET /api/requests/{id}/certificate). */
+const REQUEST_CERTIFICATE = '/api/requests/$requestId/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   internalCertificate: { wizard: INTERNAL_WIZARD, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
@@ -76,11 +78,11 @@ export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   cbDesignation: { wizard: GENERIC_WIZARD },
   cbRenewal: { wizard: GENERIC_WIZARD },
   cbAddCategories: { wizard: GENERIC_WIZARD },
-  externalCertificate: { wizard: GENERIC_WIZARD },
-  externalRenewal: { wizard: GENERIC_WIZARD },
-  externalAddProducts: { wizard: GENERIC_WIZARD },
+  externalCertificate: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  externalRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  externalAddProducts: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
   externalHalalMark: { wizard: GENERIC_WIZARD },
-  shipment: { wizard: GENERIC_WIZARD },
+  shipment: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
