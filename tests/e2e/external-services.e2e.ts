@@ -69,7 +69,7 @@ describe('foreign factory services', () => {
     server = await startServer({ DATA_DIR: dataDir });
     browser = await launchBrowser();
     log('server and browser ready');
-  }, 150_000);
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
