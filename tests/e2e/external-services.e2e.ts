@@ -184,7 +184,7 @@ describe('foreign factory services', () => {
     expect(await testId(page, 'certificate-products').innerText()).toContain(t('لحم بقري مجمد (أناضول)', 'Frozen Beef (Anatolia)'));
     const body = await page.locator('main').innerText();
     // Categories by name, issued today, valid two years (the payment way's validity).
-    expect(body).toContain(t('منتجات حيوانية قابلة للتلف', 'Perishable animal products'));
+    expect(body).toContain(t('تصنيع المنتجات الحيوانية سريعة التلف', 'Processing of perishable animal products'));
     expect(body).toContain(day(0));
     const expiry = new Date();
     expiry.setUTCFullYear(expiry.getUTCFullYear() + 2);
