@@ -65,6 +65,9 @@ const ZImporter = z.object({
   problem: z.string().nullable(),
 });
 
+/** End states in which a request changed nothing on the certificate it was about. */
+const UNCHANGED_ENDS = new Set(['rejected', 'cancelled', 'deleted', 'expired']);
+
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
   /** The holidays the working-day clocks skip (setting-management). */
@@ -255,7 +258,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       // A request that changed its subject in place (added categories or products) keeps the certificate it was about,
       // once it reached its issued end (a rejected or deleted request changed nothing).
       const subjectId = (view.context.subject as { certificateId?: string | null } | undefined)?.certificateId;
-      if (!subjectId || view.stateValue !== 'issued') throw new AppError(AppErrorCode.EntityNotFound);
+      if (!subjectId || UNCHANGED_ENDS.has(String(view.stateValue))) throw new AppError(AppErrorCode.EntityNotFound);
       const [subject] = await app.db.select({ id: certificates.id, number: certificates.number }).from(certificates).where(eq(certificates.id, subjectId));
       if (!subject) throw new AppError(AppErrorCode.EntityNotFound);
       return subject;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -33,7 +33,7 @@ import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
  */
 export function RequestPage() {
   const { requestId } = useParams({ strict: false }) as { requestId: string };
-  const search = useSearch({ strict: false }) as { payment?: string };
+  const search = useSearch({ strict: false }) as { payment?: string; submitted?: unknown };
   const { t } = useTranslation(['requests', 'shell']);
   const session = useSession();
   const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
@@ -86,6 +86,22 @@ export function RequestPage() {
         }
       />
       <Stack gap="8">
+        {search.submitted !== undefined && r.status.code !== 0 && r.status.code !== 100 && (
+          <Alert.Root status="success" data-testid="submitted-confirmation">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title data-testid="submitted-number">{t('requests:confirmation.title', { number: ltr(r.number) })}</Alert.Title>
+              <Alert.Description>
+                <Text fontWeight="semibold" mt="2">
+                  {t('requests:confirmation.nextTitle')}
+                </Text>
+                <Text whiteSpace="pre-line" data-testid="next-steps">
+                  {t(`requests:confirmation.next.${r.kind}`, { defaultValue: t('requests:confirmation.next.default') })}
+                </Text>
+              </Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
         <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">

@@ -176,7 +176,8 @@ export function ServiceWizard() {
       return;
     }
     notify.success(t('requests:wizard.submitted'));
-    await navigate({ to: '/requests/$requestId', params: { requestId: r.id } });
+    // The request page opens with the confirmation: the request number and what happens next.
+    await navigate({ to: '/requests/$requestId', params: { requestId: r.id }, search: { submitted: 1 } as never });
   };
 
   const remove = async () => {

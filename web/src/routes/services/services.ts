@@ -67,7 +67,7 @@ const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
 /** The generic wizard (ServiceWizard.tsx): every kind without a wizard of its own. */
 export const GENERIC_WIZARD = '/requests/$requestId/edit';
 const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
-/** Any kind: the certificate the finished request issued, renewed or changed in place. */
+/** Any request's certificate: the one it issued or renewed, else the one it changed (GET /api/requests/{id}/certificate). */
 const REQUEST_CERTIFICATE = '/api/requests/$requestId/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
@@ -78,11 +78,11 @@ export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   cbDesignation: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
   cbRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
   cbAddCategories: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  externalCertificate: { wizard: GENERIC_WIZARD },
-  externalRenewal: { wizard: GENERIC_WIZARD },
-  externalAddProducts: { wizard: GENERIC_WIZARD },
+  externalCertificate: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  externalRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  externalAddProducts: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
   externalHalalMark: { wizard: GENERIC_WIZARD },
-  shipment: { wizard: GENERIC_WIZARD },
+  shipment: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
