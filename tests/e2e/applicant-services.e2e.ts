@@ -233,6 +233,6 @@ describe('applicant services on an issued internal certificate', () => {
       } finally {
         for (const c of staff) await c.close();
       }
-    }, 150_000);
+    }, 420_000);
   }
 });
