@@ -58,7 +58,7 @@ export function WizardStep(p: {
   /** The attachment categories of the step (another service's rules; the internal certificate's by default). */
   attachmentRules?: { allowed: readonly string[]; required: readonly string[] };
 }) {
-  const { t } = useTranslation(['requests', 'forms', 'validation']);
+  const { t, i18n } = useTranslation(['requests', 'forms', 'validation']);
   const { step, form, setStep, errors, readOnly } = p;
   // Names of files uploaded on this page, shown before the refreshed file list arrives.
   const [uploaded, setUploaded] = useState<Record<string, string>>({});
@@ -207,7 +207,11 @@ export function WizardStep(p: {
         };
         return (
           <Stack gap="4">
-            <Text color="fg.muted">{t('requests:wizard.attachmentsHelp', { required: attachmentRules.required.map((c) => t(`forms:attachmentCategory.${c}`)).join('، ') })}</Text>
+            <Text color="fg.muted">
+              {attachmentRules.required.length
+                ? t('requests:wizard.attachmentsHelp', { required: attachmentRules.required.map((c) => t(`forms:attachmentCategory.${c}`)).join(i18n.language === 'ar' ? '، ' : ', ') })
+                : t('requests:wizard.attachmentsHelpOptional')}
+            </Text>
             {attachmentRules.allowed.map((c) => (
               <Box key={c} borderWidth="1px" borderRadius="md" p="3" data-testid={`attachments-${c}`}>
                 {!readOnly ? (

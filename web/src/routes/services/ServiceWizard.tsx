@@ -136,14 +136,20 @@ export function ServiceWizard() {
 
   const goTo = async (index: number) => {
     if (index > stepIndex && editable(step)) {
-      const issues = stepIssues(step);
+      // A list step left untouched whose rules accept none (attachments none of which is required) is an empty list,
+      // stored as such, not "required".
+      const emptyList = form[step] === undefined && nodes[step]?.kind === 'list' && validateStep(def, step, { ...form, [step]: [] }).length === 0;
+      const issues = emptyList ? [] : stepIssues(step);
       if (issues.length) {
         setErrors(issuesToErrors(issues));
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
         setServerMessages([...new Set(issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`)).map((i) => t(`validation:${i.message}`)))]);
         return;
       }
-      if (dirty && !(await save())) return;
+      if (emptyList) {
+        setForm((f) => ({ ...f, [step]: [] }));
+        if (!(await save({ [step]: [] }))) return;
+      } else if (dirty && !(await save())) return;
     }
     setErrors({});
     setServerMessages([]);

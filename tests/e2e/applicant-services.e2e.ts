@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { openDatabase } from '../../db/client';
+import { seed } from '../../db/seed';
+import { certificates } from '../../db/schema';
+import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+
+/**
+ * Issue 14 in real Chromium, in Arabic and in English, on an issued internal certificate seeded before the server
+ * starts (its lifecycle is not what this proves):
+ * 1. add products: the applicant starts the request from the certificate, adds a product registered at the food
+ *    authority, submits; registration takes and accepts it, the applicant pays the study fee at the payment portal,
+ *    the committee issues, and the certificate page lists the new product;
+ * 2. Halal-mark package: the applicant asks marks for that product with a package of tags, the summary shows the
+ *    package price, the credit carried over and the VAT, submits, pays, and the marks list shows the product's mark.
+ * Screenshots: test-results/screenshots/applicant-<lang>-*.png.
+ */
+type Lang = 'ar' | 'en';
+const DAY = 86_400_000;
+const testId = (page: Page | Locator, id: string) => page.locator(`[data-testid="${id}"]`);
+
+const MILK = { nameAr: 'حليب طازج كامل الدسم', nameEn: 'Fresh Full Fat Milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120000000', category: 'CI', productNumber: 'SFDA2024000000001' };
+// Food-authority simulator products (server/simulators/food-authority.ts), one per language.
+const ADDED = {
+  ar: { nameAr: 'لبن زبادي', nameEn: 'Plain Yoghurt', saudiHsCode: '040310000000', globalHsCode: '040310', productNumber: 'SFDA2024000000009' },
+  en: { nameAr: 'لبن قليل الدسم', nameEn: 'Low Fat Laban', saudiHsCode: '040390000000', globalHsCode: '040390', productNumber: 'SFDA2024000000003' },
+} as const;
+
+async function prepareData(dir: string): Promise<string> {
+  const database = await openDatabase({ dataDir: dir });
+  try {
+    await seed(database.db);
+    const issuedAt = new Date(Date.now() - 100 * DAY);
+    const [cert] = await database.db
+      .insert(certificates)
+      .values({
+        number: 'HC-E2E-APPL-01',
+        kind: 'internalHalal',
+        facilityPublicId: 'inf-almarai-foods',
+        verificationCode: 'E2EAPPL0001',
+        scope: 'Dairy products',
+        categories: ['CI'],
+        products: [MILK],
+        issuedAt,
+        validFrom: issuedAt,
+        expiresAt: new Date(Date.now() + 500 * DAY),
+      })
+      .returning({ id: certificates.id });
+    return cert!.id;
+  } finally {
+    await database.close();
+  }
+}
+
+describe('applicant services on an issued internal certificate', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dataDir: string;
+  let certificateId: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-applicant-'));
+    certificateId = await prepareData(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function userPage(userName: string, lang: Lang) {
+    const opened = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
+    opened.page.on('dialog', (d) => void d.dismiss());
+    await signIn(opened.page, userName);
+    await opened.page.goto(`/home?lang=${lang}`);
+    await waitForIdle(opened.page);
+    return opened;
+  }
+  const fill = (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
+  const select = (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
+  const next = async (page: Page, step: string) => {
+    await testId(page, 'wizard-next').click();
+    await testId(page, `wizard-step-${step}`).waitFor();
+  };
+  async function openRequest(page: Page, id: string) {
+    await page.goto(`/requests/${id}`);
+    await waitForIdle(page);
+    await testId(page, 'request-status').waitFor();
+  }
+  const expectStatus = (page: Page, code: number) =>
+    expect.poll(() => testId(page, 'request-status').getAttribute('data-code'), { timeout: 30_000 }).toBe(String(code));
+  /** Sends an event from the action bar (confirming its dialog, if it has one). */
+  async function act(page: Page, type: string) {
+    await testId(page, `action-${type}`).click();
+    const dialog = testId(page, 'event-dialog');
+    await dialog.waitFor();
+    await dialog.locator('button').last().click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+  /** Starts the service on the seeded certificate: the start screen, then the wizard. */
+  async function start(page: Page, path: string): Promise<string> {
+    await page.goto(`${path}?certificateId=${certificateId}`);
+    await waitForIdle(page);
+    await testId(page, 'start-service').click();
+    await page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
+    await waitForIdle(page);
+    await testId(page, 'wizard-nav').waitFor();
+    return page.url().split('/').slice(-2)[0]!;
+  }
+  async function submit(page: Page, requestId: string) {
+    await testId(page, 'agreement').click();
+    await testId(page, 'wizard-submit').click();
+    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await waitForIdle(page);
+  }
+  /** Pays the request's open bill at the payment portal simulator. */
+  async function payBill(page: Page, requestId: string, code: number, shot: string) {
+    await openRequest(page, requestId);
+    const bill = testId(page, 'bill').filter({ has: testId(page, 'pay-bill') });
+    await bill.waitFor();
+    expect(await testId(bill, 'bill-vat').innerText()).toMatch(/\d/);
+    await screenshot(page, shot);
+    await testId(bill, 'pay-bill').click();
+    await page.waitForURL(/\/simulators\/payment-portal\/pay/);
+    await testId(page, 'pay').click();
+    await page.waitForURL(new RegExp(`/requests/${requestId}\\?payment=`));
+    expect(page.url()).toContain('payment=paid');
+    await waitForIdle(page);
+    await expectStatus(page, code);
+  }
+
+  for (const lang of ['ar', 'en'] as const) {
+    it(`${lang}: adds a product to the certificate, then buys a Halal-mark package for it and sees its mark`, async () => {
+      const shot = (name: string) => `applicant-${lang}-${name}`;
+      const added = ADDED[lang];
+      const productName = lang === 'ar' ? added.nameAr : added.nameEn;
+      const { page: applicant, context, errors } = await userPage('internal.main', lang);
+      const staff: { close(): Promise<void> }[] = [context];
+      try {
+        // ---- 1. add products ----
+        const addId = await start(applicant, '/add-product-infa-request/inf-almarai-foods');
+        await testId(applicant, 'wizard-step-products').waitFor();
+        await testId(applicant, 'products-add').click();
+        await fill(applicant, 'products.0.nameAr', added.nameAr);
+        await fill(applicant, 'products.0.nameEn', added.nameEn);
+        await fill(applicant, 'products.0.brandAr', 'المراعي');
+        await fill(applicant, 'products.0.brandEn', 'Almarai');
+        await fill(applicant, 'products.0.saudiHsCode', added.saudiHsCode);
+        await fill(applicant, 'products.0.globalHsCode', added.globalHsCode);
+        await fill(applicant, 'products.0.productNumber', added.productNumber);
+        await select(applicant, 'products.0.category', 'CI');
+        await fill(applicant, 'products.0.netWeight', '500');
+        await fill(applicant, 'products.0.grossWeight', '520');
+        await select(applicant, 'products.0.unit', '5');
+        await screenshot(applicant, shot('add-products'));
+        await next(applicant, 'attachments');
+        await next(applicant, 'summary');
+        await testId(applicant, 'fee-preview').waitFor();
+        await screenshot(applicant, shot('add-products-summary'));
+        await submit(applicant, addId);
+        await expectStatus(applicant, 1001);
+
+        const registration = await userPage('registration', lang);
+        staff.push(registration.context);
+        await openRequest(registration.page, addId);
+        await act(registration.page, 'ASSIGN_TO_ME');
+        await testId(registration.page, 'action-ACCEPT').waitFor();
+        await act(registration.page, 'ACCEPT');
+        await expectStatus(registration.page, 1002);
+
+        await payBill(applicant, addId, 1004, shot('add-products-bill'));
+
+        const committee = await userPage('committee', lang);
+        staff.push(committee.context);
+        await openRequest(committee.page, addId);
+        await act(committee.page, 'ISSUE_CERTIFICATE');
+        await expectStatus(committee.page, 1005);
+
+        await applicant.goto(`/certificates/${certificateId}`);
+        await waitForIdle(applicant);
+        await expect.poll(() => testId(applicant, 'certificate-products').innerText()).toContain(productName);
+        expect(await testId(applicant, 'certificate-products').innerText()).toContain(lang === 'ar' ? MILK.nameAr : MILK.nameEn);
+        await screenshot(applicant, shot('certificate-products'));
+
+        // ---- 2. Halal-mark package ----
+        const markId = await start(applicant, '/internal-halal-mark-request/inf-almarai-foods');
+        await testId(applicant, 'wizard-step-products').waitFor();
+        await testId(applicant, 'products-add').click();
+        await fill(applicant, 'products.0.nameAr', added.nameAr);
+        await fill(applicant, 'products.0.nameEn', added.nameEn);
+        await fill(applicant, 'products.0.brandAr', 'المراعي');
+        await fill(applicant, 'products.0.brandEn', 'Almarai');
+        await fill(applicant, 'products.0.productNumber', added.productNumber);
+        await select(applicant, 'products.0.scope', 'Saudi');
+        await next(applicant, 'package');
+        await fill(applicant, 'package.tags', '8');
+        await next(applicant, 'summary');
+        const summary = testId(applicant, 'mark-package-summary');
+        await summary.waitFor();
+        const row = (key: string) => summary.locator(`[data-row="${key}"]`).innerText();
+        expect(await row('products')).toMatch(/1\s*$/);
+        expect(await row('tags')).toMatch(/8\s*$/);
+        expect(await row('balanceTags')).toMatch(/7\s*$/);
+        expect(await row('price')).toMatch(/\d+\.\d{2}/);
+        expect(await row('credit')).toMatch(/\d+\.\d{2}/);
+        expect(await row('creditLeft')).toMatch(/\d+\.\d{2}/);
+        const feeRow = testId(applicant, 'fee-preview').locator('tbody tr').first();
+        // Amount, VAT (15 %) and total of the package bill.
+        const cells = (await feeRow.locator('td').allInnerTexts()).map((c) => Number(c.replace(/[^\d.]/g, '')));
+        expect(cells[2]).toBeCloseTo(cells[1]! * 0.15, 1);
+        expect(cells[3]).toBeCloseTo(cells[1]! + cells[2]!, 1);
+        await screenshot(applicant, shot('mark-summary'));
+        await submit(applicant, markId);
+        await expectStatus(applicant, 1002);
+        await payBill(applicant, markId, 1005, shot('mark-bill'));
+
+        await applicant.goto(`/halal-marks?lang=${lang}`);
+        await waitForIdle(applicant);
+        await testId(applicant, 'filter-product').fill(productName);
+        await testId(applicant, 'filter-submit').click();
+        await waitForIdle(applicant);
+        await expect.poll(() => testId(applicant, 'certificate-row-link').count()).toBe(1);
+        await screenshot(applicant, shot('marks-list'));
+        expect(errors).toEqual([]);
+      } catch (e) {
+        await screenshot(applicant, shot('failure')).catch(() => undefined);
+        throw e;
+      } finally {
+        for (const c of staff) await c.close();
+      }
+    }, 420_000);
+  }
+});
