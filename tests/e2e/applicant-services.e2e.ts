@@ -115,7 +115,7 @@ describe('applicant services on an issued internal certificate', () => {
   async function submit(page: Page, requestId: string) {
     await testId(page, 'agreement').click();
     await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await page.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(page);
   }
   /** Pays the request's open bill at the payment portal simulator. */

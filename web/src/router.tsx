@@ -94,9 +94,11 @@ export const routeTable: RouteEntry[] = [
   // Facilities, conformity bodies and their profiles.
   { path: 'facility', component: recordScreens.myProfile, access: { anyOf: facilityPolicies } },
   { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] } },
+  // Spec 01's route of the CB's designation certificate: the certificate page (details, categories, status, PDF, QR);
+  // the server decides who may read the certificate, as for /certificates/$id.
   {
     path: 'facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId',
-    component: placeholder('cbCertificate'),
+    component: requestScreens.certificate,
     access: { anyOf: [P.facility.conformityBody] },
   },
   { path: 'facility-profile/cb/$cbPublicId/requests', component: serviceScreens.facilityRequests, access: { anyOf: [P.facility.conformityBody] } },

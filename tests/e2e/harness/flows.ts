@@ -62,9 +62,12 @@ export async function submitWizard(page: Page, requestId: string, shot: string):
   await testId(page, 'field-error').first().waitFor();
   await testId(page, 'agreement').click();
   await testId(page, 'wizard-submit').click();
-  await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+  await page.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
   await waitForIdle(page);
   const after = await requestOf(page, requestId);
+  // The request page confirms the submission with the request's number and the next steps.
+  expect(await testId(page, 'submitted-number').innerText()).toContain(after.number);
+  expect((await testId(page, 'next-steps').innerText()).trim()).not.toBe('');
   expect(String(after.status.code)).not.toBe(draftCode);
   expect(after.state).not.toBe('draft');
   await expect.poll(() => testId(page, 'request-status').innerText()).toBe(after.status.label);
