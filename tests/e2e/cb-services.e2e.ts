@@ -15,6 +15,7 @@ import {
   act,
   confirmIn,
   expectState as waitForState,
+  expectStatus,
   fill,
   fillCbDesignation,
   launchBrowser,
@@ -271,8 +272,9 @@ describe('conformity-body services end to end', () => {
     await act(committee, 'ISSUE_CERTIFICATE');
     await expectState(committee, id, 'issued');
     await openRequest(cb, id);
-    expect(await testId(cb, 'request-status').getAttribute('data-code')).toBe('1003');
-    expect(await testId(cb, 'bill').count()).toBe(2);
+    await expectStatus(cb, 1003);
+    // The bills load beside the request: wait for both rather than count what has arrived so far.
+    await expect.poll(() => testId(cb, 'bill').count(), { timeout: 20_000 }).toBe(2);
 
     const cert = await openCertificate(cb, id, shot);
     expect(cert.kind).toBe('cbDesignation');

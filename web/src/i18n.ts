@@ -104,10 +104,15 @@ export function initialLanguage(): Language {
   return DEFAULT_LANGUAGE;
 }
 
-/** Remembers the choice (localStorage for the web, a cookie for the server) and switches the UI. */
-export async function setLanguage(lang: Language): Promise<void> {
+/** Remembers the choice: localStorage for the web, a cookie for the server. */
+function remember(lang: Language): void {
   localStorage.setItem(STORAGE_KEY, lang);
   document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
+}
+
+/** Remembers the choice and switches the UI once the language's texts are there. */
+export async function setLanguage(lang: Language): Promise<void> {
+  remember(lang);
   await ensureLanguage(lang);
   if (i18next.language !== lang) await i18next.changeLanguage(lang);
 }
@@ -116,6 +121,8 @@ export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i
 
 export async function initI18n(): Promise<void> {
   const lang = initialLanguage();
+  // Remembered at once, before the texts arrive: a page left before they do (a quick next navigation) keeps the choice.
+  remember(lang);
   const [namespaces] = await Promise.all([loadBundles(lang), loadTextOverrides(false)]);
   await i18next.use(initReactI18next).init({
     // The first language's texts come with the start; both files hold the same keys (tests/web), so no fallback
