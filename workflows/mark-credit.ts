@@ -45,6 +45,9 @@ export async function creditSources(
     .where(
       and(
         inArray(requests.kind, MARK_KINDS),
+        // Only a completed package (paid, marks issued) can be a source. Locking only those also keeps two packages
+        // submitted at once from each locking the other's row while holding its own (a deadlock on PostgreSQL).
+        eq(requests.stateValue, 'completed'),
         eq(requests.facilityPublicId, q.facilityPublicId),
         ne(requests.id, q.requestId),
         sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${q.certificateId}`,
