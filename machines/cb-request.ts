@@ -113,7 +113,7 @@ export function cbRequestMachine(o: {
 const cbReadings = (payment: string) => [
   'The CB catalogue has four codes, so every state between submission and approval shows 1001 "new request" (registration waiting and under review, every audit stage, the decision committee); the queue tag tells who acts. 1002 is the approved request waiting for the certificate; 1003 is issued, and 1004-1007 are kept as aliases of 1003 for imported data because the spec shows them "with the same wording".',
   'A returned request shows 1000 (draft): the catalogue has no "returned" code. The applicant edits only the returned sections and resubmits.',
-  'The CB catalogue has no rejection code either: a rejected CB request ends in code 15 "Request Rejected", the only rejection code in the spec (internal full set).',
+  'The CB catalogue has no rejection code either: a rejected CB request ends in code 15 "Request Rejected", the only rejection code in the spec (internal full set); on a renewal the label of code 15 is the spec\'s "renewal request rejected" message (spec 02 section 8).',
   payment,
   'The audit cycle is the same fragment as for internal requests; the decision committee may return the request to audit repeatedly (round 2 keeps the same codes), and a committee member issues the certificate (1002 -> 1003).',
 ];

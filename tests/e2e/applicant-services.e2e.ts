@@ -1,12 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
+import type { Browser, Page } from 'playwright-core';
+import type { Database } from '../../db/client';
 import { certificates } from '../../db/schema';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import {
+  act,
+  expectStatus,
+  fill,
+  launchBrowser,
+  next,
+  openPage,
+  openRequest,
+  payBill as harnessPayBill,
+  screenshot,
+  select,
+  signIn,
+  startServerWithData,
+  submitWizard,
+  testId,
+  waitForIdle,
+  type Lang,
+  type RunningServer,
+} from './harness';
 
 /**
  * Issue 14 in real Chromium, in Arabic and in English, on an issued internal certificate seeded before the server
@@ -18,9 +32,7 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  *    package price, the credit carried over and the VAT, submits, pays, and the marks list shows the product's mark.
  * Screenshots: test-results/screenshots/applicant-<lang>-*.png.
  */
-type Lang = 'ar' | 'en';
 const DAY = 86_400_000;
-const testId = (page: Page | Locator, id: string) => page.locator(`[data-testid="${id}"]`);
 
 const MILK = { nameAr: 'حليب طازج كامل الدسم', nameEn: 'Fresh Full Fat Milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120000000', category: 'CI', productNumber: 'SFDA2024000000001' };
 // Food-authority simulator products (server/simulators/food-authority.ts), one per language.
@@ -29,48 +41,38 @@ const ADDED = {
   en: { nameAr: 'لبن قليل الدسم', nameEn: 'Low Fat Laban', saudiHsCode: '040390000000', globalHsCode: '040390', productNumber: 'SFDA2024000000003' },
 } as const;
 
-async function prepareData(dir: string): Promise<string> {
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await seed(database.db);
-    const issuedAt = new Date(Date.now() - 100 * DAY);
-    const [cert] = await database.db
-      .insert(certificates)
-      .values({
-        number: 'HC-E2E-APPL-01',
-        kind: 'internalHalal',
-        facilityPublicId: 'inf-almarai-foods',
-        verificationCode: 'E2EAPPL0001',
-        scope: 'Dairy products',
-        categories: ['CI'],
-        products: [MILK],
-        issuedAt,
-        validFrom: issuedAt,
-        expiresAt: new Date(Date.now() + 500 * DAY),
-      })
-      .returning({ id: certificates.id });
-    return cert!.id;
-  } finally {
-    await database.close();
-  }
+async function prepareData(database: Database): Promise<string> {
+  const issuedAt = new Date(Date.now() - 100 * DAY);
+  const [cert] = await database.db
+    .insert(certificates)
+    .values({
+      number: 'HC-E2E-APPL-01',
+      kind: 'internalHalal',
+      facilityPublicId: 'inf-almarai-foods',
+      verificationCode: 'E2EAPPL0001',
+      scope: 'Dairy products',
+      categories: ['CI'],
+      products: [MILK],
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt: new Date(Date.now() + 500 * DAY),
+    })
+    .returning({ id: certificates.id });
+  return cert!.id;
 }
 
 describe('applicant services on an issued internal certificate', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
   let certificateId: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-applicant-'));
-    certificateId = await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server, data: certificateId } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function userPage(userName: string, lang: Lang) {
@@ -80,27 +82,6 @@ describe('applicant services on an issued internal certificate', () => {
     await opened.page.goto(`/home?lang=${lang}`);
     await waitForIdle(opened.page);
     return opened;
-  }
-  const fill = (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
-  const select = (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
-  const next = async (page: Page, step: string) => {
-    await testId(page, 'wizard-next').click();
-    await testId(page, `wizard-step-${step}`).waitFor();
-  };
-  async function openRequest(page: Page, id: string) {
-    await page.goto(`/requests/${id}`);
-    await waitForIdle(page);
-    await testId(page, 'request-status').waitFor();
-  }
-  const expectStatus = (page: Page, code: number) =>
-    expect.poll(() => testId(page, 'request-status').getAttribute('data-code'), { timeout: 30_000 }).toBe(String(code));
-  /** Sends an event from the action bar (confirming its dialog, if it has one). */
-  async function act(page: Page, type: string) {
-    await testId(page, `action-${type}`).click();
-    const dialog = testId(page, 'event-dialog');
-    await dialog.waitFor();
-    await dialog.locator('button').last().click();
-    await dialog.waitFor({ state: 'detached' });
   }
   /** Starts the service on the seeded certificate: the start screen, then the wizard. */
   async function start(page: Page, path: string): Promise<string> {
@@ -112,25 +93,9 @@ describe('applicant services on an issued internal certificate', () => {
     await testId(page, 'wizard-nav').waitFor();
     return page.url().split('/').slice(-2)[0]!;
   }
-  async function submit(page: Page, requestId: string) {
-    await testId(page, 'agreement').click();
-    await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
-    await waitForIdle(page);
-  }
-  /** Pays the request's open bill at the payment portal simulator. */
+  /** Pays the request's open bill at the payment portal simulator, back on the request page with the status `code`. */
   async function payBill(page: Page, requestId: string, code: number, shot: string) {
-    await openRequest(page, requestId);
-    const bill = testId(page, 'bill').filter({ has: testId(page, 'pay-bill') });
-    await bill.waitFor();
-    expect(await testId(bill, 'bill-vat').innerText()).toMatch(/\d/);
-    await screenshot(page, shot);
-    await testId(bill, 'pay-bill').click();
-    await page.waitForURL(/\/simulators\/payment-portal\/pay/);
-    await testId(page, 'pay').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}\\?payment=`));
-    expect(page.url()).toContain('payment=paid');
-    await waitForIdle(page);
+    expect((await harnessPayBill(page, requestId, shot)).vat).toMatch(/\d/);
     await expectStatus(page, code);
   }
 
@@ -161,8 +126,7 @@ describe('applicant services on an issued internal certificate', () => {
         await next(applicant, 'attachments');
         await next(applicant, 'summary');
         await testId(applicant, 'fee-preview').waitFor();
-        await screenshot(applicant, shot('add-products-summary'));
-        await submit(applicant, addId);
+        await submitWizard(applicant, addId, shot('add-products'));
         await expectStatus(applicant, 1001);
 
         const registration = await userPage('registration', lang);
@@ -214,8 +178,7 @@ describe('applicant services on an issued internal certificate', () => {
         const cells = (await feeRow.locator('td').allInnerTexts()).map((c) => Number(c.replace(/[^\d.]/g, '')));
         expect(cells[2]).toBeCloseTo(cells[1]! * 0.15, 1);
         expect(cells[3]).toBeCloseTo(cells[1]! + cells[2]!, 1);
-        await screenshot(applicant, shot('mark-summary'));
-        await submit(applicant, markId);
+        await submitWizard(applicant, markId, shot('mark'));
         await expectStatus(applicant, 1002);
         await payBill(applicant, markId, 1005, shot('mark-bill'));
 

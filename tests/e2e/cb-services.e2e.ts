@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
+import type { Database } from '../../db/client';
 import { certificates, users } from '../../db/schema';
 import { testConfig } from '../../server/config';
 import { businessDefaults } from '../../server/business-defaults';
@@ -26,7 +24,7 @@ import {
   requestOf,
   screenshot,
   signIn,
-  startServer,
+  startServerWithData,
   startService,
   submitPlan,
   submitWizard,
@@ -61,47 +59,41 @@ const SEEDED = {
 const SEEDED_CATEGORIES = ['C0', 'CI'];
 
 /** The demo data, and the CB's issued designation certificates with their lifecycles (as the committee issues them). */
-async function prepareData(dir: string): Promise<Record<string, Date>> {
-  const database = await openDatabase({ dataDir: dir });
+async function prepareData(database: Database): Promise<Record<string, Date>> {
   const expiries: Record<string, Date> = {};
-  try {
-    await seed(database.db);
-    const [owner] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'cb.main'));
-    const deps = storeDeps({ settings: () => businessDefaults(testConfig()) });
-    const now = new Date();
-    for (const s of [SEEDED.renewal, SEEDED.add]) {
-      for (const lang of ['ar', 'en'] as const) {
-        const number = s[lang];
-        const expiresAt = new Date(now.getTime() + s.expiresInDays * DAY);
-        const issuedAt = new Date(expiresAt.getTime() - 3 * 365 * DAY);
-        expiries[number] = expiresAt;
-        await database.db.transaction(async (tx) => {
-          const [cert] = await tx
-            .insert(certificates)
-            .values({
-              number,
-              kind: 'cbDesignation',
-              facilityPublicId: CB,
-              categories: SEEDED_CATEGORIES,
-              verificationCode: number.replace(/-/g, '').slice(0, 12),
-              scope: 'Halal certification of foreign facilities and shipments',
-              issuedAt,
-              validFrom: issuedAt,
-              expiresAt,
-            })
-            .returning();
-          await entityPort(tx, deps, now).start('certificate', {
-            id: cert!.id,
+  const [owner] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'cb.main'));
+  const deps = storeDeps({ settings: () => businessDefaults(testConfig()) });
+  const now = new Date();
+  for (const s of [SEEDED.renewal, SEEDED.add]) {
+    for (const lang of ['ar', 'en'] as const) {
+      const number = s[lang];
+      const expiresAt = new Date(now.getTime() + s.expiresInDays * DAY);
+      const issuedAt = new Date(expiresAt.getTime() - 3 * 365 * DAY);
+      expiries[number] = expiresAt;
+      await database.db.transaction(async (tx) => {
+        const [cert] = await tx
+          .insert(certificates)
+          .values({
             number,
+            kind: 'cbDesignation',
             facilityPublicId: CB,
-            ownerUserId: owner!.id,
-            data: { expiresAt: expiresAt.toISOString() },
-          });
+            categories: SEEDED_CATEGORIES,
+            verificationCode: number.replace(/-/g, '').slice(0, 12),
+            scope: 'Halal certification of foreign facilities and shipments',
+            issuedAt,
+            validFrom: issuedAt,
+            expiresAt,
+          })
+          .returning();
+        await entityPort(tx, deps, now).start('certificate', {
+          id: cert!.id,
+          number,
+          facilityPublicId: CB,
+          ownerUserId: owner!.id,
+          data: { expiresAt: expiresAt.toISOString() },
         });
-      }
+      });
     }
-  } finally {
-    await database.close();
   }
   return expiries;
 }
@@ -137,19 +129,15 @@ const monthsBetween = (a: string, b: string) => {
 describe('conformity-body services end to end', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
   let expiries: Record<string, Date>;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-cb-'));
-    expiries = await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server, data: expiries } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const opened = new Map<string, Page>();
@@ -280,6 +268,37 @@ describe('conformity-body services end to end', () => {
     expect(cert.kind).toBe('cbDesignation');
     await expectCertificatePage(cb, lang, cert, ['D', 'G']);
     expect(monthsBetween(cert.validFrom.iso, cert.expiresAt.iso)).toBe(36);
+    // The same page at the CB certificate route of spec 01 (facility-profile/cb/.../cb-halal-certificate/{id}).
+    await cb.goto(`/facility-profile/cb/${CB}/certifications/cb-halal-certificate/${cert.id}`);
+    await waitForIdle(cb);
+    await testId(cb, 'certificate-status').waitFor();
+    await expectCertificatePage(cb, lang, cert, ['D', 'G']);
+  }
+
+  /** The CB's renewal requests (spec 02 section 2): its requests list filtered to the renewal service, searched by number or creator. */
+  async function findRenewal(cb: Page, number: string, creator: string, shot: string) {
+    await cb.goto(`/facility-requests/${CB}`);
+    await waitForIdle(cb);
+    await testId(cb, 'requests-kind').selectOption('cbRenewal');
+    const rows = cb.locator('tr', { has: cb.locator('[data-testid="request-link"]') });
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    for (const query of [number, creator]) {
+      await testId(cb, 'requests-search').fill(query);
+      await testId(cb, 'requests-search').press('Enter');
+      await expect.poll(async () => (await rows.allInnerTexts()).join('|'), { timeout: 20_000 }).toContain(number);
+      expect((await rows.allInnerTexts()).every((r) => r.includes(creator))).toBe(true);
+    }
+    // Another service's requests are not in the renewal list; nor does a search for someone else find it.
+    await testId(cb, 'requests-search').fill('Nobody Such');
+    await testId(cb, 'requests-search').press('Enter');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(0);
+    await testId(cb, 'requests-kind').selectOption('cbDesignation');
+    await testId(cb, 'requests-search').fill(number);
+    await testId(cb, 'requests-search').press('Enter');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(0);
+    await testId(cb, 'requests-kind').selectOption('cbRenewal');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
+    await screenshot(cb, `${shot}-renewal-list`);
   }
 
   /** The seeded certificate's row on the CB's certificates list; its service buttons start the request. */
@@ -330,6 +349,7 @@ describe('conformity-body services end to end', () => {
     // Three more years from the old expiry.
     expect(monthsBetween(expiries[number]!.toISOString(), cert.expiresAt.iso)).toBe(36);
     expect(new Date(cert.expiresAt.iso).getUTCDate()).toBe(expiries[number]!.getUTCDate());
+    await findRenewal(cb, (await requestOf(cb, id)).number, 'Aisyah Rahman', shot);
   }
 
   async function addCategories(p: People, lang: Lang) {

@@ -1,6 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import {
+  act as harnessAct,
+  confirmIn,
+  expectStatus,
+  fill,
+  launchBrowser,
+  openPage,
+  openRequest,
+  payBill as harnessPayBill,
+  pdf,
+  screenshot,
+  select,
+  signIn,
+  startServer,
+  submitPlan,
+  testId,
+  waitForIdle,
+  type Lang,
+  type RunningServer,
+} from './harness';
 
 /**
  * Issue 5 end to end in real Chromium: the whole internal facility Halal certificate lifecycle through the UI,
@@ -11,9 +30,6 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  * returns to audit -> second round (compliant) -> committee approves -> payment option -> certificate fees ->
  * certificate issued -> certificate page -> public verification page. Screenshots: test-results/screenshots/.
  */
-type Lang = 'ar' | 'en';
-const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 describe('internal Halal certificate lifecycle', () => {
   let server: RunningServer;
@@ -42,95 +58,20 @@ describe('internal Halal certificate lifecycle', () => {
     return page;
   }
 
-  const fill = async (page: Page, name: string, value: string) => page.locator(`[name="${name}"]`).fill(value);
-  const select = async (page: Page, name: string, value: string) => page.locator(`select[name="${name}"]`).selectOption(value);
   const check = async (scope: Page | Locator, id: string) => scope.locator(`[data-testid="${id}"]`).click();
+  const clickAction = (page: Page, type: string) => testId(page, `action-${type}`).click();
 
-  async function openRequest(page: Page, id: string) {
-    await page.goto(`/requests/${id}`);
-    await waitForIdle(page);
-    await testId(page, 'request-status').waitFor();
-  }
-  async function expectStatus(page: Page, code: number) {
-    await expect.poll(() => testId(page, 'request-status').getAttribute('data-code'), { timeout: 20_000 }).toBe(String(code));
-  }
-  async function clickAction(page: Page, type: string) {
-    await testId(page, `action-${type}`).click();
-  }
-  /** The confirm button of a ConfirmDialog (the last footer button). */
-  const confirmIn = (dialog: Locator) => dialog.locator('button').last().click();
-
-  /** Sends a reason-only or confirm-only event from the action bar and waits for the status. */
+  /** The shared action-bar step, then the status the request must show. */
   async function act(page: Page, type: string, code: number, reason?: string) {
-    await clickAction(page, type);
-    const dialog = testId(page, 'event-dialog');
-    await dialog.waitFor();
-    if (reason !== undefined) await dialog.locator('textarea').fill(reason);
-    await confirmIn(dialog);
-    await dialog.waitFor({ state: 'detached' });
+    await harnessAct(page, type, reason);
     await expectStatus(page, code);
   }
 
-  /** Pays the open bill at the payment portal simulator and comes back to the request page. */
+  /** Pays the open bill at the payment portal simulator, back on the request page with the status `code`. */
   async function payBill(page: Page, requestId: string, code: number, shot: string) {
-    await openRequest(page, requestId);
-    const bill = testId(page, 'bill').filter({ has: testId(page, 'pay-bill') });
-    await bill.waitFor();
-    expect(await bill.locator('[data-testid="bill-vat"]').innerText()).toMatch(/\d/);
-    await screenshot(page, shot);
-    await bill.locator('[data-testid="pay-bill"]').click();
-    await page.waitForURL(/\/simulators\/payment-portal\/pay/);
-    await page.locator('[data-testid="pay"]').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}\\?payment=`));
-    expect(page.url()).toContain('payment=paid');
-    await waitForIdle(page);
+    const shown = await harnessPayBill(page, requestId, shot);
+    expect(shown.vat).toMatch(/\d/);
     await expectStatus(page, code);
-  }
-
-  /** `new`: types the whole plan (checking its rules on the way); otherwise the saved plan is kept, `revise` adds the change reason. */
-  async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' | { reason: string; description: string }) {
-    const fresh = mode === 'new';
-    const revise = typeof mode === 'object' ? mode : undefined;
-    await clickAction(page, 'SUBMIT_PLAN');
-    const d = testId(page, 'plan-dialog');
-    await d.waitFor();
-    if (fresh) {
-      await fill(page, 'visitGoal', lang === 'ar' ? 'تدقيق الحصول على شهادة الحلال' : 'Initial Halal certification audit');
-      await fill(page, 'coordinatorName', lang === 'ar' ? 'سعد القحطاني' : 'Saad Al-Qahtani');
-      await fill(page, 'islamicAffairsExpert', lang === 'ar' ? 'الشيخ عبدالرحمن' : 'Sheikh Abdulrahman');
-      const leader = page.locator('select[name="teamLeaderUserId"]');
-      await expect.poll(() => leader.locator('option').count()).toBeGreaterThan(1);
-      await leader.selectOption({ label: 'Abdullah Al-Shehri' });
-      await d.locator('[data-testid^="check-auditor-auditor"]').click();
-    }
-    await testId(page, 'plan-next').click();
-    if (fresh) {
-      // A date in the past is refused (the visit is at or after now).
-      await fill(page, 'days.0.date', '2020-01-01');
-      await testId(page, 'plan-next').click();
-      await d.locator('[data-testid="field-error"]').first().waitFor();
-      const future = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-      await fill(page, 'days.0.date', future);
-      await fill(page, 'days.0.hour', '9');
-      await fill(page, 'days.0.minute', '30');
-    }
-    await testId(page, 'plan-next').click();
-    if (fresh) {
-      await fill(page, 'days.0.activity', lang === 'ar' ? 'الاجتماع الافتتاحي وجولة في خطوط الإنتاج' : 'Opening meeting and production line tour');
-      // Every auditor must be in the timeline.
-      await testId(page, 'plan-next').click();
-      await testId(page, 'plan-timeline-error').waitFor();
-      for (const box of await d.locator('[data-testid^="check-day-0-auditor-"]').all()) await box.click();
-    }
-    await testId(page, 'plan-next').click();
-    await testId(page, 'plan-next').click();
-    await testId(page, 'plan-summary').waitFor();
-    if (revise) {
-      await fill(page, 'changeReason', revise.reason);
-      await fill(page, 'changeDescription', revise.description);
-    }
-    await testId(page, 'dialog-submit').click();
-    await d.waitFor({ state: 'detached' });
   }
 
   async function runLifecycle(lang: Lang) {
@@ -212,7 +153,7 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'wizard-next').click();
     await testId(applicant, 'wizard-step-attachments').waitFor();
     for (const category of ['commercialRegistrationCopy', 'industrialLicense']) {
-      await testId(applicant, `attachment-${category}`).setInputFiles({ name: `${category}.pdf`, mimeType: 'application/pdf', buffer: PDF });
+      await testId(applicant, `attachment-${category}`).setInputFiles(pdf(`${category}.pdf`));
       await expect.poll(() => applicant.locator('a[href^="/api/attachments/"]').count()).toBeGreaterThan(category === 'industrialLicense' ? 1 : 0);
     }
     await testId(applicant, 'wizard-next').click();
@@ -297,14 +238,18 @@ describe('internal Halal certificate lifecycle', () => {
     // ---- audit: the plan; the applicant returns it; audit revises with a reason; the applicant accepts ----
     const audit = await userPage('audit', lang);
     await openRequest(audit, requestId);
-    await submitPlan(audit, lang, 'new');
+    const notes = L('المنشأة سبق أن حصلت على شهادة من جهة أخرى', 'The facility held a certificate from another body before');
+    await submitPlan(audit, lang, 'new', notes);
     await expectStatus(audit, 7);
+    // The plan's notes for the decision committee are for the staff: audit reads them, the applicant does not.
+    await expect.poll(() => testId(audit, 'plan-notes-for-committee').innerText(), { timeout: 20_000 }).toBe(notes);
     await openRequest(applicant, requestId);
     // The applicant reads the plan on the request page before answering it: goal, the visit programme, the auditors by name.
     const plan = testId(applicant, 'plan-panel');
     await testId(applicant, 'plan-read-first').waitFor();
     expect(await plan.innerText()).toContain(L('تدقيق الحصول على شهادة الحلال', 'Initial Halal certification audit'));
     await expect.poll(() => plan.innerText()).toContain('Abdullah Al-Shehri');
+    expect(await testId(applicant, 'plan-notes-for-committee').count()).toBe(0);
     expect(await plan.locator('[data-testid="plan-timeline"] tbody tr').count()).toBeGreaterThan(0);
     await act(applicant, 'RETURN_PLAN', 8, L('نرجو تغيير موعد الزيارة إلى الفترة الصباحية', 'Please move the visit to the morning shift'));
     await openRequest(audit, requestId);
@@ -327,7 +272,7 @@ describe('internal Halal certificate lifecycle', () => {
     await fill(audit, 'nc.0.description', L('سجلات التنظيف غير مكتملة', 'Cleaning records incomplete'));
     await fill(audit, 'nc.0.observedCase', L('لا توجد سجلات لشهر مارس', 'No entries for March'));
     // The observed case's optional supporting document, uploaded by the auditor into the request's files.
-    await testId(audit, 'nc-0-document').setInputFiles({ name: 'observed-case.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await testId(audit, 'nc-0-document').setInputFiles(pdf('observed-case.pdf'));
     await result.locator('[data-testid="uploaded-name"]').waitFor();
     expect(await result.locator('[data-testid="upload-error"]').count()).toBe(0);
     await testId(audit, 'dialog-submit').click();
@@ -346,21 +291,30 @@ describe('internal Halal certificate lifecycle', () => {
     await expectStatus(audit, 10);
 
     // ---- applicant: corrective actions ----
-    const correctiveActions = async (descriptions: string[]) => {
+    const correctiveActions = async (descriptions: string[], signFirst = false) => {
       await openRequest(applicant, requestId);
       await clickAction(applicant, 'SUBMIT_CORRECTIVE_ACTIONS');
-      await testId(applicant, 'corrective-dialog').waitFor();
+      const dialog = testId(applicant, 'corrective-dialog');
+      await dialog.waitFor();
       for (const [i, text] of descriptions.entries()) {
         await fill(applicant, `ca.${i}.description`, text);
         await fill(applicant, `ca.${i}.implementationDate`, new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10));
       }
+      if (signFirst) {
+        // The customer's signature on the first action, a file of the request.
+        await testId(applicant, 'ca-0-signature').setInputFiles(pdf('customer-signature.pdf'));
+        await dialog.locator('[data-testid="uploaded-name"]').waitFor();
+      }
       await testId(applicant, 'dialog-submit').click();
       await expectStatus(applicant, 11);
     };
-    await correctiveActions([L('استكمال سجلات التنظيف اليومية', 'Daily cleaning log completed'), L('نقل المواد إلى مستودع منفصل', 'Materials moved to a separate warehouse')]);
+    await correctiveActions([L('استكمال سجلات التنظيف اليومية', 'Daily cleaning log completed'), L('نقل المواد إلى مستودع منفصل', 'Materials moved to a separate warehouse')], true);
 
     // ---- audit: accepts one, rejects the other with a reason (CONFMSG28) ----
     await openRequest(audit, requestId);
+    // The auditor sees the signature the applicant attached to the first action.
+    await expect.poll(() => testId(audit, 'customer-signature').count(), { timeout: 20_000 }).toBe(1);
+    expect(await testId(audit, 'customer-signature').innerText()).toContain('customer-signature.pdf');
     await clickAction(audit, 'DECIDE_CORRECTIVE_ACTIONS');
     await testId(audit, 'decision-0-accept').click();
     await testId(audit, 'decision-1-reject').click();

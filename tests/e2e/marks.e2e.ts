@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
+import type { Database } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { buildApp } from '../../server/app';
 import { testConfig } from '../../server/config';
 import { SYSTEM_ACTOR } from '../../machines/actor';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 14 item 3 in real Chromium, in Arabic and in English: the holder opens the Halal-marks list from the menu,
@@ -21,9 +17,7 @@ type Lang = 'ar' | 'en';
 const DAY = 86_400_000;
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
-async function prepareData(dir: string) {
-  const database = await openDatabase({ dataDir: dir });
-  await seed(database.db);
+async function prepareData(database: Database, dir: string) {
   const app = await buildApp({ config: testConfig({ DATA_DIR: dir }), database });
   await app.ready();
   try {
@@ -60,25 +54,20 @@ async function prepareData(dir: string) {
     }
   } finally {
     await app.close();
-    await database.close();
   }
 }
 
 describe('issued Halal marks', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-marks-'));
-    await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function go(page: Page, path: string, lang: Lang) {

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
+import type { Database } from '../../db/client';
 import { bills, certificates } from '../../db/schema';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, screenshot, signIn, startServer, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 14 items 4-5 in real Chromium, once in Arabic and once in English: the applicant finds a certificate by
@@ -19,60 +15,50 @@ const DAY = 86_400_000;
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
 
-async function prepareData(dir: string) {
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await seed(database.db);
-    const issuedAt = new Date(Date.now() - 200 * DAY);
-    await database.db.insert(certificates).values([
-      {
-        number: 'HC-E2E-000001',
-        legacyNumber: 'OLD-5521',
-        kind: 'internalHalal',
-        facilityPublicId: 'inf-almarai-foods',
-        verificationCode: 'E2ECODE0001',
-        scope: 'إنتاج وتعبئة حليب الإبل',
-        issuedAt,
-        validFrom: issuedAt,
-        expiresAt: new Date(Date.now() + 300 * DAY),
-        products: [{ nameAr: 'حليب إبل طازج', nameEn: 'Fresh camel milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120' }],
-      },
-      {
-        number: 'HC-E2E-000002',
-        kind: 'internalHalal',
-        facilityPublicId: 'inf-almarai-foods',
-        verificationCode: 'E2ECODE0002',
-        issuedAt,
-        validFrom: issuedAt,
-        expiresAt: new Date(Date.now() + 300 * DAY),
-        products: [{ nameAr: 'خبز أبيض', nameEn: 'White bread', brandAr: 'لوزين', brandEn: 'Lusine', hsCode: '190590' }],
-      },
-    ]);
-    await database.db.insert(bills).values([
-      { number: 'B-E2E-0001', facilityPublicId: 'inf-almarai-foods', service: 6, feeKind: 'certificate', amount: '1000.00', vat: '150.00', total: '1150.00', paymentReference: 'PR-E2E-1', status: 2, paidAt: new Date() },
-      { number: 'B-E2E-0002', facilityPublicId: 'inf-almarai-foods', service: 6, feeKind: 'bulkInvoice', bulk: true, period: '2026-10', amount: '2000.10', vat: '300.02', total: '2300.12', status: 1 },
-      { number: 'B-E2E-0003', facilityPublicId: 'exf-anatolia-meat', service: 6, feeKind: 'certificate', amount: '500.00', vat: '75.00', total: '575.00', status: 1 },
-    ]);
-  } finally {
-    await database.close();
-  }
+async function prepareData(database: Database) {
+  const issuedAt = new Date(Date.now() - 200 * DAY);
+  await database.db.insert(certificates).values([
+    {
+      number: 'HC-E2E-000001',
+      legacyNumber: 'OLD-5521',
+      kind: 'internalHalal',
+      facilityPublicId: 'inf-almarai-foods',
+      verificationCode: 'E2ECODE0001',
+      scope: 'إنتاج وتعبئة حليب الإبل',
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt: new Date(Date.now() + 300 * DAY),
+      products: [{ nameAr: 'حليب إبل طازج', nameEn: 'Fresh camel milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120' }],
+    },
+    {
+      number: 'HC-E2E-000002',
+      kind: 'internalHalal',
+      facilityPublicId: 'inf-almarai-foods',
+      verificationCode: 'E2ECODE0002',
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt: new Date(Date.now() + 300 * DAY),
+      products: [{ nameAr: 'خبز أبيض', nameEn: 'White bread', brandAr: 'لوزين', brandEn: 'Lusine', hsCode: '190590' }],
+    },
+  ]);
+  await database.db.insert(bills).values([
+    { number: 'B-E2E-0001', facilityPublicId: 'inf-almarai-foods', service: 6, feeKind: 'certificate', amount: '1000.00', vat: '150.00', total: '1150.00', paymentReference: 'PR-E2E-1', status: 2, paidAt: new Date() },
+    { number: 'B-E2E-0002', facilityPublicId: 'inf-almarai-foods', service: 6, feeKind: 'bulkInvoice', bulk: true, period: '2026-10', amount: '2000.10', vat: '300.02', total: '2300.12', status: 1 },
+    { number: 'B-E2E-0003', facilityPublicId: 'exf-anatolia-meat', service: 6, feeKind: 'certificate', amount: '500.00', vat: '75.00', total: '575.00', status: 1 },
+  ]);
 }
 
 describe('records an applicant keeps: certificates and invoices', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-records-'));
-    await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function go(page: Page, path: string, lang: Lang) {

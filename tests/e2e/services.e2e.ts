@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
+import type { Database } from '../../db/client';
 import { certificates } from '../../db/schema';
 import {
   day,
@@ -18,7 +14,7 @@ import {
   screenshot,
   select,
   signIn,
-  startServer,
+  startServerWithData,
   startService,
   submitWizard as submit,
   testId,
@@ -40,44 +36,34 @@ import {
  * The demo data, and the Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose
  * designation covers its category), listing the product the shipment carries (the submission checks read both).
  */
-async function prepareData(dir: string) {
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await seed(database.db);
-    const issuedAt = new Date(Date.now() - 100 * 86_400_000);
-    await database.db.insert(certificates).values({
-      number: 'HC-E2E-EXT-000001',
-      kind: 'externalHalal',
-      facilityPublicId: 'exf-anatolia-meat',
-      cbPublicId: 'cb-global-halal',
-      verificationCode: 'E2EEXT000001',
-      scope: 'Dairy products',
-      categories: ['CI'],
-      products: [{ nameAr: 'حليب طازج', nameEn: 'Fresh milk', brandAr: 'الأناضول', brandEn: 'Anatolia', hsCode: '040110', category: 'CI' }],
-      issuedAt,
-      validFrom: issuedAt,
-      expiresAt: new Date(Date.now() + 600 * 86_400_000),
-    });
-  } finally {
-    await database.close();
-  }
+async function prepareData(database: Database) {
+  const issuedAt = new Date(Date.now() - 100 * 86_400_000);
+  await database.db.insert(certificates).values({
+    number: 'HC-E2E-EXT-000001',
+    kind: 'externalHalal',
+    facilityPublicId: 'exf-anatolia-meat',
+    cbPublicId: 'cb-global-halal',
+    verificationCode: 'E2EEXT000001',
+    scope: 'Dairy products',
+    categories: ['CI'],
+    products: [{ nameAr: 'حليب طازج', nameEn: 'Fresh milk', brandAr: 'الأناضول', brandEn: 'Anatolia', hsCode: '040110', category: 'CI' }],
+    issuedAt,
+    validFrom: issuedAt,
+    expiresAt: new Date(Date.now() + 600 * 86_400_000),
+  });
 }
 
 describe('generic service wizard', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-services-'));
-    await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const opened = new Map<string, Page>();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goodProduct } from '../forms/fixtures';
-import { accept, completeDraft } from '../helpers/requests';
+import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { SERVICES } from '../../machines/services';
 import { parsedData } from './fixtures';
 import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, payBill, setExpiry, walk, type BillJson, type CertificateJson, type World } from './walk';
@@ -220,5 +220,22 @@ describe('conformity-body services', () => {
     // The renewal fee (service 5) is billed at approval; the bill states amount, VAT and total like every bill.
     const bills = await billsOf(w.as['cb.main'], draft.id);
     expect(bills.map((b) => [b.service.code, money(b)])).toEqual([[5, SAR(25_000)]]);
+  });
+
+  it('CB renewal rejected by the committee: the CB reads "renewal request rejected" in its language; nothing billed, the designation unchanged', async () => {
+    const before = (await w.as['cb.main'].get(`/api/certificates/${designation.id}`)).json() as CertificateJson;
+    const expiry = await setExpiry(w, designation.id, 120);
+    const draft = await completeDraft(w.as['cb.main'], 'cbRenewal', CB, { certificateId: designation.id });
+    const { request } = await walk(w, draft.id, { applicant: 'cb.main', until: -2, stopBefore: 'APPROVE' });
+    const res = await send(w.as.committee, draft.id, 'REJECT', request.version, { reason: 'The accreditation has lapsed' });
+    expect(res.statusCode, res.body).toBe(200);
+    const status = async (lang: string) =>
+      ((await w.as['cb.main'].get(`/api/requests/${draft.id}`, { headers: { 'accept-language': lang } })).json() as RequestJson).status;
+    expect(await status('en')).toEqual({ code: 15, label: 'Renewal Request Rejected' });
+    expect(await status('ar')).toEqual({ code: 15, label: 'تم رفض طلب التجديد' });
+    expect(await billsOf(w.as['cb.main'], draft.id)).toEqual([]);
+    const after = (await w.as['cb.main'].get(`/api/certificates/${designation.id}`)).json() as CertificateJson;
+    expect(new Date(after.expiresAt.iso).getTime()).toBe(expiry.getTime());
+    expect(after.categories).toEqual(before.categories);
   });
 });

@@ -162,12 +162,13 @@ export interface Step {
 /**
  * Drives a request until its status is `until` (or it is finished): returns each step taken (event, who, status after).
  * `option` is the payment way chosen at CHOOSE_PAYMENT_OPTION. Bills awaiting payment are paid unless `payBills` is
- * false, in which case the walk stops at the first one.
+ * false, in which case the walk stops at the first one. `stopBefore` stops when that event is next (e.g. 'APPROVE', to
+ * decide otherwise).
  */
 export async function walk(
   w: World,
   id: string,
-  opts: { applicant: DemoUser; until: number; option?: 'yearly' | 'full'; payBills?: boolean },
+  opts: { applicant: DemoUser; until: number; option?: 'yearly' | 'full'; payBills?: boolean; stopBefore?: string },
 ): Promise<{ steps: Step[]; request: RequestJson }> {
   const steps: Step[] = [];
   const payload = (event: string): Record<string, unknown> => {
@@ -207,6 +208,7 @@ export async function walk(
       const actions = (await w.as[user].get(`/api/requests/${id}/actions`)).json() as { version: number; actions?: { type: string }[] };
       const event = GOLDEN.find((g) => actions.actions?.some((a) => a.type === g));
       if (!event) continue;
+      if (event === opts.stopBefore) return { steps, request };
       const res = await send(w.as[user], id, event, actions.version, payload(event));
       expect(res.statusCode, `${event} by ${user}: ${res.body}`).toBe(200);
       steps.push({ event, by: user, status: res.json().status.code });

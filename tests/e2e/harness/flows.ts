@@ -167,8 +167,11 @@ export async function payBill(page: Page, requestId: string, shot: string): Prom
   return shown;
 }
 
-/** `new`: types the whole plan (checking its rules on the way); otherwise the saved plan is kept, `revise` adds the change reason. */
-export async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' | { reason: string; description: string }): Promise<void> {
+/**
+ * `new`: types the whole plan (checking its rules on the way); otherwise the saved plan is kept, `revise` adds the change
+ * reason. `notesForCommittee`: the plan's optional notes for the decision committee (on a new plan).
+ */
+export async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' | { reason: string; description: string }, notesForCommittee?: string): Promise<void> {
   const fresh = mode === 'new';
   const revise = typeof mode === 'object' ? mode : undefined;
   await testId(page, 'action-SUBMIT_PLAN').click();
@@ -182,6 +185,7 @@ export async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' |
     await expect.poll(() => leader.locator('option').count()).toBeGreaterThan(1);
     await leader.selectOption({ label: 'Abdullah Al-Shehri' });
     await d.locator('[data-testid^="check-auditor-auditor"]').click();
+    if (notesForCommittee) await fill(page, 'notesForCommittee', notesForCommittee);
   }
   await testId(page, 'plan-next').click();
   if (fresh) {

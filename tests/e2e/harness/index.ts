@@ -13,6 +13,6 @@
  * Pass settings to startServer({ SESSION_TIME_MINUTES: '0.05' }). signIn answers the circular-letter offer for
  * you unless { offerCircular: true }. On a failure, server.output() has the server's log.
  */
-export { startServer, freePort, type RunningServer } from './server';
+export { startServer, startServerWithData, freePort, type RunningServer } from './server';
 export { launchBrowser, openPage, overlaps, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
 export * from './flows';

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../../db/client';
+import { seed } from '../../../db/seed';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -51,12 +53,12 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /**
  * Starts the real server (`tsx server/main.ts`, the same entry as `npm start`) on a free port with a fresh
  * DATA_DIR (embedded PGlite, migrated and seeded on start) and the simulators on. `env` overrides settings
- * (e.g. SESSION_TIME_MINUTES). Uses PostgreSQL only when E2E_DATABASE_URL is set. Serves the web build made by
+ * (e.g. SESSION_TIME_MINUTES; a DATA_DIR given is used and removed on stop). Uses PostgreSQL only when E2E_DATABASE_URL is set. Serves the web build made by
  * global-setup.ts (so it must run under tests/e2e/vitest.config.ts).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-'));
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'halal-e2e-'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
@@ -114,4 +116,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     throw e;
   }
   return { url, port, dataDir, output: () => log, stop };
+}
+
+/**
+ * A server on data prepared before it starts: a fresh DATA_DIR with the demo data (seed) and what `prepare` writes
+ * there (issued certificates a walk starts from, ...); returns the server and what `prepare` returned.
+ */
+export async function startServerWithData<T>(
+  prepare: (database: Database, dataDir: string) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; data: T }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-'));
+  let data: T;
+  const database = await openDatabase({ dataDir });
+  try {
+    await seed(database.db);
+    data = await prepare(database, dataDir);
+  } finally {
+    await database.close();
+  }
+  return { server: await startServer({ ...env, DATA_DIR: dataDir }), data };
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { servicePath } from '../../../../machines/services';
+import { servicePath, servicesFor } from '../../../../machines/services';
 import { useApiQuery } from '../../api/hooks';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -22,7 +22,7 @@ type View = (typeof VIEWS)[number];
 const STATUS_TABS = ['any', 'draft', 'active', 'completed'] as const;
 type StatusTab = (typeof STATUS_TABS)[number];
 /** `tab` is the page's view; kept so a filter change stays on the requests view. */
-const REQUEST_FILTERS = ['tab', 'state', 'q'] as const;
+const REQUEST_FILTERS = ['tab', 'state', 'q', 'kind'] as const;
 const FACILITY_TYPE = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' } as const;
 
 /**
@@ -68,7 +68,7 @@ export function FacilityRequestsPage() {
           ))}
         </Tabs.List>
         <Tabs.Content value="requests">
-          <RequestsView facilityId={publicId} />
+          <RequestsView facilityId={publicId} facilityType={me.data ? FACILITY_TYPE[me.data.facilityType] : null} />
         </Tabs.Content>
         <Tabs.Content value="certificates">
           <EntitiesView facilityId={publicId} kind="certificate" facilityType={me.data ? FACILITY_TYPE[me.data.facilityType] : null} permissions={me.data?.permissions ?? []} />
@@ -84,15 +84,20 @@ export function FacilityRequestsPage() {
   );
 }
 
-function RequestsView({ facilityId }: { facilityId: string }) {
+/**
+ * The facility's requests: status tabs, one service (e.g. a CB's renewal requests, spec 02 section 2) and a search by
+ * request number, creator or brand.
+ */
+function RequestsView({ facilityId, facilityType }: { facilityId: string; facilityType: 'internal' | 'external' | 'cb' | null }) {
   const { t } = useTranslation('requests');
+  const kinds = facilityType ? servicesFor(facilityType) : [];
   // The tab and the search live in the URL, so reloading, sharing or coming back keeps the same list.
   const { values, page, set } = useUrlFilters(REQUEST_FILTERS);
   const tab: StatusTab = (STATUS_TABS as readonly string[]).includes(values.state) ? (values.state as StatusTab) : 'any';
   const [text, setText] = useState(values.q);
   useEffect(() => setText(values.q), [values.q]);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, any: values.q || undefined, pageNumber: page, pageSize } });
+  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, kind: values.kind || undefined, any: values.q || undefined, pageNumber: page, pageSize } });
   return (
     <Stack gap="4" pt="2">
       <Flex gap="3" wrap="wrap" align="center">
@@ -111,6 +116,17 @@ function RequestsView({ facilityId }: { facilityId: string }) {
             </Button>
           ))}
         </Group>
+        <NativeSelect.Root width="auto" size="sm">
+          <NativeSelect.Field name="kind" aria-label={t('requests:list.kind')} value={values.kind} onChange={(e) => set({ kind: e.target.value })} data-testid="requests-kind">
+            <option value="">{t('requests:list.allServices')}</option>
+            {kinds.map((d) => (
+              <option key={d.kind} value={d.kind}>
+                {t(d.titleKey)}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
         <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); set({ q: text.trim() }); }}>
           <Flex gap="2">
             <Input
