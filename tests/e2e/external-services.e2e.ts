@@ -346,7 +346,7 @@ describe('foreign factory services end to end', () => {
     expect((await applicant.locator('[name="importer.name"]').inputValue()).trim()).not.toBe('');
     await screenshot(applicant, `${shot}-importer`);
     await next(applicant, 'exporter');
-    await fill(applicant, 'exporter.name', L(lang, 'شركة الأناضول للتصدير', 'Anatolia Export Co.'));
+    await fill(applicant, 'exporter.name', L(lang, 'شركة الأناضول للتصدير', 'Anatolia Export Company'));
     await next(applicant, 'shipping');
     await select(applicant, 'shipping.countryCode', 'TR');
     await select(applicant, 'shipping.method', 'sea');
