@@ -16,6 +16,7 @@ import {
   day,
   expectBill,
   expectState,
+  expectStatus,
   fill,
   fillProducts,
   launchBrowser,
@@ -63,7 +64,7 @@ const CB = 'cb-global-halal';
 const DAY = 86_400_000;
 /** The renewal's subject: an issued external certificate of the factory, 30 days before its expiry (the window is 60). */
 const RENEWAL_CERT = { ar: 'EXT-E2E-REN-AR', en: 'EXT-E2E-REN-EN' } as const;
-const FEES = businessDefaults(testConfig()).fees;
+const { fees: FEES, vatRate: VAT } = businessDefaults(testConfig());
 const locale = (lang: Lang, ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8')) as Record<string, unknown>;
 
 /** The products of each walk's certificate; meat under the slaughtering sub-category (the CB designation covers C0). */
@@ -258,14 +259,17 @@ describe('foreign factory services end to end', () => {
     await fillExternalRequest(applicant, lang, PRODUCTS[lang], shot);
     await next(applicant, 'summary');
     await submitWizard(applicant, id, shot);
+    await expectStatus(applicant, 101);
     step('external certificate submitted');
 
     await openRequest(registration, id);
     await act(registration, 'ASSIGN_TO_ME');
+    await expectStatus(registration, 204);
     await act(registration, 'ACCEPT');
     await expectState(registration, id, 'certificateFees');
+    await expectStatus(registration, 102);
     // Payment way "full": the bill covers both years at once.
-    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), 2 * FEES.externalCertificateYear);
+    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), 2 * FEES.externalCertificateYear, VAT);
     // Issued by the system immediately after payment (103 -> 105).
     await expectState(applicant, id, 'certified');
     await openRequest(applicant, id);
@@ -294,13 +298,16 @@ describe('foreign factory services end to end', () => {
     await next(applicant, 'attachments');
     await next(applicant, 'summary');
     await submitWizard(applicant, id, shot);
+    await expectStatus(applicant, 7);
 
     await openRequest(registration, id);
     await act(registration, 'ASSIGN_TO_ME');
     await act(registration, 'ACCEPT');
     await expectState(registration, id, 'pendingPayment');
-    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), FEES.application);
+    await expectStatus(registration, 2);
+    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), FEES.application, VAT);
     await expectState(applicant, id, 'productsUpdated');
+    await expectStatus(applicant, 8);
 
     await applicant.goto(`/certificates/${cert.id}`);
     await waitForIdle(applicant);
@@ -409,7 +416,8 @@ describe('foreign factory services end to end', () => {
     await expect.poll(() => testId(applicant, 'fee-amount').first().innerText()).toBe(fee.toFixed(2));
     await submitWizard(applicant, id, shot);
     await expectState(applicant, id, 'inProgress');
-    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), fee);
+    await expectStatus(applicant, 1007);
+    expectBill(lang, await payBill(applicant, id, `${shot}-bill`), fee, VAT);
     await expectState(applicant, id, 'completed');
     await openRequest(applicant, id);
     expect(await testId(applicant, 'request-status').getAttribute('data-code')).toBe('1008');
