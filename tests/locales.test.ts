@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { CertificateTableKind } from '../machines/services';
 
 /**
  * The two languages must say the same things: every namespace file exists in both, every key (full dotted path)
@@ -60,5 +61,21 @@ describe('locales', () => {
       .filter((k) => [...ar.get(k)!].sort().join() !== [...en.get(k)!].sort().join())
       .map((k) => `${k}: ar {${[...ar.get(k)!].join(', ')}} en {${[...en.get(k)!].join(', ')}}`);
     expect(differing).toEqual([]);
+  });
+
+  // Every kind of certificate the portal issues has its name where the certificate page (payments:certificate.kind,
+  // the server's kindLabel) and the public verification page (public:kind) show it; a shipment certificate showed "shipment".
+  const KINDS = ['internalHalal', 'externalHalal', 'cbDesignation', 'shipment', 'halalMark'] as const satisfies readonly CertificateTableKind[];
+  const everyKind: Exclude<CertificateTableKind, (typeof KINDS)[number]> extends never ? true : false = true;
+  it.each(LANGS)('%s names every certificate kind on the certificate and verification pages', (lang) => {
+    expect(everyKind).toBe(true);
+    const read = (file: string) => flatten(JSON.parse(readFileSync(join(LOCALES, lang, file), 'utf8')));
+    const payments = read('payments.json');
+    const pub = read('public.json');
+    const missing = KINDS.flatMap((k) => [
+      ...(typeof payments[`certificate.kind.${k}`] === 'string' ? [] : [`payments:certificate.kind.${k}`]),
+      ...(typeof pub[`kind.${k}`] === 'string' ? [] : [`public:kind.${k}`]),
+    ]);
+    expect(missing).toEqual([]);
   });
 });

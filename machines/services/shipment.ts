@@ -149,6 +149,8 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
       },
     ],
     serverChecks: ['attachmentsBelongToRequest', 'importerVerified', 'shipmentCovered'],
+    // The invoices' files (section `other`): without it a draft's files were never open and no invoice could be attached.
+    attachmentSection: 'other',
     project: (data) => {
       const all = lines(data);
       const goods = readSection<{ goods: 'meat' | 'poultry' | 'other' }>({ sections }, data, 'shipmentType')?.goods ?? 'other';

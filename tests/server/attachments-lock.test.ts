@@ -75,3 +75,17 @@ describe('files of a submitted request', () => {
     expect((await uploadCode(stranger, r.id, 'finalAcknowledgment')).statusCode).toBe(403);
   });
 });
+
+describe('files of a shipment request', () => {
+  it('take the invoices while a draft, and are frozen for another facility', async () => {
+    const external = await t.login('external');
+    const res = await external.post('/api/requests?lang=en', { kind: 'shipment', facilityId: 'exf-anatolia-meat' });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().id as string;
+    const body = multipartBody({ name: 'invoice.pdf', type: 'application/pdf', content: pdf(321) });
+    const upload = (c: Client) =>
+      c.request({ method: 'POST', url: `/api/attachments?facilityPublicId=exf-anatolia-meat&category=requestNote&requestId=${id}&lang=en`, payload: body.payload, headers: body.headers });
+    expect((await upload(external)).statusCode).toBe(201);
+    expect((await upload(applicant)).statusCode).toBe(403);
+  });
+});

@@ -215,3 +215,44 @@ export async function submitPlan(page: Page, lang: Lang, mode: 'new' | 'reuse' |
   await testId(page, 'dialog-submit').click();
   await d.waitFor({ state: 'detached' });
 }
+
+/** A product row of the products step (the internal wizard's component, reused by the generic wizard). */
+export interface ProductRow {
+  nameAr: string;
+  nameEn: string;
+  brandAr: string;
+  brandEn: string;
+  saudiHsCode: string;
+  globalHsCode: string;
+  productNumber: string;
+  category: string;
+  netWeight: string;
+  grossWeight: string;
+  /** Unit code (forms:unit): 0 kg ... 5 ml. */
+  unit: string;
+}
+
+/** Adds `rows` to the products step (after any rows already there) and fills each. */
+export async function fillProducts(page: Page, rows: readonly ProductRow[]): Promise<void> {
+  await testId(page, 'wizard-step-products').waitFor();
+  const start = await page.locator('[name$=".nameAr"][name^="products."]').count();
+  for (const [k, p] of rows.entries()) {
+    const i = start + k;
+    await testId(page, 'products-add').click();
+    for (const f of ['nameAr', 'nameEn', 'brandAr', 'brandEn', 'saudiHsCode', 'globalHsCode', 'productNumber', 'netWeight', 'grossWeight'] as const) {
+      await fill(page, `products.${i}.${f}`, p[f]);
+    }
+    await select(page, `products.${i}.category`, p.category);
+    await select(page, `products.${i}.unit`, p.unit);
+  }
+}
+
+const money = (lang: Lang, n: number) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2 }).format(n);
+const stripMarks = (s: string) => s.replace(/[\u200e\u200f\u2066-\u2069]/g, '');
+/** The bill `payBill` showed has this amount (SAR, excluding VAT), its VAT at `vatRate` and their total, as the page formats them. */
+export function expectBill(lang: Lang, shown: { amount: string; vat: string; total: string }, amount: number, vatRate = 0.15): void {
+  const vat = Math.round(amount * vatRate * 100) / 100;
+  expect(stripMarks(shown.amount)).toContain(money(lang, amount));
+  expect(stripMarks(shown.vat)).toContain(money(lang, vat));
+  expect(stripMarks(shown.total)).toContain(money(lang, amount + vat));
+}
