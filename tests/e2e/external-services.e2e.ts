@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '../../db/client';
-import { seed } from '../../db/seed';
-import { certificates, users } from '../../db/schema';
-import { testConfig } from '../../server/config';
+import type { Database } from '../../db/client';
 import { businessDefaults } from '../../server/business-defaults';
-import { storeDeps } from '../../workflows';
-import { entityPort } from '../../workflows/store';
+import { testConfig } from '../../server/config';
 import {
   act,
   day,
@@ -19,6 +13,7 @@ import {
   expectStatus,
   fill,
   fillProducts,
+  issueCertificate,
   launchBrowser,
   next,
   openPage,
@@ -29,7 +24,7 @@ import {
   screenshot,
   select,
   signIn,
-  startServer,
+  startServerWithData,
   startService,
   submitWizard,
   testId,
@@ -93,46 +88,25 @@ const SHIPMENT: Record<Lang, { productKg: number; slaughterKg: number }> = {
 /** Commercial-registry simulator: CR 1010700001 (active) has the unified number 7010700001. */
 const IMPORTER = { unifiedNumber: '701 070 0001', crNumber: '1010700001' };
 
-async function prepareData(dir: string): Promise<void> {
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await seed(database.db);
-    const [owner] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'external'));
-    const deps = storeDeps({ settings: () => businessDefaults(testConfig()) });
-    const now = new Date();
-    for (const lang of ['ar', 'en'] as const) {
-      const number = RENEWAL_CERT[lang];
-      const expiresAt = new Date(now.getTime() + 30 * DAY);
-      const issuedAt = new Date(expiresAt.getTime() - 365 * DAY);
-      const p = PRODUCTS[lang][0]!;
-      await database.db.transaction(async (tx) => {
-        const [cert] = await tx
-          .insert(certificates)
-          .values({
-            number,
-            kind: 'externalHalal',
-            facilityPublicId: FACTORY,
-            cbPublicId: CB,
-            categories: ['C0'],
-            products: [{ nameAr: p.nameAr, nameEn: p.nameEn, hsCode: p.saudiHsCode, globalHsCode: p.globalHsCode, category: 'C0' }],
-            verificationCode: number.replace(/-/g, ''),
-            scope: 'Meat',
-            issuedAt,
-            validFrom: issuedAt,
-            expiresAt,
-          })
-          .returning();
-        await entityPort(tx, deps, now).start('certificate', {
-          id: cert!.id,
-          number,
-          facilityPublicId: FACTORY,
-          ownerUserId: owner!.id,
-          data: { expiresAt: expiresAt.toISOString() },
-        });
-      });
-    }
-  } finally {
-    await database.close();
+async function prepareData(database: Database): Promise<void> {
+  for (const lang of ['ar', 'en'] as const) {
+    const number = RENEWAL_CERT[lang];
+    const expiresAt = new Date(Date.now() + 30 * DAY);
+    const issuedAt = new Date(expiresAt.getTime() - 365 * DAY);
+    const p = PRODUCTS[lang][0]!;
+    await issueCertificate(database, 'external', {
+      number,
+      kind: 'externalHalal',
+      facilityPublicId: FACTORY,
+      cbPublicId: CB,
+      categories: ['C0'],
+      products: [{ nameAr: p.nameAr, nameEn: p.nameEn, hsCode: p.saudiHsCode, globalHsCode: p.globalHsCode, category: 'C0' }],
+      verificationCode: number.replace(/-/g, ''),
+      scope: 'Meat',
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt,
+    });
   }
 }
 
@@ -162,18 +136,14 @@ const monthsBetween = (a: string, b: string) => {
 describe('foreign factory services end to end', () => {
   let server: RunningServer;
   let browser: Browser;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-external-'));
-    await prepareData(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    ({ server } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const opened = new Map<string, { page: Page; errors: string[] }>();
