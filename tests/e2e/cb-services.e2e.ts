@@ -12,6 +12,7 @@ import {
   fill,
   fillCbDesignation,
   issueCertificate,
+  monthsBetween,
   launchBrowser,
   next,
   openPage,
@@ -100,12 +101,6 @@ async function expectState(page: Page, id: string, state: string) {
   await waitForState(page, id, state);
   step(`${state} ${id.slice(0, 8)}`);
 }
-
-const monthsBetween = (a: string, b: string) => {
-  const x = new Date(a);
-  const y = new Date(b);
-  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
-};
 
 describe('conformity-body services end to end', () => {
   let server: RunningServer;

@@ -14,6 +14,7 @@ import {
   fill,
   fillProducts,
   issueCertificate,
+  monthsBetween,
   launchBrowser,
   next,
   openPage,
@@ -125,12 +126,6 @@ interface CertificateJson {
 let t0 = Date.now();
 const step = (name: string) => {
   if (process.env.E2E_STEPS) console.log(`${((Date.now() - t0) / 1000).toFixed(1)}s ${name}`);
-};
-
-const monthsBetween = (a: string, b: string) => {
-  const x = new Date(a);
-  const y = new Date(b);
-  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
 };
 
 describe('foreign factory services end to end', () => {

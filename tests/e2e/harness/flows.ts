@@ -13,6 +13,12 @@ export const testId = (page: Page | Locator, id: string): Locator => page.locato
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 /** A small valid PDF to upload under `name`. */
 export const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
+/** Whole calendar months from one ISO date to another (a certificate's validity). */
+export const monthsBetween = (a: string, b: string): number => {
+  const x = new Date(a);
+  const y = new Date(b);
+  return (y.getUTCFullYear() - x.getUTCFullYear()) * 12 + (y.getUTCMonth() - x.getUTCMonth());
+};
 /** yyyy-mm-dd, `offset` days from today. */
 export const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
