@@ -93,6 +93,8 @@ describe('audit log', () => {
     const res = await t.anonymous.post('/api/auth/login', { userName: 'Registration', password: 'wrong-password' });
     expect(res.statusCode).toBe(401);
     await t.login('registration');
+    // Rows are written once the answer is sent (onResponse): wait for this test's failure row rather than race it.
+    await expect.poll(async () => (await auditRows('auth.login')).some((r) => r.userName === 'registration' && r.outcome === 'failure')).toBe(true);
     const rows = (await auditRows('auth.login')).filter((r) => r.userName === 'registration');
     expect(rows.find((r) => r.outcome === 'failure')).toMatchObject({ statusCode: 401, details: { error: 'InvalidCredentials' }, ip: '127.0.0.1' });
     expect(rows.find((r) => r.outcome === 'success')).toBeTruthy();
@@ -103,18 +105,22 @@ describe('audit log', () => {
     const r = await completeDraft(applicant, 'internalCertificate', FACILITY);
     const refused = await send(applicant, r.id, 'SUBMIT', r.version, {});
     expect(refused.statusCode).toBe(400);
-    const found = (await admin.get(`/api/admin/audit-logs?requestId=${r.id}&maxResultCount=50`)).json();
-    const routes = found.items.map((i: { route: string; outcome: string }) => `${i.route} ${i.outcome}`);
-    expect(routes).toContain('/api/requests/:id/events failure');
-    expect(routes).toContain('/api/requests/:id/events success');
-    expect(found.items.every((i: { userName: string }) => i.userName === 'internal.main')).toBe(true);
+    // The row is written once the answer is sent (onResponse), so it may land just after the client has its answer.
+    const found = async () => (await admin.get(`/api/admin/audit-logs?requestId=${r.id}&maxResultCount=50`)).json();
+    const routes = async () => (await found()).items.map((i: { route: string; outcome: string }) => `${i.route} ${i.outcome}`);
+    await expect.poll(routes).toContain('/api/requests/:id/events failure');
+    await expect.poll(routes).toContain('/api/requests/:id/events success');
+    expect((await found()).items.every((i: { userName: string }) => i.userName === 'internal.main')).toBe(true);
     const search = (await admin.get('/api/admin/audit-logs?search=internal.main&outcome=failure')).json();
     expect(search.items.some((i: { requestId: string }) => i.requestId === r.id)).toBe(true);
   });
 
   it('exports CSV with formula-looking cells neutralised', async () => {
     await t.anonymous.post('/api/auth/login', { userName: '=HYPERLINK("http://evil")', password: 'x' });
-    const res = await admin.get('/api/admin/audit-logs/export?action=auth.login&outcome=failure');
+    const exported = () => admin.get('/api/admin/audit-logs/export?action=auth.login&outcome=failure');
+    // Written once the answer is sent: wait for the row rather than race it.
+    await expect.poll(async () => (await exported()).body).toContain('hyperlink');
+    const res = await exported();
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.body).toContain(`"'=hyperlink(""http://evil"")"`);
