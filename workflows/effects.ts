@@ -12,6 +12,7 @@ import type { RequestContext } from '../machines/types';
 import type { WorkflowEvent } from './engine';
 import type { Effect } from './step';
 import { nextNumber } from './numbers';
+import { shipmentGoods } from '../machines/services/shipment';
 import { AppError } from '../lib/app-error';
 
 /*
@@ -163,6 +164,18 @@ async function certificateOwner(tx: Tx, ctx: EffectContext, projection: Projecti
   };
 }
 
+/** A shipment certificate's goods: its product and slaughter lines, product lines named after the factory's certified products. */
+async function shipmentProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, factoryPublicId: string) {
+  const def = serviceOf(ctx.request.kind, deps.services);
+  if (!def) return [];
+  const held = await tx
+    .select({ products: certificates.products })
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal')))
+    .orderBy(desc(certificates.expiresAt));
+  return shipmentGoods(def, contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
+}
+
 /** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
@@ -298,6 +311,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
     const owner = await certificateOwner(tx, ctx, projection);
     const expiresAt = addMonths(ctx.now, months);
+    const products = certificateKind === 'shipment' ? await shipmentProducts(tx, ctx, deps, owner.facilityPublicId) : projection.products;
     const [cert] = await tx
       .insert(certificates)
       .values({
@@ -308,7 +322,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         cbPublicId: owner.cbPublicId,
         scope: projection.scope,
         categories: projection.categories,
-        products: projection.products,
+        products,
         verificationCode: verificationCode(),
         issuedAt: ctx.now,
         validFrom: ctx.now,

@@ -93,7 +93,21 @@ export const ZCertificate = z.object({
   scope: z.string().nullable(),
   categories: z.array(z.string()),
   products: z.array(
-    z.object({ nameAr: z.string(), nameEn: z.string(), brandAr: z.string().optional(), brandEn: z.string().optional(), hsCode: z.string().optional() }),
+    z.object({
+      nameAr: z.string(),
+      nameEn: z.string(),
+      brandAr: z.string().optional(),
+      brandEn: z.string().optional(),
+      hsCode: z.string().optional(),
+      globalHsCode: z.string().optional(),
+      category: z.string().optional(),
+      // A shipment certificate's goods (machines/services/types.ts CertificateProduct).
+      line: z.enum(['product', 'slaughter']).optional(),
+      quantity: z.number().optional(),
+      netWeight: z.number().optional(),
+      unit: z.number().optional(),
+      slaughterFacility: z.string().optional(),
+    }),
   ),
   issuedAt: ZDualDate,
   validFrom: ZDualDate,

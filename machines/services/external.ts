@@ -150,7 +150,9 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'validCertificate', certificateKinds: ['externalHalal'] }],
     sections: addSections,
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
+    // Like the internal add-products service (issue 14): added products stay inside the certificate's categories; new
+    // categories come through the certificate's own add-categories route (ADD_CATEGORIES), not with a product.
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
     attachmentSection: 'attachments',
     project: projectExternal(addSections),
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },

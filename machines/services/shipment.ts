@@ -9,7 +9,7 @@ import { UNIFIED_NUMBER_RE, CR_NUMBER_RE } from '../forms/facilities/formats';
 import { draftList, draftObject, enumField, optionalField, type IssueSink } from '../forms/parts';
 import { shipmentFee, toGrams } from './fees';
 import { readSection } from './project';
-import { emptyProjection, type SectionDefinition, type ServiceDefinition } from './types';
+import { emptyProjection, type CertificateProduct, type SectionDefinition, type ServiceDefinition } from './types';
 
 /**
  * Shipment certificates (request types 100 and 200; set B 1007 -> 1008): one consignment of an external factory,
@@ -176,4 +176,50 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
     routes: { start: '/ex-shipment-request/$cbPublicId', list: '/ex-shipment-request' },
     startPermissions: [P.shipment.default],
   };
+}
+
+type ProductLine = { saudiHsCode: string; globalHsCode: string; quantity: number; netWeight: number; unit: number };
+type SlaughterLine = { slaughterFacility: string; cuttingType: string; category: string; netWeight: number; unit: number; saudiHsCode: string; globalHsCode: string };
+const hs6 = (code: string | undefined) => (code ?? '').slice(0, 6);
+
+/**
+ * The goods a shipment certificate lists: each product line under the name of the factory's certified product with
+ * the same HS code (the submission check `shipmentCovered` refused lines without one; the HS code stands in for a
+ * name otherwise), each slaughter line under its cutting type; with HS codes, quantity, net weight and unit.
+ */
+export function shipmentGoods(
+  def: Pick<ServiceDefinition, 'sections'>,
+  data: Readonly<Record<string, unknown>>,
+  certified: readonly CertificateProduct[],
+): CertificateProduct[] {
+  const products = (readSection<ProductLine[]>(def, data, 'products') ?? []).map((l): CertificateProduct => {
+    const match = certified.find((p) => [hs6(p.globalHsCode), hs6(p.hsCode)].some((h) => h && (h === hs6(l.globalHsCode) || h === hs6(l.saudiHsCode))));
+    return {
+      line: 'product',
+      nameAr: match?.nameAr ?? l.saudiHsCode,
+      nameEn: match?.nameEn ?? l.saudiHsCode,
+      ...(match?.brandAr ? { brandAr: match.brandAr } : {}),
+      ...(match?.brandEn ? { brandEn: match.brandEn } : {}),
+      ...(match?.category ? { category: match.category } : {}),
+      hsCode: l.saudiHsCode,
+      globalHsCode: l.globalHsCode,
+      quantity: l.quantity,
+      netWeight: l.netWeight,
+      unit: l.unit,
+    };
+  });
+  const slaughters = (readSection<SlaughterLine[]>(def, data, 'slaughters') ?? []).map(
+    (l): CertificateProduct => ({
+      line: 'slaughter',
+      nameAr: l.cuttingType,
+      nameEn: l.cuttingType,
+      slaughterFacility: l.slaughterFacility,
+      category: l.category,
+      hsCode: l.saudiHsCode,
+      globalHsCode: l.globalHsCode,
+      netWeight: l.netWeight,
+      unit: l.unit,
+    }),
+  );
+  return [...products, ...slaughters];
 }

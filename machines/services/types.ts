@@ -102,6 +102,16 @@ export interface CertificateProduct {
   globalHsCode?: string;
   productNumber?: string;
   category?: string;
+  /**
+   * Shipment certificates list the consignment's goods: a product line (`line: 'product'`, named after the factory's
+   * certified product of the same HS code) or a slaughter line (`line: 'slaughter'`, named by its cutting type), each
+   * with its quantity (product lines), net weight and unit (spec 02 "Units": 0 kg, 1 g, 2 mg, 3 kl, 4 l, 5 ml).
+   */
+  line?: 'product' | 'slaughter';
+  quantity?: number;
+  netWeight?: number;
+  unit?: number;
+  slaughterFacility?: string;
 }
 
 /**

@@ -42,8 +42,10 @@ import {
  * 1. external facility certificate (type 10, set A) through the generic wizard, payment way "full" for 2 years:
  *    submitted (101) -> registration takes (204) and accepts -> the bill of the whole validity (2 years at once) paid
  *    -> issued by the system at once (105); the certificate page lists the products entered and its dates;
- * 2. add products (set B 0 -> 7 -> 2 -> 8) from that certificate's row: registration takes and accepts, the study fee
- *    is paid, the certificate page lists the added product beside the first ones;
+ * 2. add products (set B 0 -> 7 -> 2 -> 8) from that certificate's row: a product under a category the certificate
+ *    does not list is refused at submission with spec 02's "sub-category not in facility certificate" in the page's
+ *    language; under the certificate's category registration takes and accepts, the study fee is paid, the
+ *    certificate page lists the added product beside the first ones;
  * 3. external renewal (set B) of a seeded certificate inside its renewal window (a certificate just issued is not):
  *    submitted, the confirmation shows the request number and the next steps;
  * 4. shipment certificate (type 100, 1007 -> 1008): importer checked against the commercial-registry simulator,
@@ -74,10 +76,13 @@ const PRODUCTS: Record<Lang, ProductRow[]> = {
     { nameAr: 'قطع دجاج مجمدة', nameEn: 'Frozen Chicken Cuts', brandAr: 'الأناضول', brandEn: 'Anatolia', saudiHsCode: '020714000000', globalHsCode: '020714', productNumber: 'TRA00000000000004', category: 'C0', netWeight: '1', grossWeight: '1.1', unit: '0' },
   ],
 };
-/** Added products: registered at the food-authority simulator (server/simulators/food-authority.ts), names and HS code as there. */
+/**
+ * Added products: registered at the food-authority simulator (server/simulators/food-authority.ts), names and HS code as
+ * there; under C0, the certificate's category (a product under another category is refused at submission).
+ */
 const ADDED: Record<Lang, ProductRow> = {
-  ar: { nameAr: 'لبن زبادي', nameEn: 'Plain Yoghurt', brandAr: 'الأناضول', brandEn: 'Anatolia', saudiHsCode: '040310000000', globalHsCode: '040310', productNumber: 'SFDA2024000000009', category: 'CI', netWeight: '500', grossWeight: '520', unit: '1' },
-  en: { nameAr: 'لبن قليل الدسم', nameEn: 'Low Fat Laban', brandAr: 'الأناضول', brandEn: 'Anatolia', saudiHsCode: '040390000000', globalHsCode: '040390', productNumber: 'SFDA2024000000003', category: 'CI', netWeight: '1', grossWeight: '1.05', unit: '4' },
+  ar: { nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'الأناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000003', category: 'C0', netWeight: '20', grossWeight: '21', unit: '0' },
+  en: { nameAr: 'لحم خروف مجمد', nameEn: 'Frozen Mutton', brandAr: 'الأناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000004', category: 'C0', netWeight: '20', grossWeight: '21', unit: '0' },
 };
 /** Shipment weights (kg): the product line and the slaughter line; the fee is 1,000 SAR per started 27 t of their sum. */
 const SHIPMENT: Record<Lang, { productKg: number; slaughterKg: number }> = {
@@ -258,10 +263,24 @@ describe('foreign factory services end to end', () => {
   async function addProducts(applicant: Page, registration: Page, lang: Lang, cert: CertificateJson) {
     const shot = `external-${lang}-add-products`;
     const id = await fromCertificate(applicant, cert.number, 'externalAddProducts');
-    await fillProducts(applicant, [ADDED[lang]]);
+    // The product under CI, a category the certificate (C0) does not list: refused at submission in the page's
+    // language, the wizard back on the product, the request still a draft.
+    await fillProducts(applicant, [{ ...ADDED[lang], category: 'CI' }]);
+    await next(applicant, 'attachments');
+    await next(applicant, 'summary');
+    await testId(applicant, 'agreement').click();
+    await testId(applicant, 'wizard-submit').click();
+    await testId(applicant, 'wizard-step-products').waitFor();
+    const refused = ((locale(lang, 'validation').form as Record<string, string>).subCategoryNotInFacilityCertificate)!;
+    await expect.poll(() => testId(applicant, 'server-errors').innerText()).toContain(refused);
+    await screenshot(applicant, `${shot}-category-refused`);
+    expect((await requestOf(applicant, id)).status.code).toBe(0);
+    // Under the certificate's category it goes through.
+    await select(applicant, 'products.0.category', ADDED[lang].category);
     await screenshot(applicant, `${shot}-products`);
     await next(applicant, 'attachments');
     await next(applicant, 'summary');
+    await testId(applicant, 'agreement').click(); // untick: submitWizard shows the agreement is required first
     await submitWizard(applicant, id, shot);
     await expectStatus(applicant, 7);
 
@@ -390,6 +409,10 @@ describe('foreign factory services end to end', () => {
 
     const cert = await openCertificate(applicant, id, `${shot}-certificate`);
     expect(cert.kind).toBe('shipment');
+    // The certificate lists the consignment's goods: the product line under the certified product's name, the slaughter line.
+    const goods = await testId(applicant, 'certificate-products').innerText();
+    expect(goods).toContain(nameOf(lang, certified));
+    expect(goods).toContain(L(lang, 'أرباع', 'Quarters'));
     // The bilingual PDF of the shipment certificate.
     const res = await applicant.request.get(`/api/certificates/${cert.id}/pdf`);
     expect(res.status()).toBe(200);

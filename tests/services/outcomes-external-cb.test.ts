@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goodProduct } from '../forms/fixtures';
+import { readPdf } from '../helpers/pdf';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { SERVICES } from '../../machines/services';
 import { parsedData } from './fixtures';
@@ -162,6 +163,26 @@ describe('shipment certificate', () => {
     const [shipmentCertificate] = await certificatesOf(w, w.as.external, draft.id);
     expect(shipmentCertificate).toMatchObject({ kind: 'shipment', status: { code: 1 }, holder: { publicId: FACTORY } });
     expect(monthsBetween(shipmentCertificate.validFrom.iso, shipmentCertificate.expiresAt.iso)).toBe(12);
+  });
+
+  it('lists the goods the request carried on the certificate and its PDF, titled a shipment certificate', async () => {
+    const draft = await completeDraft(w.as.external, 'shipment', FACTORY);
+    expect((await walk(w, draft.id, { applicant: 'external', until: 1008 })).request.status.code).toBe(1008);
+    const [issued] = await certificatesOf(w, w.as.external, draft.id);
+    const cert = (await w.as.external.get(`/api/certificates/${issued.id}`)).json() as CertificateJson;
+    // The product line under the name of the factory's certified product of its HS code; the slaughter line by its cutting type.
+    expect(cert.products.map((p) => [p.line, p.nameEn, p.hsCode, p.quantity, p.netWeight, p.unit])).toEqual([
+      ['product', 'Frozen Beef', '020230000000', 1000, 20_000, 0],
+      ['slaughter', 'Quarters', '020110000000', undefined, 8, 3],
+    ]);
+    expect(cert.products[0]).toMatchObject({ nameAr: 'لحم بقري مجمد' });
+    const res = await w.as.external.get(`/api/certificates/${issued.id}/pdf`);
+    expect(res.statusCode).toBe(200);
+    const { text } = await readPdf(res.rawPayload);
+    expect(text).toContain('Shipment Certificate');
+    expect(text).not.toContain('Halal Certificate');
+    expect(text).toContain('Frozen Beef');
+    expect(text).toContain('20000 kg');
   });
 });
 

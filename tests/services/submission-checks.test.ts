@@ -268,3 +268,35 @@ describe('foodAuthorityProducts: product data must match the food authority syst
     }
   });
 });
+
+describe('withinFacilityCertificate: external add-products stay inside the certificate’s categories (spec 02 section 8)', () => {
+  /** Frozen Lamb as the food-authority simulator registers it; its category as given (the certificate lists C0 only). */
+  const lamb = (category: string) =>
+    goodProduct({ nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000002', category, unit: 0, netWeight: 20, grossWeight: 21 });
+  const submitProduct = async (category: string, lang = 'en') => {
+    const draft = await completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: certificate.id, data: { products: [lamb(category)] } });
+    const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+    return { res, draft, after: await read(draft.id) };
+  };
+
+  it('a product under a category the certificate lists (C0) is submitted', async () => {
+    expect(certificate.categories).toEqual(['C0']);
+    const { res } = await submitProduct('C0');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status.code).not.toBe(0);
+  });
+
+  it('a product under a category the certificate does not list (CI, within the CB’s designation) is refused in the caller’s language, nothing changed', async () => {
+    for (const [lang, message] of [
+      ['en', 'This sub-category is not in the facility’s certificate'],
+      ['ar', 'هذه الفئة الفرعية غير مدرجة في شهادة المنشأة'],
+    ] as const) {
+      const { res, draft, after } = await submitProduct('CI', lang);
+      expect(res.statusCode).toBe(400);
+      expect(refusalsOf(res)).toEqual([{ member: 'products.0.category', message }]);
+      await expectUnchanged(draft, after);
+    }
+    const now = (await w.as.external.get(`/api/certificates/${certificate.id}`)).json() as CertificateJson;
+    expect([now.categories, now.products.map((p) => p.nameEn)]).toEqual([certificate.categories, certificate.products.map((p) => p.nameEn)]);
+  });
+});

@@ -8,6 +8,7 @@ import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { send, type RequestJson } from '../helpers/requests';
 import { startSimulators } from '../helpers/simulators';
 import { PLAN } from '../machines/samples';
+import type { CertificateProduct } from '../../machines/services';
 
 /**
  * Walking requests down their golden path over HTTP, as the people of the demo do: at each step the first demo user
@@ -229,7 +230,7 @@ export interface CertificateJson {
   issuer: { publicId: string } | null;
   scope: string | null;
   categories: string[];
-  products: { nameAr: string; nameEn: string; brandEn?: string; hsCode?: string }[];
+  products: CertificateProduct[];
   issuedAt: { iso: string };
   validFrom: { iso: string };
   expiresAt: { iso: string };

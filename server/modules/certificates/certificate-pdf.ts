@@ -25,13 +25,14 @@ function drawPageChrome(w: PdfWriter, view: CertificateView, t: Bilingual, first
     w.line(`${view.number}`, X0, 40, WIDTH, { size: 10, weight: 'bold', color: COLORS.brand }, { direction: 'ltr', align: 'center' });
     return 70;
   }
-  const title: TextStyle = { size: 24, weight: 'bold', color: COLORS.brand };
+  const titleStyle: TextStyle = { size: 24, weight: 'bold', color: COLORS.brand };
   const sub: TextStyle = { size: 10, color: COLORS.muted };
   const issuerEn = view.issuer ? view.issuer.nameEn : d(t.en, 'issuer');
   const issuerAr = view.issuer ? view.issuer.nameAr : d(t.ar, 'issuer');
-  w.line(d(t.en, 'title'), X0, 48, WIDTH / 2 - 50, title, { direction: 'ltr' });
+  const title = view.kind === 'shipment' ? 'shipmentTitle' : 'title';
+  w.line(d(t.en, title), X0, 48, WIDTH / 2 - 50, titleStyle, { direction: 'ltr' });
   w.paragraph(issuerEn, X0, 84, WIDTH / 2 - 50, sub, { direction: 'ltr' });
-  w.line(d(t.ar, 'title'), X0 + WIDTH / 2 + 50, 44, WIDTH / 2 - 50, { ...title, size: 26 }, { direction: 'rtl' });
+  w.line(d(t.ar, title), X0 + WIDTH / 2 + 50, 44, WIDTH / 2 - 50, { ...titleStyle, size: 26 }, { direction: 'rtl' });
   w.paragraph(issuerAr, X0 + WIDTH / 2 + 50, 84, WIDTH / 2 - 50, sub, { direction: 'rtl' });
   drawEmblem(w, PAGE.width / 2, 78, t);
   // Certificate number band.
@@ -41,8 +42,8 @@ function drawPageChrome(w: PdfWriter, view: CertificateView, t: Bilingual, first
   w.line(view.number, X0, 134, WIDTH, { size: 17, weight: 'bold', color: COLORS.brand }, { direction: 'ltr', align: 'center' });
   // The attestation sentence, both languages.
   const half = WIDTH / 2 - 8;
-  const hEn = w.paragraph(d(t.en, 'intro'), X0, 174, half, { size: 9 }, { direction: 'ltr' });
-  const hAr = w.paragraph(d(t.ar, 'intro'), X0 + half + 16, 174, half, { size: 9 }, { direction: 'rtl' });
+  const hEn = w.paragraph(d(t.en, view.kind === 'shipment' ? 'shipmentIntro' : 'intro'), X0, 174, half, { size: 9 }, { direction: 'ltr' });
+  const hAr = w.paragraph(d(t.ar, view.kind === 'shipment' ? 'shipmentIntro' : 'intro'), X0 + half + 16, 174, half, { size: 9 }, { direction: 'rtl' });
   return 174 + Math.max(hEn, hAr) + 10;
 }
 
@@ -81,12 +82,22 @@ function fieldsOf(view: CertificateView, t: Bilingual): BilingualField[] {
 }
 
 /** Product table: English columns on the left, the HS code in the middle, Arabic columns on the right. */
+/** A shipment line's quantity and net weight with its unit, in one language. */
+function goodsAmount(tt: Bilingual['en'], p: CertificateView['products'][number]): string {
+  if (p.netWeight === undefined) return '';
+  const weight = { weight: p.netWeight, unit: p.unit !== undefined ? d(tt, `units.${p.unit}`) : '' };
+  return p.quantity !== undefined ? d(tt, 'quantityWeight', { ...weight, count: p.quantity }) : d(tt, 'weight', weight);
+}
+
 function drawProducts(w: PdfWriter, view: CertificateView, t: Bilingual, y: number, newPage: () => number): number {
+  // A shipment certificate lists its goods with their quantity and net weight where the others show the brand.
+  const shipment = view.kind === 'shipment';
+  const second = shipment ? 'netWeight' : 'brand';
   const cols = [
     { key: 'product', width: 130, dir: 'ltr' as const, lang: 'en' as const },
-    { key: 'brand', width: 75, dir: 'ltr' as const, lang: 'en' as const },
+    { key: second, width: 75, dir: 'ltr' as const, lang: 'en' as const },
     { key: 'hsCode', width: 80, dir: 'ltr' as const, lang: 'en' as const },
-    { key: 'brand', width: 75, dir: 'rtl' as const, lang: 'ar' as const },
+    { key: second, width: 75, dir: 'rtl' as const, lang: 'ar' as const },
     { key: 'product', width: WIDTH - 360, dir: 'rtl' as const, lang: 'ar' as const },
   ];
   const cell: TextStyle = { size: 9 };
@@ -102,8 +113,9 @@ function drawProducts(w: PdfWriter, view: CertificateView, t: Bilingual, y: numb
     return top + 24;
   };
   if (y + 60 > BOTTOM) y = newPage();
-  w.line(d(t.en, 'products'), X0, y, WIDTH / 2, { size: 12, weight: 'bold', color: COLORS.brand }, { direction: 'ltr' });
-  w.line(d(t.ar, 'products'), X0 + WIDTH / 2, y, WIDTH / 2, { size: 12, weight: 'bold', color: COLORS.brand }, { direction: 'rtl' });
+  const heading = shipment ? 'goods' : 'products';
+  w.line(d(t.en, heading), X0, y, WIDTH / 2, { size: 12, weight: 'bold', color: COLORS.brand }, { direction: 'ltr' });
+  w.line(d(t.ar, heading), X0 + WIDTH / 2, y, WIDTH / 2, { size: 12, weight: 'bold', color: COLORS.brand }, { direction: 'rtl' });
   y = header(y + 20);
   if (!view.products.length) {
     w.line(d(t.en, 'noProducts'), X0 + 4, y, WIDTH / 2, cell, { direction: 'ltr' });
@@ -111,7 +123,9 @@ function drawProducts(w: PdfWriter, view: CertificateView, t: Bilingual, y: numb
     return y + 20;
   }
   for (const p of view.products) {
-    const values = [p.nameEn, p.brandEn ?? '', p.hsCode ?? '', p.brandAr ?? '', p.nameAr];
+    const values = shipment
+      ? [p.nameEn, goodsAmount(t.en, p), p.hsCode ?? '', goodsAmount(t.ar, p), p.nameAr]
+      : [p.nameEn, p.brandEn ?? '', p.hsCode ?? '', p.brandAr ?? '', p.nameAr];
     const height = Math.max(...cols.map((c, i) => w.measure(values[i] || '—', c.width - 10, cell, c.dir))) + 6;
     if (y + height > BOTTOM) y = header(newPage());
     let x = X0;
@@ -160,7 +174,7 @@ function drawStatusWatermark(w: PdfWriter, view: CertificateView, t: Bilingual) 
  * and a QR code of the public verification URL.
  */
 export async function renderCertificatePdf(view: CertificateView, t: Bilingual): Promise<Buffer> {
-  const w = new PdfWriter({ title: `${t.en('payments:certificate.document.title')} ${view.number}`, lang: 'ar', bufferPages: true });
+  const w = new PdfWriter({ title: `${t.en(`payments:certificate.document.${view.kind === 'shipment' ? 'shipmentTitle' : 'title'}`)} ${view.number}`, lang: 'ar', bufferPages: true });
   let y = drawPageChrome(w, view, t, true);
   const newPage = () => {
     w.doc.addPage();

@@ -40,7 +40,11 @@ export function CertificatePage() {
   return (
     <PageContainer>
       <PageHeader
-        title={t(mark ? 'records:marks.pageTitle' : 'requests:certificate.title', { number: c.number })}
+        title={
+          mark
+            ? t('records:marks.pageTitle', { number: c.number })
+            : t('requests:certificate.title', { number: c.number, kind: t(`payments:certificate.kind.${c.kind}`, { defaultValue: c.kindLabel }) })
+        }
         breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, list, { label: c.number }]}
         actions={
           <>
@@ -124,6 +128,20 @@ export function CertificatePage() {
                     <Text as="span" color="fg.muted">
                       {' — '}
                       <Ltr>{p.hsCode}</Ltr>
+                    </Text>
+                  )}
+                  {/* Shipment certificates: each line's quantity, net weight and unit, and a slaughter line's slaughterhouse. */}
+                  {(p.slaughterFacility || p.quantity !== undefined || p.netWeight !== undefined) && (
+                    <Text as="span" color="fg.muted" data-testid="certificate-goods">
+                      {[
+                        p.slaughterFacility && t('requests:certificate.goods.slaughter', { facility: p.slaughterFacility }),
+                        p.quantity !== undefined && t('requests:certificate.goods.quantity', { count: p.quantity }),
+                        p.netWeight !== undefined &&
+                          t('requests:certificate.goods.netWeight', { weight: p.netWeight, unit: p.unit !== undefined ? t(`forms:unit.${p.unit}`) : '' }),
+                      ]
+                        .filter(Boolean)
+                        .map((x) => ` — ${x}`)
+                        .join('')}
                     </Text>
                   )}
                 </li>
