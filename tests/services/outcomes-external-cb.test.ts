@@ -201,6 +201,18 @@ describe('conformity-body services', () => {
     expect((await w.as['cb.main'].get(`/api/requests/${draft.id}/certificate`)).json()).toEqual({ id: designation.id, number: designation.number });
     expect(monthsBetween(designation.validFrom.iso, designation.expiresAt.iso)).toBe(36);
     expect(designation.categories).toEqual(SERVICES.cbDesignation.project(parsedData('cbDesignation'), {} as never).categories);
+    // Its bilingual PDF is a designation certificate, and the QR's code verifies it on the public page.
+    const pdf = await w.as['cb.main'].get(`/api/certificates/${designation.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    const { text } = await readPdf(pdf.rawPayload);
+    expect(text).toContain('Conformity Body Designation Certificate');
+    expect(text).not.toContain('Halal Certificate');
+    expect(text).toContain(designation.number);
+    const code = (designation as CertificateJson & { verificationUrl: string }).verificationUrl.split('/').pop();
+    const verified = await w.t.anonymous.get(`/api/public/verify/${code}?lang=en`);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ found: true, certificate: { number: designation.number, status: 'active', kind: 'cbDesignation' } });
   });
 
   it('CB designation is billed: the appointment request (service 1) and the appointment (service 5), excluding VAT', async () => {

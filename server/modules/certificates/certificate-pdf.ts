@@ -13,6 +13,14 @@ const QR_SIZE = 104;
 
 const d = (t: Bilingual['en'], key: string, params?: Record<string, unknown>) => t(`payments:certificate.document.${key}`, params);
 
+/** The document's title and opening sentence by what it certifies: a shipment, a CB's designation, or a facility (the rest). */
+const documentTexts = (kind: string) =>
+  kind === 'shipment'
+    ? { title: 'shipmentTitle', intro: 'shipmentIntro' }
+    : kind === 'cbDesignation'
+      ? { title: 'cbTitle', intro: 'cbIntro' }
+      : { title: 'title', intro: 'intro' };
+
 /** The frame, title block and running footer of every page; returns where content starts. */
 function drawPageChrome(w: PdfWriter, view: CertificateView, t: Bilingual, first: boolean): number {
   const { doc } = w;
@@ -29,7 +37,7 @@ function drawPageChrome(w: PdfWriter, view: CertificateView, t: Bilingual, first
   const sub: TextStyle = { size: 10, color: COLORS.muted };
   const issuerEn = view.issuer ? view.issuer.nameEn : d(t.en, 'issuer');
   const issuerAr = view.issuer ? view.issuer.nameAr : d(t.ar, 'issuer');
-  const title = view.kind === 'shipment' ? 'shipmentTitle' : 'title';
+  const { title, intro } = documentTexts(view.kind);
   w.line(d(t.en, title), X0, 48, WIDTH / 2 - 50, titleStyle, { direction: 'ltr' });
   w.paragraph(issuerEn, X0, 84, WIDTH / 2 - 50, sub, { direction: 'ltr' });
   w.line(d(t.ar, title), X0 + WIDTH / 2 + 50, 44, WIDTH / 2 - 50, { ...titleStyle, size: 26 }, { direction: 'rtl' });
@@ -42,8 +50,8 @@ function drawPageChrome(w: PdfWriter, view: CertificateView, t: Bilingual, first
   w.line(view.number, X0, 134, WIDTH, { size: 17, weight: 'bold', color: COLORS.brand }, { direction: 'ltr', align: 'center' });
   // The attestation sentence, both languages.
   const half = WIDTH / 2 - 8;
-  const hEn = w.paragraph(d(t.en, view.kind === 'shipment' ? 'shipmentIntro' : 'intro'), X0, 174, half, { size: 9 }, { direction: 'ltr' });
-  const hAr = w.paragraph(d(t.ar, view.kind === 'shipment' ? 'shipmentIntro' : 'intro'), X0 + half + 16, 174, half, { size: 9 }, { direction: 'rtl' });
+  const hEn = w.paragraph(d(t.en, intro), X0, 174, half, { size: 9 }, { direction: 'ltr' });
+  const hAr = w.paragraph(d(t.ar, intro), X0 + half + 16, 174, half, { size: 9 }, { direction: 'rtl' });
   return 174 + Math.max(hEn, hAr) + 10;
 }
 
@@ -174,7 +182,7 @@ function drawStatusWatermark(w: PdfWriter, view: CertificateView, t: Bilingual) 
  * and a QR code of the public verification URL.
  */
 export async function renderCertificatePdf(view: CertificateView, t: Bilingual): Promise<Buffer> {
-  const w = new PdfWriter({ title: `${t.en(`payments:certificate.document.${view.kind === 'shipment' ? 'shipmentTitle' : 'title'}`)} ${view.number}`, lang: 'ar', bufferPages: true });
+  const w = new PdfWriter({ title: `${t.en(`payments:certificate.document.${documentTexts(view.kind).title}`)} ${view.number}`, lang: 'ar', bufferPages: true });
   let y = drawPageChrome(w, view, t, true);
   const newPage = () => {
     w.doc.addPage();
