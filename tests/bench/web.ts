@@ -4,7 +4,8 @@
  *
  * It builds nothing: run `npm run build` (or `npm start` once) first; the server serves web/dist (or WEB_DIST).
  * It starts the real server as the e2e harness does (`tsx server/main.ts`, a fresh DATA_DIR, SIMULATORS=true,
- * NODE_ENV=test, a free port), signs in as internal.main through the API, starts a draft request, then runs
+ * NODE_ENV=test, a free port), signs in as internal.main through the API, starts a draft request, puts the session
+ * cookies into the browser for the request pages, then runs
  * Lighthouse on each page in turn. Prints scores and Web Vitals per page and ends with one line of `name=value`
  * figures. Asserts nothing.
  *
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO_PASSWORD = 'Demo@12345';
@@ -112,6 +114,25 @@ interface Figures {
 
 const server = await startServer();
 const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+
+/**
+ * Lighthouse's `extraHeaders: { cookie }` does not reach the app's own API calls (the page ends on the sign-in page),
+ * so the session cookies go into the browser itself and that run keeps them (disableStorageReset), after the cache
+ * has been emptied so it is still a cold load.
+ */
+async function putCookies(url: string, cookie: string) {
+  const page = await browser.newPage();
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  const cookies = cookie.split('; ').map((pair) => {
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+  });
+  await cdp.send('Network.setCookies', { cookies });
+  await page.close();
+}
+
 try {
   const owner = await signIn(server.url, 'internal.main');
   const started = await fetch(`${server.url}/api/requests`, {
@@ -136,6 +157,7 @@ try {
   for (const page of pages.filter((p) => !only || only.includes(p.name))) {
     const runs: Figures[] = [];
     for (let i = 0; i < RUNS; i++) {
+      if (page.cookie) await putCookies(server.url, page.cookie);
       const result = await lighthouse(
         `${server.url}${page.path}`,
         {
@@ -143,7 +165,7 @@ try {
           output: 'json',
           logLevel: 'error',
           onlyCategories: ['performance', 'accessibility'],
-          extraHeaders: page.cookie ? { cookie: page.cookie } : undefined,
+          disableStorageReset: !!page.cookie,
         },
       );
       if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
@@ -197,6 +219,7 @@ try {
       .join(' '),
   );
 } finally {
+  await browser.disconnect();
   chrome.kill();
   await server.stop();
 }
