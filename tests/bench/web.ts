@@ -192,6 +192,10 @@ try {
           .slice(0, 3)
           .map((a) => `${a.id} ${Math.round(a.numericValue ?? 0)} ms`);
         if (opportunities.length) console.log(`  ${page.name} opportunities: ${opportunities.join(', ')}`);
+        const shifts = ((lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { selector?: string; nodeLabel?: string } }[] } | undefined)?.items ?? [])
+          .slice(0, 3)
+          .map((it) => `${it.score.toFixed(3)} ${it.node?.selector ?? '?'} "${(it.node?.nodeLabel ?? '').slice(0, 40)}"`);
+        if (shifts.length) console.log(`  ${page.name} layout shifts: ${shifts.join('; ')}`);
       }
     }
     runs.sort((a, b) => a.perf - b.perf);
