@@ -1,4 +1,4 @@
-import { Box, Button, Card, Flex, Heading, Link as ChakraLink, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Flex, Heading, Link as ChakraLink, SimpleGrid, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -60,7 +60,8 @@ export function HomePage() {
                   {summary}
                 </Text>
               ) : (
-                <Skeleton height="5" />
+                // About the height of the summary on a phone, so the buttons and the card below do not jump (CLS).
+                <SkeletonText noOfLines={3} />
               )}
               <Flex gap="3" wrap="wrap">
                 <Button asChild bg="white" color="brand.800" _hover={{ bg: 'whiteAlpha.900' }}>
@@ -97,6 +98,8 @@ export function HomePage() {
               {t('home.servicesTitle')}
             </Heading>
             <SimpleGrid columns={{ base: 1, md: 2, lg: 3 }} gap="4" data-testid="home-services">
+              {/* Placeholders while the page text loads, so the sections below are not pushed down when it arrives (CLS). */}
+              {!page && [0, 1, 2].map((i) => <Skeleton key={i} height="32" borderRadius="lg" />)}
               {services.map((s) => (
                 <Box key={s.title} borderWidth="1px" borderRadius="lg" bg="bg" p="5" borderTopWidth="4px" borderTopColor="brand.solid">
                   <Heading as="h3" size="md" color="brand.fg">

@@ -1,5 +1,6 @@
-import { SERVICES, servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
+import { servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
 import { screenExists } from '../../screens';
+import { SERVICE_WIZARDS } from './wizards';
 
 /**
  * What the web adds to a service definition (machines/services): where its drafts are edited, and which of the data
@@ -63,26 +64,23 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
   });
 }
 
-const INTERNAL_WIZARD = '/internal-halal-request/$requestId';
-/** The generic wizard (ServiceWizard.tsx): every kind without a wizard of its own. */
-export const GENERIC_WIZARD = '/requests/$requestId/edit';
 const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
 /** Any request's certificate: the one it issued or renewed, else the one it changed (GET /api/requests/{id}/certificate). */
 const REQUEST_CERTIFICATE = '/api/requests/$requestId/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
-  internalCertificate: { wizard: INTERNAL_WIZARD, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
-  internalRenewal: { wizard: INTERNAL_WIZARD, certificate: INTERNAL_CERTIFICATE },
-  internalAddProducts: { wizard: GENERIC_WIZARD, certificate: INTERNAL_CERTIFICATE },
-  internalHalalMark: { wizard: GENERIC_WIZARD },
-  cbDesignation: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  cbRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  cbAddCategories: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  externalCertificate: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  externalRenewal: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  externalAddProducts: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
-  externalHalalMark: { wizard: GENERIC_WIZARD },
-  shipment: { wizard: GENERIC_WIZARD, certificate: REQUEST_CERTIFICATE },
+  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
+  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal, certificate: INTERNAL_CERTIFICATE },
+  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts, certificate: INTERNAL_CERTIFICATE },
+  internalHalalMark: { wizard: SERVICE_WIZARDS.internalHalalMark },
+  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation, certificate: REQUEST_CERTIFICATE },
+  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal, certificate: REQUEST_CERTIFICATE },
+  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories, certificate: REQUEST_CERTIFICATE },
+  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate, certificate: REQUEST_CERTIFICATE },
+  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal, certificate: REQUEST_CERTIFICATE },
+  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts, certificate: REQUEST_CERTIFICATE },
+  externalHalalMark: { wizard: SERVICE_WIZARDS.externalHalalMark },
+  shipment: { wizard: SERVICE_WIZARDS.shipment, certificate: REQUEST_CERTIFICATE },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
@@ -108,14 +106,6 @@ export function startableServices(type: FacilityType, permissions: readonly stri
     (d) => d.subject.type === subject && d.startPermissions.some((p) => permissions.includes(p)) && screenExists(d.routes.start),
   );
 }
-
-/**
- * Services whose start screen is the generic one (a service with a wizard but no screen of its own). A
- * certificate-subject service takes the certificate from its start path (`$certificateId`) or, where the path has
- * none, from `?certificateId=`.
- */
-export const genericStartKinds = (isBuilt: (template: string) => boolean): RequestKind[] =>
-  (Object.keys(WEB_SERVICES) as RequestKind[]).filter((k) => !!WEB_SERVICES[k]?.wizard && !isBuilt(SERVICES[k].routes.start));
 
 /** The start link of a service: its start path, with the certificate as a query when the path does not carry it. */
 export function startLink(template: string, facilityPublicId: string, certificateId?: string): { to: string; search?: { certificateId: string } } {

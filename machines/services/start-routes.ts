@@ -1,0 +1,34 @@
+import { Permissions as P } from '../permissions';
+import type { RequestKind } from './types';
+
+/**
+ * Where each service starts in the web and who may start it: the registry's `routes.start` and `startPermissions`
+ * as plain data, without the forms and their zod schemas, so that the web router can build the generic start routes
+ * without loading the registry into the entry script (issue 18 item 1). tests/machines/start-routes.test.ts checks
+ * that this equals what the registry (machines/services) says, so the two cannot drift; change both together.
+ */
+export interface StartRoute {
+  /** The web path of the start screen ('$facilityPublicId', '$cbPublicId', '$certificateId' parameters). */
+  start: string;
+  /** Any of these, for the facility, lets a user start the service. */
+  startPermissions: readonly string[];
+}
+
+const cb = [P.cbAccreditation.request];
+const internal = [P.internalRequest.request];
+const external = [P.externalRequest.request];
+
+export const START_ROUTES: Readonly<Record<RequestKind, StartRoute>> = {
+  cbDesignation: { start: '/halal-request/new/$cbPublicId', startPermissions: cb },
+  cbRenewal: { start: '/cba-renewal-request/$cbPublicId/$certificateId', startPermissions: cb },
+  cbAddCategories: { start: '/add-cb-categories-request/$cbPublicId/$certificateId', startPermissions: cb },
+  internalCertificate: { start: '/internal-halal-request/new/$facilityPublicId', startPermissions: internal },
+  internalRenewal: { start: '/internal-renewal-request/$facilityPublicId/$certificateId', startPermissions: internal },
+  internalAddProducts: { start: '/add-product-infa-request/$facilityPublicId', startPermissions: internal },
+  internalHalalMark: { start: '/internal-halal-mark-request/$facilityPublicId', startPermissions: internal },
+  externalCertificate: { start: '/external-halal-request/$cbPublicId', startPermissions: external },
+  externalRenewal: { start: '/external-renewal-request/$cbPublicId/$certificateId', startPermissions: external },
+  externalAddProducts: { start: '/add-products-ef-request/$cbPublicId/$facilityPublicId', startPermissions: external },
+  externalHalalMark: { start: '/ex-halal-mark-request/$cbPublicId', startPermissions: external },
+  shipment: { start: '/ex-shipment-request/$cbPublicId', startPermissions: [P.shipment.default] },
+};

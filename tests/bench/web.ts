@@ -1,0 +1,229 @@
+/**
+ * npm run bench:web — Lighthouse (mobile preset, the default) through Debian Chromium on the pages of issue 18 item 1:
+ * the home page, a public list (/hs-code) and a signed-in request page, in Arabic and in English.
+ *
+ * It builds nothing: run `npm run build` (or `npm start` once) first; the server serves web/dist (or WEB_DIST).
+ * It starts the real server as the e2e harness does (`tsx server/main.ts`, a fresh DATA_DIR, SIMULATORS=true,
+ * NODE_ENV=test, a free port), signs in as internal.main through the API, starts a draft request, puts the session
+ * cookies into the browser for the request pages, then runs
+ * Lighthouse on each page in turn. Prints scores and Web Vitals per page and ends with one line of `name=value`
+ * figures. Asserts nothing.
+ *
+ * Settings: CHROME_PATH (default /usr/bin/chromium), BENCH_PAGES (comma-separated subset of the page names below),
+ * BENCH_RUNS (Lighthouse runs per page, default 1; the median performance run is reported).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DEMO_PASSWORD = 'Demo@12345';
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server, as tests/e2e/harness/server.ts starts it (that module needs vitest's inject, so not reused). */
+async function startServer() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'halal-bench-web-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SIMULATORS: 'true',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not answer /api/health:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, stop };
+}
+
+async function signIn(base: string, userName: string) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login ${userName}: ${res.status} ${await res.text()}`);
+  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: session.join('; ') } });
+  const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+  return { cookie, csrf: ((await s.json()) as { csrfToken: string }).csrfToken };
+}
+
+interface Figures {
+  perf: number;
+  a11y: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  scriptKb: number;
+  totalKb: number;
+}
+
+const server = await startServer();
+const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+
+/**
+ * Lighthouse's `extraHeaders: { cookie }` does not reach the app's own API calls (the page ends on the sign-in page),
+ * so the session cookies go into the browser itself and that run keeps them (disableStorageReset), after the cache
+ * has been emptied so it is still a cold load.
+ */
+async function putCookies(url: string, cookie: string) {
+  const page = await browser.newPage();
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  const cookies = cookie.split('; ').map((pair) => {
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+  });
+  await cdp.send('Network.setCookies', { cookies });
+  await page.close();
+}
+
+try {
+  const owner = await signIn(server.url, 'internal.main');
+  const started = await fetch(`${server.url}/api/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+    body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
+  });
+  if (started.status !== 201) throw new Error(`draft request: ${started.status} ${await started.text()}`);
+  const requestId = ((await started.json()) as { id: string }).id;
+
+  const pages: { name: string; path: string; cookie?: string }[] = [
+    { name: 'home_ar', path: '/home?lang=ar' },
+    { name: 'home_en', path: '/home?lang=en' },
+    { name: 'hscode_ar', path: '/hs-code?lang=ar' },
+    { name: 'hscode_en', path: '/hs-code?lang=en' },
+    { name: 'request_ar', path: `/requests/${requestId}?lang=ar`, cookie: owner.cookie },
+    { name: 'request_en', path: `/requests/${requestId}?lang=en`, cookie: owner.cookie },
+  ];
+  const only = process.env.BENCH_PAGES?.split(',').map((s) => s.trim());
+  const results: [string, Figures][] = [];
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} run(s) per page, mobile preset`);
+  for (const page of pages.filter((p) => !only || only.includes(p.name))) {
+    const runs: Figures[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      if (page.cookie) await putCookies(server.url, page.cookie);
+      const result = await lighthouse(
+        `${server.url}${page.path}`,
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          disableStorageReset: !!page.cookie,
+        },
+      );
+      if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
+      const { lhr } = result;
+      if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+      const items = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
+      const size = (type: string) => (items.find((it) => it.resourceType === type)?.transferSize ?? 0) / 1024;
+      runs.push({
+        perf: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        a11y: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        fcp: num('first-contentful-paint'),
+        lcp: num('largest-contentful-paint'),
+        tbt: num('total-blocking-time'),
+        cls: num('cumulative-layout-shift'),
+        scriptKb: size('script'),
+        totalKb: size('total'),
+      });
+      if (i === 0) {
+        if (lhr.finalDisplayedUrl !== `${server.url}${page.path}`) console.log(`  ${page.name} ended on ${lhr.finalDisplayedUrl}`);
+        const opportunities = Object.values(lhr.audits)
+          .filter((a) => a.details?.type === 'opportunity' && (a.numericValue ?? 0) > 0)
+          .sort((a, b) => (b.numericValue ?? 0) - (a.numericValue ?? 0))
+          .slice(0, 3)
+          .map((a) => `${a.id} ${Math.round(a.numericValue ?? 0)} ms`);
+        if (opportunities.length) console.log(`  ${page.name} opportunities: ${opportunities.join(', ')}`);
+        const shifts = ((lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { selector?: string; nodeLabel?: string } }[] } | undefined)?.items ?? [])
+          .slice(0, 3)
+          .map((it) => `${it.score.toFixed(3)} ${it.node?.selector ?? '?'} "${(it.node?.nodeLabel ?? '').slice(0, 40)}"`);
+        if (shifts.length) console.log(`  ${page.name} layout shifts: ${shifts.join('; ')}`);
+      }
+    }
+    runs.sort((a, b) => a.perf - b.perf);
+    const f = runs[Math.floor(runs.length / 2)];
+    results.push([page.name, f]);
+    console.log(
+      `${page.name.padEnd(11)} ${page.path.padEnd(50)} performance ${String(f.perf).padStart(3)}  accessibility ${String(f.a11y).padStart(3)}  ` +
+        `FCP ${(f.fcp / 1000).toFixed(2)} s  LCP ${(f.lcp / 1000).toFixed(2)} s  TBT ${Math.round(f.tbt)} ms  CLS ${f.cls.toFixed(3)}  ` +
+        `script ${f.scriptKb.toFixed(0)} KB (all ${f.totalKb.toFixed(0)} KB) transferred`,
+    );
+  }
+  console.log(
+    results
+      .map(([name, f]) =>
+        [
+          `${name}_perf=${f.perf}`,
+          `${name}_a11y=${f.a11y}`,
+          `${name}_fcp_ms=${Math.round(f.fcp)}`,
+          `${name}_lcp_ms=${Math.round(f.lcp)}`,
+          `${name}_tbt_ms=${Math.round(f.tbt)}`,
+          `${name}_cls=${f.cls.toFixed(3)}`,
+          `${name}_script_kb=${f.scriptKb.toFixed(0)}`,
+        ].join(' '),
+      )
+      .join(' '),
+  );
+} finally {
+  await browser.disconnect();
+  chrome.kill();
+  await server.stop();
+}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { REQUEST_KINDS, SERVICES } from '../../machines/services';
+import { START_ROUTES } from '../../machines/services/start-routes';
+
+describe('START_ROUTES (the plain catalogue the web router reads)', () => {
+  it('lists every request kind and nothing else', () => {
+    expect(Object.keys(START_ROUTES).sort()).toEqual([...REQUEST_KINDS].sort());
+  });
+
+  it.each(REQUEST_KINDS)('%s: the start path and start permissions the service registry gives', (kind) => {
+    expect(START_ROUTES[kind]).toEqual({ start: SERVICES[kind].routes.start, startPermissions: [...SERVICES[kind].startPermissions] });
+  });
+});
