@@ -67,7 +67,11 @@ describe('applicant services on an issued internal certificate', () => {
   let certificateId: string;
 
   beforeAll(async () => {
-    ({ server, data: certificateId } = await startServerWithData(prepareData));
+    ({ server, data: certificateId } = await startServerWithData(prepareData, {
+      // The system issues a paid mark package through a timer; checked every 5 s here, it fires after the request page
+      // has loaded, so the walk shows the page moving on by itself (1004 -> 1005) without a reload.
+      TIMER_POLL_MS: '5000',
+    }));
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {

@@ -53,6 +53,20 @@ export function RequestPage() {
 
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
+  // A request in the payment queue moves on without anyone acting on this page: the payment portal confirms a bill,
+  // the system issues a paid mark package (1004 -> 1005). Look again every few seconds for a while, so the person who
+  // just paid sees the outcome without reloading.
+  const awaitingSystem = request.data?.queue === 'payment' && !finished;
+  const reloadRequest = request.reload;
+  useEffect(() => {
+    if (!awaitingSystem) return;
+    let polls = 0;
+    const timer = setInterval(() => {
+      if (++polls > 40) clearInterval(timer);
+      else if (document.visibilityState === 'visible') void reloadRequest();
+    }, 3000);
+    return () => clearInterval(timer);
+  }, [awaitingSystem, version, reloadRequest]);
   useEffect(() => {
     const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
     if (!finished || !lookup) return;
