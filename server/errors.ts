@@ -29,5 +29,8 @@ export function registerErrorStatus(codes: Record<string, number>): void {
 
 export const statusOf = (code: string): number => STATUS[code] ?? 400;
 
+/** Every error code with a registered status (each needs a message in locales/<lang>/errors.json). */
+export const registeredErrorCodes = (): string[] => Object.keys(STATUS);
+
 /** The HTTP status of an error (400 for a domain code nobody registered). */
 export const httpStatusOf = (err: AppError): number => statusOf(String(err.code));
