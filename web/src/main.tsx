@@ -14,6 +14,7 @@ import { installProblemHandler } from './components/problem-handler';
 import { FullPageLoader } from './components/FullPageLoader';
 import { Toaster } from './components/toaster';
 import { router } from './router';
+import { registerServiceWorkerLater } from './service-worker';
 import { system } from './theme';
 
 async function start() {
@@ -28,6 +29,7 @@ async function start() {
       </ChakraProvider>
     </StrictMode>,
   );
+  registerServiceWorkerLater();
 }
 
 void start();

@@ -20,6 +20,11 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
   /** Preferred language sent by the browser; the portal still defaults to Arabic. */
   locale?: string;
+  /**
+   * The portal's service worker registers 30 s after a page loads; walks block it (default) so that every call goes
+   * to the server and page.route sees it. service-worker.e2e.ts allows it.
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 export interface OpenedPage {
@@ -36,6 +41,7 @@ export async function openPage(browser: Browser, baseURL: string, options: PageO
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: options.locale ?? 'ar-SA',
     acceptDownloads: true,
+    serviceWorkers: options.serviceWorkers ?? 'block',
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -53,17 +53,12 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 
 /**
  * Starts the real server (`tsx server/main.ts`, the same entry as `npm start`) on a free port with a fresh
- * DATA_DIR (embedded PGlite, migrated and seeded on start) and the simulators on. `env` overrides settings
- * (e.g. SESSION_TIME_MINUTES; a DATA_DIR given is used and removed on stop). Uses PostgreSQL only when E2E_DATABASE_URL is set. Serves the web build made by
- * global-setup.ts (so it must run under tests/e2e/vitest.config.ts).
- */
-/**
- * Starts the real server (`tsx server/main.ts`, the same entry as `npm start`) on a free port with a fresh
  * DATA_DIR (embedded PGlite, migrated and seeded on start) and the simulators on. `env` overrides settings (a
  * DATA_DIR given is used and removed on stop). Uses PostgreSQL only when E2E_DATABASE_URL is set.
  */
 export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // A PORT given is kept (a test that restarts the server on the same origin, e.g. a new build for the service worker).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'halal-e2e-'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
