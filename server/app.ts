@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import jwt from '@fastify/jwt';
 import rateLimit from '@fastify/rate-limit';
@@ -114,6 +115,10 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
       },
     },
   });
+  // JSON answers of 1 KB or more go out compressed (the public pages' lists and texts were sent raw: issue 18). The
+  // built web files are compressed once at build time and sent as they are (plugins/web.ts); files of other types
+  // (PDF, xlsx, zip) are not compressible and go as they are.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(jwt, { secret: config.JWT_SECRET });
   await app.register(rateLimit, { global: false });
   await app.register(errors);

@@ -92,4 +92,19 @@ describe('compressed assets', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('compresses JSON answers of 1 KB or more for a client that accepts it, and not the small ones', async () => {
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const plain = await app.inject({ method: 'GET', url: '/api/public/news?lang=en' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const br = await app.inject({ method: 'GET', url: '/api/public/news?lang=en', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const gz = await app.inject({ method: 'GET', url: '/api/public/news?lang=en', headers: { 'accept-encoding': 'gzip' } });
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
+    const small = await app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
 });
