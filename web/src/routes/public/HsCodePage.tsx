@@ -122,7 +122,8 @@ export function HsCodePage() {
                 <Checkbox.Label>{t('hs.halalOnly')}</Checkbox.Label>
               </Checkbox.Root>
             </Flex>
-            <Box aria-live="polite" aria-atomic="true">
+            {/* One line tall before the count arrives, so the table below does not move when it does. */}
+            <Box aria-live="polite" aria-atomic="true" minH="6">
               {data && (
                 <Text fontWeight="semibold" data-testid="hs-count" data-count={data.totalCount}>
                   {t('hs.count', { count: data.totalCount })}
