@@ -105,6 +105,8 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
+        // The fonts are the build's own files (helmet's default also allowed any https: host).
+        fontSrc: ["'self'", 'data:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         frameSrc: ["'self'"],

@@ -105,6 +105,24 @@ describe('a production server', () => {
     }
   });
 
+  it('tells the browser to load nothing from elsewhere and to keep to HTTPS', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const csp = Object.fromEntries(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(' ')]),
+    );
+    // Scripts, styles, fonts, calls and frames from the portal's own origin only (fonts and images also inline).
+    expect(csp['default-src']).toBe("'self'");
+    expect(csp['script-src']).toBe("'self'");
+    expect(csp['font-src']).toBe("'self' data:");
+    expect(csp['connect-src']).toBe("'self'");
+    expect(csp['frame-ancestors']).toBe("'self'");
+    expect(res.headers['strict-transport-security']).toContain('max-age=');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('the demo seed refuses to run', async () => {
     await expect(seedDemo(database.db, 'production')).rejects.toBeInstanceOf(DemoSeedRefused);
     const [{ n }] = await database.db.select({ n: count() }).from(users);
