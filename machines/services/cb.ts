@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Permissions as P } from '../permissions';
+import { startOf } from './start-routes';
 import { OPERATIONS, type Operation } from '../forms/catalogues';
 import { FormMessage as M } from '../forms/messages';
 import { addressField, arabicNameField, englishNameField, freeTextField, nameLikeField, requiredOrInvalid } from '../forms/fields';
@@ -25,7 +25,6 @@ import { emptyProjection, type ProjectionFn, type SectionDefinition, type Servic
  * categories, operations, agreement (the agreement is ticked on submit).
  */
 
-const cbStart = [P.cbAccreditation.request];
 const uuid = () => z.uuid({ error: M.invalid });
 
 const facilityInfoShape = () => ({
@@ -108,8 +107,7 @@ export function cbServices(): ServiceDefinition[] {
       certificate: 'appointment fee (service 5), billed after the decision committee approves',
     },
     feeDisplay: 'excludingVat',
-    routes: { start: '/halal-request/new/$cbPublicId', list: '/halal-request' },
-    startPermissions: cbStart,
+    ...startOf('cbDesignation', '/halal-request'),
   };
   const renewalSections = { ...sections, renewal: renewalSection() };
   const renewal: ServiceDefinition = {
@@ -125,7 +123,7 @@ export function cbServices(): ServiceDefinition[] {
     fees: { renewal: ({ schedule }) => toHalalas(schedule.cbRenewal) },
     feeReadings: { renewal: 'designation renewal fee, shown including VAT' },
     feeDisplay: 'includingVat',
-    routes: { start: '/cba-renewal-request/$cbPublicId/$certificateId', list: '/halal-request' },
+    ...startOf('cbRenewal', '/halal-request'),
   };
   const addSections: Record<string, SectionDefinition> = { categories: { complete: categorySelection(), draft: categorySelectionDraft() } };
   const addCategories: ServiceDefinition = {
@@ -141,8 +139,7 @@ export function cbServices(): ServiceDefinition[] {
     fees: {},
     feeReadings: {},
     feeDisplay: 'excludingVat',
-    routes: { start: '/add-cb-categories-request/$cbPublicId/$certificateId', list: '/halal-request' },
-    startPermissions: cbStart,
+    ...startOf('cbAddCategories', '/halal-request'),
   };
   return [designation, renewal, addCategories];
 }

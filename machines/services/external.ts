@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Permissions as P } from '../permissions';
+import { startOf } from './start-routes';
 import { OPERATIONS, type Operation } from '../forms/catalogues';
 import { FormMessage as M } from '../forms/messages';
 import { areaField, countField, requiredOrInvalid } from '../forms/fields';
@@ -17,7 +17,6 @@ import { emptyProjection, type ProjectionFn, type SectionDefinition, type Servic
  * users; the factory the certificate is for is chosen in the wizard (section `factory`).
  */
 
-const externalStart = [P.externalRequest.request];
 const uuid = () => z.uuid({ error: M.invalid });
 
 /** Spec 02 section 3 "External request" attachments: operation plan per operation, quality guide, final acknowledgment. */
@@ -119,8 +118,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       addProducts: 'products added to the issued certificate (set A, status 107): the request study fee, billed at the month-end invoice after registration accepts',
     },
     feeDisplay: 'excludingVat',
-    routes: { start: '/external-halal-request/$cbPublicId', list: '/halal-request' },
-    startPermissions: externalStart,
+    ...startOf('externalCertificate', '/halal-request'),
   };
   const renewalSections = { ...sections, renewal: renewalSection() };
   const renewal: ServiceDefinition = {
@@ -136,7 +134,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     project: projectExternal(renewalSections),
     fees: { renewal: certificateFees },
     feeReadings: { renewal: 'the certificate fee for the renewed validity, by the payment way' },
-    routes: { start: '/external-renewal-request/$cbPublicId/$certificateId', list: '/halal-request' },
+    ...startOf('externalRenewal', '/halal-request'),
   };
   const addSections: Record<string, SectionDefinition> = {
     products: productsSection(hsRules),
@@ -158,8 +156,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },
     feeReadings: { addProducts: 'the request study fee (service 1), once per add-products request' },
     feeDisplay: 'excludingVat',
-    routes: { start: '/add-products-ef-request/$cbPublicId/$facilityPublicId', list: '/halal-request' },
-    startPermissions: externalStart,
+    ...startOf('externalAddProducts', '/halal-request'),
   };
-  return [certificate, renewal, addProducts, markService('externalHalalMark', 'external', '/ex-halal-mark-request/$cbPublicId')];
+  return [certificate, renewal, addProducts, markService('externalHalalMark', 'external')];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Permissions as P } from '../permissions';
+import { startOf } from './start-routes';
 import { createInternalRequestForm, INTERNAL_REQUEST_LIMITS, INTERNAL_REQUEST_STEPS, type TInternalRequest } from '../forms/internal-request';
 import { FormMessage as M } from '../forms/messages';
 import { freeTextField, requiredOrInvalid } from '../forms/fields';
@@ -13,7 +13,6 @@ import { emptyProjection, type ProjectionFn, type SectionDefinition, type Servic
 
 /** Internal facility services: the Halal certificate (201), its renewal (202), added products and Halal marks. */
 
-const internalStart = [P.internalRequest.request];
 const RENEWAL_REASON_MAX = 500;
 const NOTES_MAX = 2000;
 
@@ -68,8 +67,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       certificate: 'certificate fee per year of the validity the applicant chose: "yearly" bills one year now and each following year on its anniversary, "full" bills every year at once',
     },
     feeDisplay: 'excludingVat',
-    routes: { start: '/internal-halal-request/new/$facilityPublicId', list: '/internal-halal-request' },
-    startPermissions: internalStart,
+    ...startOf('internalCertificate', '/internal-halal-request'),
   };
 
   const renewal: ServiceDefinition = {
@@ -90,7 +88,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
       ...certificate.feeReadings,
       renewal: 'renewal fee: the certificate fee for the renewed validity, by the chosen payment way',
     },
-    routes: { start: '/internal-renewal-request/$facilityPublicId/$certificateId', list: '/internal-halal-request' },
+    ...startOf('internalRenewal', '/internal-halal-request'),
   };
 
   // Added products: the same product rules and HS-code eligibility as the certificate wizard.
@@ -124,11 +122,10 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },
     feeReadings: { addProducts: 'the request study fee (service 1), once per add-products request' },
     feeDisplay: 'excludingVat',
-    routes: { start: '/add-product-infa-request/$facilityPublicId', list: '/internal-halal-request' },
-    startPermissions: internalStart,
+    ...startOf('internalAddProducts', '/internal-halal-request'),
   };
 
-  return [certificate, renewal, addProducts, markService('internalHalalMark', 'internal', '/internal-halal-mark-request/$facilityPublicId')];
+  return [certificate, renewal, addProducts, markService('internalHalalMark', 'internal')];
 }
 
 /** Attachments of an add-products request: product evidence, none required beyond the products themselves. */
@@ -172,7 +169,7 @@ export function productsSection(hsRules?: HsRulesSource): SectionDefinition {
  * the products it covers, pro rata when less than a year remains); the products chosen now get their marks and the
  * other tags are the pre-issued balance, credited once against a later package of the same certificate.
  */
-export function markService(kind: 'internalHalalMark' | 'externalHalalMark', facility: 'internal' | 'external', start: string): ServiceDefinition {
+export function markService(kind: 'internalHalalMark' | 'externalHalalMark', facility: 'internal' | 'external'): ServiceDefinition {
   const productsComplete = z
     .array(z.object(markProductShape(), { error: M.invalid }), { error: requiredOrInvalid })
     .min(1, M.productRequired)
@@ -216,7 +213,6 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
         'the package: mark fee per tag (one tag = one product’s mark for the package’s year, so the fee counts the products the package covers), pro-rated by the whole months the certificate has left when less than a year remains; the unused tags of the certificate’s earlier paid packages are credited against it once, never below zero (workflows/mark-credit.ts)',
     },
     feeDisplay: 'excludingVat',
-    routes: { start, list: facility === 'internal' ? '/internal-halal-request' : '/halal-request' },
-    startPermissions: facility === 'internal' ? internalStart : [P.externalRequest.request],
+    ...startOf(kind, facility === 'internal' ? '/internal-halal-request' : '/halal-request'),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Permissions as P } from '../permissions';
+import { startOf } from './start-routes';
 import { FormMessage as M } from '../forms/messages';
 import { freeTextField, hsCodeField, nameLikeField, requiredOrInvalid, toNumber, weightField } from '../forms/fields';
 import { unitField } from '../forms/product';
@@ -173,8 +173,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
       shipment: 'per started 27 t of the total net weight of products and slaughters, converted from their units on the server',
     },
     feeDisplay: 'excludingVat',
-    routes: { start: '/ex-shipment-request/$cbPublicId', list: '/ex-shipment-request' },
-    startPermissions: [P.shipment.default],
+    ...startOf('shipment', '/ex-shipment-request'),
   };
 }
 

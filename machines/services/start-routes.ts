@@ -2,10 +2,9 @@ import { Permissions as P } from '../permissions';
 import type { RequestKind } from './types';
 
 /**
- * Where each service starts in the web and who may start it: the registry's `routes.start` and `startPermissions`
- * as plain data, without the forms and their zod schemas, so that the web router can build the generic start routes
- * without loading the registry into the entry script (issue 18 item 1). tests/machines/start-routes.test.ts checks
- * that this equals what the registry (machines/services) says, so the two cannot drift; change both together.
+ * Where each service starts in the web and who may start it, written once, as plain data without the forms and their
+ * zod schemas: the web router builds the generic start routes from it without loading the registry into the entry
+ * script (issue 18 item 1), and each service definition takes its `routes` and `startPermissions` from it (startOf).
  */
 export interface StartRoute {
   /** The web path of the start screen ('$facilityPublicId', '$cbPublicId', '$certificateId' parameters). */
@@ -32,3 +31,8 @@ export const START_ROUTES: Readonly<Record<RequestKind, StartRoute>> = {
   externalHalalMark: { start: '/ex-halal-mark-request/$cbPublicId', startPermissions: external },
   shipment: { start: '/ex-shipment-request/$cbPublicId', startPermissions: [P.shipment.default] },
 };
+
+/** A service definition's `routes` (its start path from this catalogue, and its list) and `startPermissions`. */
+export function startOf(kind: RequestKind, list: string): { routes: { start: string; list: string }; startPermissions: readonly string[] } {
+  return { routes: { start: START_ROUTES[kind].start, list }, startPermissions: START_ROUTES[kind].startPermissions };
+}
