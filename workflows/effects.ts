@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
 import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
@@ -13,6 +14,7 @@ import type { WorkflowEvent } from './engine';
 import type { Effect } from './step';
 import { nextNumber } from './numbers';
 import { shipmentGoods } from '../machines/services/shipment';
+import { HotStatement, fieldsOf } from './hot-statements';
 import { AppError } from '../lib/app-error';
 
 /*
@@ -93,6 +95,39 @@ const addMonths = (d: Date, months: number) => {
 };
 const periodOf = (d: Date) => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
+/** A statement of the effects' path, built once and prepared by name (workflows/hot-statements.ts). */
+const hot = <Row>(name: string, q: ReturnType<typeof sql>, fields?: ReturnType<typeof fieldsOf>) => {
+  const query = new PgDialect().sqlToQuery(q);
+  return new HotStatement<Row>(name, () => ({ toSQL: () => query }), fields);
+};
+const columnList = (table: typeof certificates | typeof bills) =>
+  sql.join(Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)), sql`, `);
+
+/**
+ * The request's own certificate (not a mark), else the facility's newest valid one: one round trip for what were two
+ * queries, with the same order of preference (`pick`).
+ */
+const subjectStatement = hot<CertificateRow>(
+  'wf_subject_certificate',
+  sql`select ${columnList(certificates)} from (
+        (select *, 0 as pick from ${certificates} where "request_id" = ${sql.placeholder('requestId')} and "kind" <> 'halalMark'
+          order by "issued_at" desc limit 1)
+        union all
+        (select *, 1 as pick from ${certificates} where "facility_public_id" = ${sql.placeholder('facilityPublicId')} and "status" in (1, 3)
+          and "kind" <> 'halalMark' order by "issued_at" desc limit 1)
+      ) as c order by pick limit 1`,
+  fieldsOf(certificates),
+);
+
+const currentBillStatement = hot<typeof bills.$inferSelect>(
+  'wf_current_bill',
+  sql`select ${columnList(bills)} from ${bills}
+      where "request_id" = ${sql.placeholder('requestId')}
+         or "id" in (select ${billLines.billId} from ${billLines} where ${billLines.requestId} = ${sql.placeholder('requestId')})
+      order by "created_at" desc limit 1`,
+  fieldsOf(bills),
+);
+
 /**
  * The certificate a request is about: its subject; else the certificate the request itself issued (an issued external
  * certificate request adding products or categories, set A 108 / 132); else the facility's newest valid certificate
@@ -105,19 +140,7 @@ async function subjectCertificate(tx: Tx, ctx: EffectContext): Promise<Certifica
     const [cert] = await tx.select().from(certificates).where(eq(certificates.id, id));
     return cert;
   }
-  const [own] = await tx
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.requestId, ctx.request.id), ne(certificates.kind, 'halalMark')))
-    .orderBy(desc(certificates.issuedAt))
-    .limit(1);
-  if (own) return own;
-  const [cert] = await tx
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), inArray(certificates.status, [1, 3]), ne(certificates.kind, 'halalMark')))
-    .orderBy(desc(certificates.issuedAt))
-    .limit(1);
+  const [cert] = await subjectStatement.execute(tx, { requestId: ctx.request.id, facilityPublicId: ctx.request.facilityPublicId });
   return cert;
 }
 
@@ -129,12 +152,7 @@ async function requireSubject(tx: Tx, ctx: EffectContext): Promise<CertificateRo
 
 /** The request's current bill: its own, or the bulk bill its invoice line joined; the newest first. */
 async function currentBill(tx: Tx, requestId: string) {
-  const [bill] = await tx
-    .select()
-    .from(bills)
-    .where(or(eq(bills.requestId, requestId), sql`${bills.id} in (select ${billLines.billId} from ${billLines} where ${billLines.requestId} = ${requestId})`))
-    .orderBy(desc(bills.createdAt))
-    .limit(1);
+  const [bill] = await currentBillStatement.execute(tx, { requestId });
   return bill;
 }
 
@@ -473,9 +491,14 @@ export async function mirrorEntityStatus(tx: Tx, kind: string, id: string, statu
       .set({ status, ...(kind === 'certificate' ? { suspendedAt: status === 4 ? now : null } : {}) })
       .where(eq(certificates.id, id));
   } else if (kind === 'bill') {
-    await tx
-      .update(bills)
-      .set({ status, ...(status === 2 ? { paidAt: sql`coalesce(${bills.paidAt}, ${now.toISOString()}::timestamptz)` } : {}) })
-      .where(eq(bills.id, id));
+    await billStatusStatement.execute(tx, { id, status, paid: status === 2, now: now.toISOString() });
   }
 }
+
+/** A bill's status; paid (2) also sets paid_at unless the payments module set it already. */
+const billStatusStatement = hot(
+  'wf_bill_status',
+  sql`update ${bills} set "status" = ${sql.placeholder('status')},
+        "paid_at" = case when ${sql.placeholder('paid')}::boolean then coalesce("paid_at", ${sql.placeholder('now')}::timestamptz) else "paid_at" end
+      where "id" = ${sql.placeholder('id')}`,
+);

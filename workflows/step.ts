@@ -1,7 +1,6 @@
 import {
   createActor,
   getNextTransitions,
-  initialTransition,
   type ActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -68,7 +67,7 @@ const inertScopes = new WeakMap<AnyStateMachine, AnyScope>();
  * machines neither invoke nor spawn actors, so nothing registers in the scope's system, and transitions are
  * synchronous, so no two calls share the collector.
  */
-export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
+function inertScopeOf(machine: AnyStateMachine): AnyScope {
   let scope = inertScopes.get(machine);
   if (!scope) {
     const self = createActor(machine);
@@ -85,9 +84,24 @@ export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachine
     } as unknown as AnyScope;
     inertScopes.set(machine, scope);
   }
+  return scope;
+}
+
+export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
   const actions: { type: string; params: unknown }[] = [];
-  const next = machine.transition(snapshot, event, { ...scope, actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope);
+  const next = machine.transition(snapshot, event, { ...inertScopeOf(machine), actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope);
   return [next, actions];
+}
+
+/**
+ * xstate's `initialTransition(machine, input)` on the same reused inert scope: xstate's own builds a new actor per
+ * call (and that actor computes an initial snapshot of its own first), which was most of the cost of starting a bill
+ * lifecycle in the mix's profile (docs/performance.md).
+ */
+export function machineInitialTransition(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
+  const actions: { type: string; params: unknown }[] = [];
+  const first = machine.getInitialSnapshot({ ...inertScopeOf(machine), actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope, input);
+  return [first, actions];
 }
 
 /** Restores a stored snapshot with `machine.resolveState` (history states revived by node id). */
@@ -164,7 +178,7 @@ export function startStep(
   const parsed = catalogue.parseStartData(kind, data);
   if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
   const fullInput = data === undefined ? input : { ...input, data: parsed.payload };
-  const [snapshot, actions] = initialTransition(machine, fullInput);
+  const [snapshot, actions] = machineInitialTransition(machine, fullInput);
   return { ok: true, step: { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) }, input: fullInput };
 }
 
@@ -245,7 +259,7 @@ export function replay(
   input: Record<string, unknown>,
   events: { event: string; payload: Record<string, unknown>; actor: Actor }[],
 ): StoredSnapshot {
-  let [snapshot] = initialTransition(machine, input);
+  let [snapshot] = machineInitialTransition(machine, input);
   for (const e of events) {
     // Annotations (workflows/store.ts ANNOTATION_EVENTS) are in the history but are not machine events.
     if (e.event === 'PAYMENT_REFUSED') continue;
