@@ -187,6 +187,8 @@ export interface StartRecord {
   effects: Effect[];
   actor: Actor;
   now: Date;
+  /** An entity whose row the caller inserted with this status: the lifecycle's first status is mirrored only when it differs. */
+  entityStatus?: number;
 }
 
 const START_COLUMNS = [
@@ -307,7 +309,7 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     updatedAt: rec.now.toISOString(),
     ...(deadlines.length ? { arm: armParam(deadlines, rec.now, deps), now: rec.now.toISOString() } : {}),
   });
-  if (ENTITY_KINDS.has(rec.kind)) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
+  if (ENTITY_KINDS.has(rec.kind) && rec.entityStatus !== rec.next.status) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
   await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
   return row;
 }
@@ -339,6 +341,7 @@ export function entityPort(tx: Tx, deps: StoreDeps, now: Date): EntityPort {
           effects: started.step.effects,
           actor: SYSTEM_ACTOR,
           now,
+          entityStatus: rec.status,
         },
         deps,
       );
