@@ -234,6 +234,11 @@ export function sendStep(
   const [nextSnapshot, actions] = machineTransition(machine, snapshot, full);
   const prev = derive(catalogue, machine, snapshot, stored);
   const next = derive(catalogue, machine, nextSnapshot);
+  // assign() keeps the data object unless an action replaces it.
+  const dataChanged = (nextSnapshot.context as { data?: unknown }).data !== (snapshot.context as { data?: unknown }).data;
+  // Unchanged data: the stored copy keeps the very object the send read (equal to its own copy), so projections of the
+  // effects find the sections this send already parsed (machines/services/project.ts parseComplete).
+  if (!dataChanged && stored.context.data !== undefined) next.stored.context.data = stored.context.data;
   const before = new Set(prev.deadlines.map(deadlineKey));
   const after = new Set(next.deadlines.map(deadlineKey));
   return {
@@ -243,8 +248,7 @@ export function sendStep(
     // What the history records and a replay sends: the parsed event.
     event: { ...parsed.payload, type: event.type },
     effects: effectsOf(actions),
-    // assign() keeps the data object unless an action replaces it.
-    dataChanged: (nextSnapshot.context as { data?: unknown }).data !== (snapshot.context as { data?: unknown }).data,
+    dataChanged,
     armed: next.deadlines.filter((d) => !before.has(deadlineKey(d))),
     cancelled: prev.deadlines.filter((d) => !after.has(deadlineKey(d))),
   };

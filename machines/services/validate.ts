@@ -1,4 +1,5 @@
 import { formIssuesOf } from '../forms/messages';
+import { parseComplete } from './project';
 import type { DataIssue, ServiceDefinition } from './types';
 
 /**
@@ -76,7 +77,7 @@ function completeSections(def: ServiceDefinition, data: Data): { valid: Data; is
   const valid: Data = {};
   const issues: DataIssue[] = [];
   for (const [key, section] of Object.entries(def.sections)) {
-    const r = section.complete.safeParse(data[key]);
+    const r = parseComplete(section.complete, data[key]);
     if (r.success) valid[key] = r.data;
     else issues.push(...formIssuesOf(r.error.issues, [key]));
   }
