@@ -41,12 +41,29 @@ export function toJson<T>(value: T): T {
 /** The JSON text each persisted snapshot was made from (the store writes it as is instead of serialising again). */
 const snapshotTexts = new WeakMap<StoredSnapshot, string>();
 
-export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): StoredSnapshot {
+/**
+ * The snapshot's stored form: a copy that equals its jsonb round trip, and the JSON text it stands for.
+ * `storedData`: the stored (JSON) form of the context's data when the snapshot still holds that very object (an event
+ * that left the data alone). The copy then keeps it instead of parsing the data back (most of a snapshot's text), and
+ * projections of the effects find the sections the send already parsed (machines/services/project.ts parseComplete).
+ */
+export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
   const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
   const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
   if (p.output !== undefined) stored.output = p.output;
   const text = JSON.stringify(stored);
-  const copy = JSON.parse(text) as StoredSnapshot;
+  let copy: StoredSnapshot;
+  if (storedData === undefined) copy = JSON.parse(text) as StoredSnapshot;
+  else {
+    copy = JSON.parse(JSON.stringify({ ...stored, context: { ...stored.context, data: undefined } })) as StoredSnapshot;
+    // The keys in their order, data where it was (JSON drops keys whose value is undefined; so does this copy).
+    const context: Record<string, unknown> = {};
+    for (const key of Object.keys(stored.context)) {
+      if (key === 'data') context.data = storedData;
+      else if (key in copy.context) context[key] = copy.context[key];
+    }
+    copy.context = context;
+  }
   snapshotTexts.set(copy, text);
   return copy;
 }
@@ -144,12 +161,15 @@ export interface Derived {
   assigneeUserId: string | null;
 }
 
-/** `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised. */
-export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot): Derived {
+/**
+ * `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised
+ * (`storedData`: see persistSnapshot).
+ */
+export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot, storedData?: unknown): Derived {
   const queue = catalogue.queueOf(snapshot);
   const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
   return {
-    stored: stored ?? persistSnapshot(machine, snapshot),
+    stored: stored ?? persistSnapshot(machine, snapshot, storedData),
     status: catalogue.statusOf(snapshot),
     queue,
     stateValue: stateValueText(snapshot.value as StateValue),
@@ -232,13 +252,12 @@ export function sendStep(
   const full = { ...parsed.payload, type: event.type, actor };
   if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
   const [nextSnapshot, actions] = machineTransition(machine, snapshot, full);
+  // assign() keeps the data object unless an action replaces it. The restored snapshot holds the stored context's
+  // own objects, so unchanged data is the stored (JSON) data itself.
+  const data = (snapshot.context as { data?: unknown }).data;
+  const dataChanged = (nextSnapshot.context as { data?: unknown }).data !== data;
   const prev = derive(catalogue, machine, snapshot, stored);
-  const next = derive(catalogue, machine, nextSnapshot);
-  // assign() keeps the data object unless an action replaces it.
-  const dataChanged = (nextSnapshot.context as { data?: unknown }).data !== (snapshot.context as { data?: unknown }).data;
-  // Unchanged data: the stored copy keeps the very object the send read (equal to its own copy), so projections of the
-  // effects find the sections this send already parsed (machines/services/project.ts parseComplete).
-  if (!dataChanged && stored.context.data !== undefined) next.stored.context.data = stored.context.data;
+  const next = derive(catalogue, machine, nextSnapshot, undefined, !dataChanged && data === stored.context.data ? data : undefined);
   const before = new Set(prev.deadlines.map(deadlineKey));
   const after = new Set(next.deadlines.map(deadlineKey));
   return {
