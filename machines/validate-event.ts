@@ -4,6 +4,7 @@ import { getMachine } from './registry';
 import { stateNodesOf } from './catalogues';
 import { SERVICES, serviceOf, type ServiceRegistry } from './services';
 import { checkRequestSize, parseDraftSections, validateSubmission } from './services/validate';
+import { parseComplete } from './services/project';
 import { formIssuesOf } from './forms/messages';
 import { EVENT_TYPES, MACHINE_KINDS, type EventType, type MachineKind } from './types';
 
@@ -81,7 +82,8 @@ export function parseEvent(
     return { ok: true, payload: { ...payload, products: r.data } };
   }
   if (event.type === 'SUBMIT' || event.type === 'RESUBMIT') {
-    const checked = validateSubmission(def, stored);
+    // Stored data, parsed once per object: the fee rule's projection of the same objects reads these results.
+    const checked = validateSubmission(def, stored, parseComplete);
     if (!checked.ok) return { ok: false, issues: toIssues(checked.issues) };
   }
   return { ok: true, payload };

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
 import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
@@ -11,8 +12,9 @@ import type { BusinessSettings } from '../machines/services/settings';
 import type { RequestContext } from '../machines/types';
 import type { WorkflowEvent } from './engine';
 import type { Effect } from './step';
-import { nextNumber } from './numbers';
+import { NUMBER_SERIES, nextNumber } from './numbers';
 import { shipmentGoods } from '../machines/services/shipment';
+import { HotStatement, fieldsOf } from './hot-statements';
 import { AppError } from '../lib/app-error';
 
 /*
@@ -32,7 +34,18 @@ export interface EffectDeps {
 
 /** What the store gives an effect to start an entity's lifecycle, or to move one, in the same transaction. */
 export interface EntityPort {
-  start(kind: EntityKind, rec: { id: string; number: string; facilityPublicId: string; ownerUserId: string; data: Record<string, unknown> }): Promise<void>;
+  start(
+    kind: EntityKind,
+    rec: {
+      id: string;
+      number: string;
+      facilityPublicId: string;
+      ownerUserId: string;
+      data: Record<string, unknown>;
+      /** The status the entity's row was inserted with: its first status is mirrored only when it differs. */
+      status?: number;
+    },
+  ): Promise<void>;
   /** Sends a system event to an entity's lifecycle; false when its machine refuses it (e.g. already final). */
   send(id: string, event: WorkflowEvent): Promise<boolean>;
 }
@@ -93,6 +106,55 @@ const addMonths = (d: Date, months: number) => {
 };
 const periodOf = (d: Date) => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
+/** A statement of the effects' path, built once and prepared by name (workflows/hot-statements.ts). */
+const hot = <Row>(name: string, q: ReturnType<typeof sql>, fields?: ReturnType<typeof fieldsOf>) => {
+  const query = new PgDialect().sqlToQuery(q);
+  return new HotStatement<Row>(name, () => ({ toSQL: () => query }), fields);
+};
+const columnList = (table: typeof certificates | typeof bills) =>
+  sql.join(Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)), sql`, `);
+
+/**
+ * The request's own certificate (not a mark), else the facility's newest valid one: one round trip for what were two
+ * queries, with the same order of preference (`pick`).
+ */
+const subjectStatement = hot<CertificateRow>(
+  'wf_subject_certificate',
+  sql`select ${columnList(certificates)} from (
+        (select *, 0 as pick from ${certificates} where "request_id" = ${sql.placeholder('requestId')} and "kind" <> 'halalMark'
+          order by "issued_at" desc limit 1)
+        union all
+        (select *, 1 as pick from ${certificates} where "facility_public_id" = ${sql.placeholder('facilityPublicId')} and "status" in (1, 3)
+          and "kind" <> 'halalMark' order by "issued_at" desc limit 1)
+      ) as c order by pick limit 1`,
+  fieldsOf(certificates),
+);
+
+const currentBillStatement = hot<typeof bills.$inferSelect>(
+  'wf_current_bill',
+  sql`select ${columnList(bills)} from ${bills}
+      where "request_id" = ${sql.placeholder('requestId')}
+         or "id" in (select ${billLines.billId} from ${billLines} where ${billLines.requestId} = ${sql.placeholder('requestId')})
+      order by "created_at" desc limit 1`,
+  fieldsOf(bills),
+);
+
+/**
+ * A request's bill, numbered from the bill series in the same statement ('B-2026-000123', as nextNumber writes it):
+ * the bill of every submission, so built once and one round trip instead of two.
+ */
+const billInsertStatement = hot<{ number: string }>(
+  'wf_insert_bill',
+  sql`insert into ${bills} ("id", "number", "request_id", "facility_public_id", "service", "fee_kind", "amount", "vat", "total", "credit", "status", "due_at", "created_at")
+      select ${sql.placeholder('id')}, 'B-' || ${sql.placeholder('year')}::text || '-' || lpad(n, greatest(6, length(n)), '0'),
+        ${sql.placeholder('requestId')}, ${sql.placeholder('facilityPublicId')}, ${sql.placeholder('service')}, ${sql.placeholder('feeKind')},
+        ${sql.placeholder('amount')}, ${sql.placeholder('vat')}, ${sql.placeholder('total')}, ${sql.placeholder('credit')}, 1,
+        ${sql.placeholder('dueAt')}::timestamptz, ${sql.placeholder('createdAt')}::timestamptz
+      from (select nextval('${sql.raw(NUMBER_SERIES.bill)}')::text as n) as drawn
+      returning "number"`,
+  [{ path: ['number'], field: bills.number }],
+);
+
 /**
  * The certificate a request is about: its subject; else the certificate the request itself issued (an issued external
  * certificate request adding products or categories, set A 108 / 132); else the facility's newest valid certificate
@@ -105,19 +167,7 @@ async function subjectCertificate(tx: Tx, ctx: EffectContext): Promise<Certifica
     const [cert] = await tx.select().from(certificates).where(eq(certificates.id, id));
     return cert;
   }
-  const [own] = await tx
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.requestId, ctx.request.id), ne(certificates.kind, 'halalMark')))
-    .orderBy(desc(certificates.issuedAt))
-    .limit(1);
-  if (own) return own;
-  const [cert] = await tx
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), inArray(certificates.status, [1, 3]), ne(certificates.kind, 'halalMark')))
-    .orderBy(desc(certificates.issuedAt))
-    .limit(1);
+  const [cert] = await subjectStatement.execute(tx, { requestId: ctx.request.id, facilityPublicId: ctx.request.facilityPublicId });
   return cert;
 }
 
@@ -129,12 +179,7 @@ async function requireSubject(tx: Tx, ctx: EffectContext): Promise<CertificateRo
 
 /** The request's current bill: its own, or the bulk bill its invoice line joined; the newest first. */
 async function currentBill(tx: Tx, requestId: string) {
-  const [bill] = await tx
-    .select()
-    .from(bills)
-    .where(or(eq(bills.requestId, requestId), sql`${bills.id} in (select ${billLines.billId} from ${billLines} where ${billLines.requestId} = ${requestId})`))
-    .orderBy(desc(bills.createdAt))
-    .limit(1);
+  const [bill] = await currentBillStatement.execute(tx, { requestId });
   return bill;
 }
 
@@ -215,22 +260,21 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       });
       return;
     }
-    const [bill] = await tx
-      .insert(bills)
-      .values({
-        number: await nextNumber(tx, 'bill', ctx.now, 'B'),
-        requestId: ctx.request.id,
-        facilityPublicId: ctx.request.facilityPublicId,
-        service,
-        feeKind,
-        ...columns,
-        ...(markCredit ? { credit: formatAmount(markCredit.credit) } : {}),
-        status: 1,
-        dueAt: new Date(ctx.now.getTime() + settings.paymentWindowHours * 3_600_000),
-        createdAt: ctx.now,
-      })
-      .returning();
-    await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {} });
+    const id = randomUUID();
+    const [{ number }] = await billInsertStatement.execute(tx, {
+      id,
+      year: String(ctx.now.getUTCFullYear()),
+      requestId: ctx.request.id,
+      facilityPublicId: ctx.request.facilityPublicId,
+      service,
+      feeKind,
+      ...columns,
+      credit: markCredit ? formatAmount(markCredit.credit) : null,
+      dueAt: new Date(ctx.now.getTime() + settings.paymentWindowHours * 3_600_000).toISOString(),
+      createdAt: ctx.now.toISOString(),
+    });
+    const bill = { id, number };
+    await ctx.entities.start('bill', { id, number, facilityPublicId: ctx.request.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {}, status: 1 });
     if (markCredit && certificateId) {
       await recordCredit(tx, { requestId: ctx.request.id, facilityPublicId: ctx.request.facilityPublicId, certificateId, billId: bill.id, now: ctx.now }, markCredit.uses);
       if (markCredit.credit > 0 && charge.total === 0) {
@@ -299,7 +343,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       })
       .returning();
     await tx.update(billLines).set({ billId: bill.id, status: 'invoiced' }).where(inArray(billLines.id, pending.map((l) => l.id)));
-    await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {} });
+    await ctx.entities.start('bill', { id: bill.id, number: bill.number, facilityPublicId: bill.facilityPublicId, ownerUserId: ctx.request.ownerUserId, data: {}, status: 1 });
   },
 
   'effect.issueCertificate': async (tx, params, ctx, deps) => {
@@ -417,6 +461,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         facilityPublicId: mark.facilityPublicId,
         ownerUserId: ctx.request.ownerUserId,
         data: { validFrom: ctx.now.toISOString(), expiresAt: expiresAt.toISOString(), certificateId: cert.id },
+        status: 4,
       });
     }
   },
@@ -473,9 +518,14 @@ export async function mirrorEntityStatus(tx: Tx, kind: string, id: string, statu
       .set({ status, ...(kind === 'certificate' ? { suspendedAt: status === 4 ? now : null } : {}) })
       .where(eq(certificates.id, id));
   } else if (kind === 'bill') {
-    await tx
-      .update(bills)
-      .set({ status, ...(status === 2 ? { paidAt: sql`coalesce(${bills.paidAt}, ${now.toISOString()}::timestamptz)` } : {}) })
-      .where(eq(bills.id, id));
+    await billStatusStatement.execute(tx, { id, status, paid: status === 2, now: now.toISOString() });
   }
 }
+
+/** A bill's status; paid (2) also sets paid_at unless the payments module set it already. */
+const billStatusStatement = hot(
+  'wf_bill_status',
+  sql`update ${bills} set "status" = ${sql.placeholder('status')},
+        "paid_at" = case when ${sql.placeholder('paid')}::boolean then coalesce("paid_at", ${sql.placeholder('now')}::timestamptz) else "paid_at" end
+      where "id" = ${sql.placeholder('id')}`,
+);

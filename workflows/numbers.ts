@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
+import { HotStatement } from './hot-statements';
 
 /** Each kind of thing people see a number of has its own series (spec: requests, bills, certificates, marks). */
 export const NUMBER_SERIES = {
@@ -10,13 +12,18 @@ export const NUMBER_SERIES = {
 } as const;
 export type NumberSeries = keyof typeof NUMBER_SERIES;
 
+/** One prepared statement per series (the sequence name is part of the text, as before). */
+const nextStatements = Object.fromEntries(
+  Object.entries(NUMBER_SERIES).map(([series, seq]) => {
+    const n = sql<string>`nextval(${seq})::text`;
+    const query = new PgDialect().sqlToQuery(sql`select ${n} from (values (1)) as one(x)`);
+    return [series, new HotStatement<{ n: string }>(`wf_next_${series}_number`, () => ({ toSQL: () => query }), [{ path: ['n'], field: n }])];
+  }),
+) as Record<NumberSeries, HotStatement<{ n: string }>>;
+
 /** The next value of a number series. */
 export async function nextSequenceValue(tx: Tx, series: NumberSeries = 'request'): Promise<number> {
-  const [row] = await tx
-    .select({ n: sql<string>`nextval(${NUMBER_SERIES[series]})::text` })
-    .from(sql`(values (1)) as one(x)`)
-    .prepare(`wf_next_${series}_number`)
-    .execute();
+  const [row] = await nextStatements[series].execute(tx, {});
   return Number(row.n);
 }
 

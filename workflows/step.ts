@@ -1,7 +1,6 @@
 import {
   createActor,
   getNextTransitions,
-  initialTransition,
   type ActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -42,12 +41,29 @@ export function toJson<T>(value: T): T {
 /** The JSON text each persisted snapshot was made from (the store writes it as is instead of serialising again). */
 const snapshotTexts = new WeakMap<StoredSnapshot, string>();
 
-export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): StoredSnapshot {
+/**
+ * The snapshot's stored form: a copy that equals its jsonb round trip, and the JSON text it stands for.
+ * `storedData`: the stored (JSON) form of the context's data when the snapshot still holds that very object (an event
+ * that left the data alone). The copy then keeps it instead of parsing the data back (most of a snapshot's text), and
+ * projections of the effects find the sections the send already parsed (machines/services/project.ts parseComplete).
+ */
+export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
   const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
   const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
   if (p.output !== undefined) stored.output = p.output;
   const text = JSON.stringify(stored);
-  const copy = JSON.parse(text) as StoredSnapshot;
+  let copy: StoredSnapshot;
+  if (storedData === undefined) copy = JSON.parse(text) as StoredSnapshot;
+  else {
+    copy = JSON.parse(JSON.stringify({ ...stored, context: { ...stored.context, data: undefined } })) as StoredSnapshot;
+    // The keys in their order, data where it was (JSON drops keys whose value is undefined; so does this copy).
+    const context: Record<string, unknown> = {};
+    for (const key of Object.keys(stored.context)) {
+      if (key === 'data') context.data = storedData;
+      else if (key in copy.context) context[key] = copy.context[key];
+    }
+    copy.context = context;
+  }
   snapshotTexts.set(copy, text);
   return copy;
 }
@@ -68,7 +84,7 @@ const inertScopes = new WeakMap<AnyStateMachine, AnyScope>();
  * machines neither invoke nor spawn actors, so nothing registers in the scope's system, and transitions are
  * synchronous, so no two calls share the collector.
  */
-export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
+function inertScopeOf(machine: AnyStateMachine): AnyScope {
   let scope = inertScopes.get(machine);
   if (!scope) {
     const self = createActor(machine);
@@ -85,9 +101,24 @@ export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachine
     } as unknown as AnyScope;
     inertScopes.set(machine, scope);
   }
+  return scope;
+}
+
+export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
   const actions: { type: string; params: unknown }[] = [];
-  const next = machine.transition(snapshot, event, { ...scope, actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope);
+  const next = machine.transition(snapshot, event, { ...inertScopeOf(machine), actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope);
   return [next, actions];
+}
+
+/**
+ * xstate's `initialTransition(machine, input)` on the same reused inert scope: xstate's own builds a new actor per
+ * call (and that actor computes an initial snapshot of its own first), which was most of the cost of starting a bill
+ * lifecycle in the mix's profile (docs/performance.md).
+ */
+export function machineInitialTransition(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
+  const actions: { type: string; params: unknown }[] = [];
+  const first = machine.getInitialSnapshot({ ...inertScopeOf(machine), actionExecutor: (a: { type: string; params: unknown }) => void actions.push(a) } as AnyScope, input);
+  return [first, actions];
 }
 
 /** Restores a stored snapshot with `machine.resolveState` (history states revived by node id). */
@@ -130,12 +161,15 @@ export interface Derived {
   assigneeUserId: string | null;
 }
 
-/** `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised. */
-export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot): Derived {
+/**
+ * `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised
+ * (`storedData`: see persistSnapshot).
+ */
+export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot, storedData?: unknown): Derived {
   const queue = catalogue.queueOf(snapshot);
   const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
   return {
-    stored: stored ?? persistSnapshot(machine, snapshot),
+    stored: stored ?? persistSnapshot(machine, snapshot, storedData),
     status: catalogue.statusOf(snapshot),
     queue,
     stateValue: stateValueText(snapshot.value as StateValue),
@@ -164,7 +198,7 @@ export function startStep(
   const parsed = catalogue.parseStartData(kind, data);
   if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
   const fullInput = data === undefined ? input : { ...input, data: parsed.payload };
-  const [snapshot, actions] = initialTransition(machine, fullInput);
+  const [snapshot, actions] = machineInitialTransition(machine, fullInput);
   return { ok: true, step: { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) }, input: fullInput };
 }
 
@@ -218,8 +252,12 @@ export function sendStep(
   const full = { ...parsed.payload, type: event.type, actor };
   if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
   const [nextSnapshot, actions] = machineTransition(machine, snapshot, full);
+  // assign() keeps the data object unless an action replaces it. The restored snapshot holds the stored context's
+  // own objects, so unchanged data is the stored (JSON) data itself.
+  const data = (snapshot.context as { data?: unknown }).data;
+  const dataChanged = (nextSnapshot.context as { data?: unknown }).data !== data;
   const prev = derive(catalogue, machine, snapshot, stored);
-  const next = derive(catalogue, machine, nextSnapshot);
+  const next = derive(catalogue, machine, nextSnapshot, undefined, !dataChanged && data === stored.context.data ? data : undefined);
   const before = new Set(prev.deadlines.map(deadlineKey));
   const after = new Set(next.deadlines.map(deadlineKey));
   return {
@@ -229,8 +267,7 @@ export function sendStep(
     // What the history records and a replay sends: the parsed event.
     event: { ...parsed.payload, type: event.type },
     effects: effectsOf(actions),
-    // assign() keeps the data object unless an action replaces it.
-    dataChanged: (nextSnapshot.context as { data?: unknown }).data !== (snapshot.context as { data?: unknown }).data,
+    dataChanged,
     armed: next.deadlines.filter((d) => !before.has(deadlineKey(d))),
     cancelled: prev.deadlines.filter((d) => !after.has(deadlineKey(d))),
   };
@@ -245,7 +282,7 @@ export function replay(
   input: Record<string, unknown>,
   events: { event: string; payload: Record<string, unknown>; actor: Actor }[],
 ): StoredSnapshot {
-  let [snapshot] = initialTransition(machine, input);
+  let [snapshot] = machineInitialTransition(machine, input);
   for (const e of events) {
     // Annotations (workflows/store.ts ANNOTATION_EVENTS) are in the history but are not machine events.
     if (e.event === 'PAYMENT_REFUSED') continue;

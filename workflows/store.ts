@@ -152,14 +152,17 @@ const HISTORY_COLUMNS = [
   'hash',
 ] as const satisfies readonly (keyof typeof requestHistory.$inferInsert)[];
 
-/** A chained history row as driver values (jsonb as JSON text, time as ISO text: placeholders are not encoded). */
-function historyParams(row: HashedRow & { prevHash: string; hash: string }): Record<string, unknown> {
-  return { ...row, actor: JSON.stringify(row.actor), payload: JSON.stringify(row.payload), at: row.at.toISOString() };
-}
-
-export async function armTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date, deps: StoreDeps): Promise<void> {
-  if (!deadlines.length) return;
-  await tx.insert(workflowTimers).values(deadlines.map((d) => ({ requestId, event: d.event, after: d.after, dueAt: dueAtOf(d, now, deps), createdAt: now })));
+/**
+ * A chained history row as the `h_` placeholders of a write statement (jsonb as JSON text, time as ISO text:
+ * placeholders are not encoded). `payloadText`: the payload's JSON text when the caller already has it.
+ */
+function historyValues(row: HashedRow & { prevHash: string; hash: string }, payloadText?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of HISTORY_COLUMNS) out[`h_${c}`] = row[c];
+  out.h_actor = JSON.stringify(row.actor);
+  out.h_payload = payloadText ?? JSON.stringify(row.payload);
+  out.h_at = row.at.toISOString();
+  return out;
 }
 
 /** When a deadline entered at `now` is due: the machine's computed time, else now + the configured duration. */
@@ -168,26 +171,6 @@ export function dueAtOf(d: Deadline, now: Date, deps: Pick<StoreDeps, 'durations
   const ms = deps.durations()[d.after];
   if (ms === undefined) throw new Error(`No duration configured for deadline '${d.after}' (event ${d.event})`);
   return new Date(now.getTime() + ms);
-}
-
-/** Cancels the pending timers of deadlines whose state was left. */
-export async function cancelTimers(tx: Tx, requestId: string, deadlines: Deadline[], now: Date): Promise<void> {
-  for (const d of deadlines) {
-    await tx
-      .update(workflowTimers)
-      .set({ cancelledAt: now })
-      .where(
-        and(
-          eq(workflowTimers.requestId, requestId),
-          eq(workflowTimers.event, d.event),
-          eq(workflowTimers.after, d.after),
-          isNull(workflowTimers.firedAt),
-          isNull(workflowTimers.cancelledAt),
-        ),
-      )
-      .prepare('wf_cancel_timer')
-      .execute();
-  }
 }
 
 export interface StartRecord {
@@ -204,17 +187,87 @@ export interface StartRecord {
   effects: Effect[];
   actor: Actor;
   now: Date;
+  /** An entity whose row the caller inserted with this status: the lifecycle's first status is mirrored only when it differs. */
+  entityStatus?: number;
 }
+
+const START_COLUMNS = [
+  'id',
+  'number',
+  'kind',
+  'machineVersion',
+  'input',
+  'snapshot',
+  'status',
+  'queue',
+  'stateValue',
+  'version',
+  'facilityPublicId',
+  'ownerUserId',
+  'assigneeUserId',
+  'creatorName',
+  'brandNames',
+  'historySeq',
+  'historyHash',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof RequestRow)[];
+
+/** The history row's insert, as a CTE of the statement that writes the request row. */
+function historyInsert() {
+  const h = getTableColumns(requestHistory);
+  const columns = sql.join(HISTORY_COLUMNS.map((c) => sql.identifier(h[c].name)), sql`, `);
+  const values = sql.join(HISTORY_COLUMNS.map((c) => sql`${sql.placeholder(`h_${c}`)}`), sql`, `);
+  return sql`insert into ${requestHistory} (${columns}) values (${values})`;
+}
+
+/**
+ * Timer rows as CTEs of the same statement, for any number of deadlines: `arm` and `cancel` are JSON arrays
+ * ([{ event, after, due_at }] / [{ event, after }]). A cancel sees the table as it was before the statement, so a
+ * deadline cancelled and armed again (a changed due date) cancels the old row and keeps the new one, as two
+ * statements in that order did.
+ */
+const armTimersCte = () =>
+  sql`insert into ${workflowTimers} ("request_id", "event", "after", "due_at", "created_at")
+      select ${sql.placeholder('id')}::uuid, t."event", t."after", t."due_at", ${sql.placeholder('now')}::timestamptz
+      from jsonb_to_recordset(${sql.placeholder('arm')}::jsonb) as t("event" text, "after" text, "due_at" timestamptz)`;
+const cancelTimersCte = () =>
+  sql`update ${workflowTimers} set "cancelled_at" = ${sql.placeholder('now')}::timestamptz
+      where "request_id" = ${sql.placeholder('id')}::uuid and "fired_at" is null and "cancelled_at" is null
+        and ("event", "after") in (select t."event", t."after" from jsonb_to_recordset(${sql.placeholder('cancel')}::jsonb) as t("event" text, "after" text))`;
+
+const query = (q: ReturnType<typeof sql>) => ({ toSQL: () => new PgDialect().sqlToQuery(q) });
+
+/** The request row, its START history row and its first timers, in one statement (one round trip). */
+const startStatements = [false, true].map(
+  (withTimers) =>
+    new HotStatement(withTimers ? 'wf_write_start_timers' : 'wf_write_start', () => {
+      const r = getTableColumns(requests);
+      const columns = sql.join(START_COLUMNS.map((c) => sql.identifier(r[c].name)), sql`, `);
+      const values = sql.join(START_COLUMNS.map((c) => sql`${sql.placeholder(c)}`), sql`, `);
+      return query(
+        withTimers
+          ? sql`with history as (${historyInsert()}), armed as (${armTimersCte()}) insert into ${requests} (${columns}) values (${values})`
+          : sql`with history as (${historyInsert()}) insert into ${requests} (${columns}) values (${values})`,
+      );
+    }),
+);
+
+/** Deadlines as the JSON parameter of the timer CTEs. */
+const armParam = (deadlines: Deadline[], now: Date, deps: StoreDeps) =>
+  JSON.stringify(deadlines.map((d) => ({ event: d.event, after: d.after, due_at: dueAtOf(d, now, deps).toISOString() })));
+const cancelParam = (deadlines: Deadline[]) => JSON.stringify(deadlines.map((d) => ({ event: d.event, after: d.after })));
 
 /** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
 export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
   const number = rec.number ?? (await nextRequestNumber(tx, rec.now));
+  const input = toJson(rec.input);
   const first = chainRow({ seq: 0, hash: '' }, {
     requestId: rec.id,
     actorUserId: rec.actor.userId,
     actor: actorJson(rec.actor),
     event: 'START',
-    payload: toJson(rec.input),
+    payload: input,
     note: null,
     fromStatus: null,
     toStatus: rec.next.status,
@@ -222,34 +275,42 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     toQueue: rec.next.queue,
     at: rec.now,
   });
-  const [row] = await tx
-    .insert(requests)
-    .values({
-      id: rec.id,
-      number,
-      kind: rec.kind,
-      machineVersion: rec.machineVersion,
-      input: toJson(rec.input),
-      snapshot: rec.next.stored as unknown as Record<string, unknown>,
-      status: rec.next.status,
-      queue: rec.next.queue,
-      stateValue: rec.next.stateValue,
-      version: 1,
-      facilityPublicId: rec.facilityPublicId,
-      ownerUserId: rec.ownerUserId,
-      assigneeUserId: rec.next.assigneeUserId,
-      creatorName: rec.creatorName,
-      brandNames: brandNamesOf(rec.kind, rec.next.stored.context, deps),
-      historySeq: first.seq,
-      historyHash: first.hash,
-      createdAt: rec.now,
-      updatedAt: rec.now,
-    })
-    .returning();
-  await tx.insert(requestHistory).values(first);
-  if (ENTITY_KINDS.has(rec.kind)) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
+  // The row as written (not read back: the input and the snapshot are the largest things a start moves).
+  const row: RequestRow = {
+    id: rec.id,
+    number,
+    kind: rec.kind,
+    machineVersion: rec.machineVersion,
+    input,
+    snapshot: rec.next.stored as unknown as Record<string, unknown>,
+    status: rec.next.status,
+    queue: rec.next.queue,
+    stateValue: rec.next.stateValue,
+    version: 1,
+    facilityPublicId: rec.facilityPublicId,
+    ownerUserId: rec.ownerUserId,
+    assigneeUserId: rec.next.assigneeUserId,
+    creatorName: rec.creatorName,
+    brandNames: brandNamesOf(rec.kind, rec.next.stored.context, deps),
+    historySeq: first.seq,
+    historyHash: first.hash,
+    deletedAt: null,
+    createdAt: rec.now,
+    updatedAt: rec.now,
+  };
+  const deadlines = rec.next.deadlines;
+  const inputText = JSON.stringify(input);
+  await startStatements[deadlines.length ? 1 : 0].execute(tx, {
+    ...historyValues({ ...first, payload: input }, inputText),
+    ...row,
+    input: inputText,
+    snapshot: snapshotText(rec.next.stored),
+    createdAt: rec.now.toISOString(),
+    updatedAt: rec.now.toISOString(),
+    ...(deadlines.length ? { arm: armParam(deadlines, rec.now, deps), now: rec.now.toISOString() } : {}),
+  });
+  if (ENTITY_KINDS.has(rec.kind) && rec.entityStatus !== rec.next.status) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
   await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
-  await armTimers(tx, rec.id, rec.next.deadlines, rec.now, deps);
   return row;
 }
 
@@ -280,6 +341,7 @@ export function entityPort(tx: Tx, deps: StoreDeps, now: Date): EntityPort {
           effects: started.step.effects,
           actor: SYSTEM_ACTOR,
           now,
+          entityStatus: rec.status,
         },
         deps,
       );
@@ -314,19 +376,22 @@ const UPDATE_COLUMNS = [
  * instead of two, on the path every event takes.
  */
 const transitionStatement = new HotStatement('wf_write_transition', () => {
-  const h = getTableColumns(requestHistory);
   const r = getTableColumns(requests);
-  const historyColumns = sql.join(HISTORY_COLUMNS.map((c) => sql.identifier(h[c].name)), sql`, `);
-  const historyValues = sql.join(HISTORY_COLUMNS.map((c) => sql`${sql.placeholder(`h_${c}`)}`), sql`, `);
   const sets = sql.join(UPDATE_COLUMNS.map((c) => sql`${sql.identifier(r[c].name)} = ${sql.placeholder(c)}`), sql`, `);
-  return {
-    toSQL: () =>
-      new PgDialect().sqlToQuery(
-        sql`with history as (insert into ${requestHistory} (${historyColumns}) values (${historyValues}))
-            update ${requests} set ${sets} where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')}`,
-      ),
-  };
+  return query(sql`with history as (${historyInsert()}) update ${requests} set ${sets} where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')}`);
 });
+
+/**
+ * A transition's timer changes, after its effects (as before: a timer runner's transaction takes its row locks in
+ * that order), in one statement: the cancels and the arms. Moving them into the transition's own write, before the
+ * effects, made two timer runners fire fewer timers (docs/performance.md, third pass).
+ */
+const timersStatement = new HotStatement('wf_transition_timers', () =>
+  query(sql`with cancelled as (${cancelTimersCte()}) ${armTimersCte()}`),
+);
+
+/** Effects that write the request's own row (so the row is read again after them). */
+const ROW_EFFECTS = new Set(['effect.deleteDraft']);
 
 export interface TransitionRecord {
   prev: Derived;
@@ -375,7 +440,7 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     updatedAt: rec.now,
   };
   await transitionStatement.execute(tx, {
-    ...Object.fromEntries(Object.entries(historyParams(history)).map(([k, v]) => [`h_${k}`, v])),
+    ...historyValues(history),
     ...changes,
     id: row.id,
     snapshot: snapshotText(rec.next.stored),
@@ -387,10 +452,11 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
   if (rec.effects.length) {
     await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
     // An effect may have changed the row itself (a deleted draft).
-    updated = (await lockRequest(tx, row.id)) ?? updated;
+    if (rec.effects.some((e) => ROW_EFFECTS.has(e.type))) updated = (await lockRequest(tx, row.id)) ?? updated;
   }
-  await cancelTimers(tx, row.id, rec.cancelled, rec.now);
-  await armTimers(tx, row.id, rec.armed, rec.now, deps);
+  if (rec.cancelled.length || rec.armed.length) {
+    await timersStatement.execute(tx, { id: row.id, now: rec.now.toISOString(), arm: armParam(rec.armed, rec.now, deps), cancel: cancelParam(rec.cancelled) });
+  }
   return updated;
 }
 

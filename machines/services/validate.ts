@@ -1,4 +1,5 @@
 import { formIssuesOf } from '../forms/messages';
+import { parseComplete } from './project';
 import type { DataIssue, ServiceDefinition } from './types';
 
 /**
@@ -71,12 +72,19 @@ export function checkRequestSize(data: Data): DataIssue[] {
   return jsonBytes(data) > REQUEST_MAX_BYTES ? [{ path: '', message: DataMessage.requestTooLarge }] : [];
 }
 
+/**
+ * How a section is parsed by its complete schema: by default afresh; the engine passes parseComplete (remembered per
+ * stored object: its stored data is never changed in place, which a wizard's form state may be).
+ */
+type SectionParse = typeof parseComplete;
+const plainParse: SectionParse = (schema, value) => schema.safeParse(value);
+
 /** Each section's complete schema over `data`: the parsed sections that pass, and the issues of those that do not. */
-function completeSections(def: ServiceDefinition, data: Data): { valid: Data; issues: DataIssue[] } {
+function completeSections(def: ServiceDefinition, data: Data, parse: SectionParse = plainParse): { valid: Data; issues: DataIssue[] } {
   const valid: Data = {};
   const issues: DataIssue[] = [];
   for (const [key, section] of Object.entries(def.sections)) {
-    const r = section.complete.safeParse(data[key]);
+    const r = parse(section.complete, data[key]);
     if (r.success) valid[key] = r.data;
     else issues.push(...formIssuesOf(r.error.issues, [key]));
   }
@@ -97,8 +105,8 @@ function crossIssues(def: ServiceDefinition, valid: Data, only?: string): DataIs
  * What SUBMIT and RESUBMIT require of the data: every section complete, and the rules across sections over the
  * sections that are valid (so a submission reports every problem at once). The parsed complete data on success.
  */
-export function validateSubmission(def: ServiceDefinition, data: Data): Parsed<Data> {
-  const { valid, issues } = completeSections(def, data);
+export function validateSubmission(def: ServiceDefinition, data: Data, parse: SectionParse = plainParse): Parsed<Data> {
+  const { valid, issues } = completeSections(def, data, parse);
   issues.push(...crossIssues(def, valid), ...checkRequestSize(data));
   return issues.length ? { ok: false, issues } : { ok: true, data: valid };
 }
