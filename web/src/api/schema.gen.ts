@@ -6865,11 +6865,14 @@ export interface operations {
                         items: {
                             action: string;
                             at: string;
-                            details: unknown;
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
                             id: number;
                             ip: string | null;
                             method: string | null;
-                            outcome: string;
+                            /** @enum {string} */
+                            outcome: "success" | "failure";
                             path: string | null;
                             requestId: string | null;
                             route: string | null;
@@ -6943,11 +6946,61 @@ export interface operations {
                 content: {
                     "application/json": {
                         defaults: {
-                            [key: string]: unknown;
+                            auditLogRetentionDays: number;
+                            cbRenewalPromptDays: number;
+                            draftRetentionDays: number;
+                            expiringSoonDays: number;
+                            fees: {
+                                application: number;
+                                auditPerAuditorDay: number;
+                                cbAppointmentRequest: number;
+                                cbDesignation: number;
+                                cbRenewal: number;
+                                externalCertificateYear: number;
+                                internalCertificateYear: number;
+                                markPerProductYear: number;
+                                shipmentPer27Tons: number;
+                            };
+                            holidays: string[];
+                            markPackages: {
+                                baseProductsPerYear: number;
+                                maxTags: number;
+                                minTags: number;
+                                step: number;
+                            };
+                            paymentWindowHours: number;
+                            sessionTimeMinutes: number;
+                            sessionWarningCountdown: number;
+                            vatRate: number;
                         };
                         updatedAt: string | null;
                         value: {
-                            [key: string]: unknown;
+                            auditLogRetentionDays: number;
+                            cbRenewalPromptDays: number;
+                            draftRetentionDays: number;
+                            expiringSoonDays: number;
+                            fees: {
+                                application: number;
+                                auditPerAuditorDay: number;
+                                cbAppointmentRequest: number;
+                                cbDesignation: number;
+                                cbRenewal: number;
+                                externalCertificateYear: number;
+                                internalCertificateYear: number;
+                                markPerProductYear: number;
+                                shipmentPer27Tons: number;
+                            };
+                            holidays: string[];
+                            markPackages: {
+                                baseProductsPerYear: number;
+                                maxTags: number;
+                                minTags: number;
+                                step: number;
+                            };
+                            paymentWindowHours: number;
+                            sessionTimeMinutes: number;
+                            sessionWarningCountdown: number;
+                            vatRate: number;
                         };
                         version: number;
                     };
@@ -6994,11 +7047,61 @@ export interface operations {
                             path: string;
                         }[];
                         defaults: {
-                            [key: string]: unknown;
+                            auditLogRetentionDays: number;
+                            cbRenewalPromptDays: number;
+                            draftRetentionDays: number;
+                            expiringSoonDays: number;
+                            fees: {
+                                application: number;
+                                auditPerAuditorDay: number;
+                                cbAppointmentRequest: number;
+                                cbDesignation: number;
+                                cbRenewal: number;
+                                externalCertificateYear: number;
+                                internalCertificateYear: number;
+                                markPerProductYear: number;
+                                shipmentPer27Tons: number;
+                            };
+                            holidays: string[];
+                            markPackages: {
+                                baseProductsPerYear: number;
+                                maxTags: number;
+                                minTags: number;
+                                step: number;
+                            };
+                            paymentWindowHours: number;
+                            sessionTimeMinutes: number;
+                            sessionWarningCountdown: number;
+                            vatRate: number;
                         };
                         updatedAt: string | null;
                         value: {
-                            [key: string]: unknown;
+                            auditLogRetentionDays: number;
+                            cbRenewalPromptDays: number;
+                            draftRetentionDays: number;
+                            expiringSoonDays: number;
+                            fees: {
+                                application: number;
+                                auditPerAuditorDay: number;
+                                cbAppointmentRequest: number;
+                                cbDesignation: number;
+                                cbRenewal: number;
+                                externalCertificateYear: number;
+                                internalCertificateYear: number;
+                                markPerProductYear: number;
+                                shipmentPer27Tons: number;
+                            };
+                            holidays: string[];
+                            markPackages: {
+                                baseProductsPerYear: number;
+                                maxTags: number;
+                                minTags: number;
+                                step: number;
+                            };
+                            paymentWindowHours: number;
+                            sessionTimeMinutes: number;
+                            sessionWarningCountdown: number;
+                            vatRate: number;
                         };
                         version: number;
                     };
@@ -8317,7 +8420,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -8402,7 +8506,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -8461,7 +8566,8 @@ export interface operations {
                         items: {
                             city: string | null;
                             countryCode: string;
-                            crStatus: string | null;
+                            /** @enum {string|null} */
+                            crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                             currentUserRole: number;
                             /** @enum {string} */
                             facilityType: "InternalFacility" | "ExternalFacility" | "ConformityBody";
@@ -8519,7 +8625,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -8582,7 +8689,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         designationCertificate: {
@@ -8852,7 +8960,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -8930,7 +9039,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -9763,7 +9873,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -9828,7 +9939,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -9891,7 +10003,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -9959,7 +10072,8 @@ export interface operations {
                         items: {
                             city: string | null;
                             countryCode: string;
-                            crStatus: string | null;
+                            /** @enum {string|null} */
+                            crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                             currentUserRole: number;
                             /** @enum {string} */
                             facilityType: "InternalFacility" | "ExternalFacility" | "ConformityBody";
@@ -10156,7 +10270,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -10237,7 +10352,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -10318,7 +10434,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -10538,7 +10655,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -10601,7 +10719,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         /** @enum {string} */
                         crVerification: "verified" | "unavailable" | "skipped";
                         crVerifiedAt: string | null;
@@ -10666,7 +10785,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         /** @enum {string} */
                         crVerification: "verified" | "unavailable" | "skipped";
                         crVerifiedAt: string | null;
@@ -10731,7 +10851,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -10794,7 +10915,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         /** @enum {string} */
                         crVerification: "verified" | "unavailable" | "skipped";
                         crVerifiedAt: string | null;
@@ -10938,7 +11060,8 @@ export interface operations {
                         items: {
                             city: string | null;
                             countryCode: string;
-                            crStatus: string | null;
+                            /** @enum {string|null} */
+                            crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                             currentUserRole: number;
                             /** @enum {string} */
                             facilityType: "InternalFacility" | "ExternalFacility" | "ConformityBody";
@@ -11056,7 +11179,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -11349,7 +11473,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -11418,7 +11543,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         /** @enum {string} */
                         crVerification: "verified" | "unavailable" | "skipped";
                         crVerifiedAt: string | null;
@@ -11674,7 +11800,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
@@ -11758,7 +11885,8 @@ export interface operations {
                         city: string | null;
                         countryCode: string;
                         createdAt: string;
-                        crStatus: string | null;
+                        /** @enum {string|null} */
+                        crStatus: "Active" | "Suspended" | "Deleted" | "Expired" | null;
                         crVerifiedAt: string | null;
                         currentUserRole: number | null;
                         details: {
