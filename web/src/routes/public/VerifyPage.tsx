@@ -1,7 +1,7 @@
 import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
-import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { DualDateText } from '../../components/public/DualDateText';
 import { PublicPage } from '../../components/public/PublicPage';
@@ -176,9 +176,8 @@ function NotFound({ code }: { code: string }) {
  * The page a certificate's or Halal mark's QR code opens (verify/$code), also reachable by typing a number
  * (verify): the certificate's data and status, or a plain statement that no such certificate exists.
  */
-export function VerifyPage() {
+export function VerifyPage({ code = '' }: { code?: string }) {
   const { t } = useTranslation('public');
-  const { code = '' } = useParams({ strict: false }) as { code?: string };
   const wellFormed = CODE_PATTERN.test(code);
   const { data } = useApi(apiQuery('/api/public/verify/{code}', { params: { path: { code } } }), { enabled: wellFormed });
   return (
@@ -193,3 +192,6 @@ export function VerifyPage() {
     </PublicPage>
   );
 }
+
+/** verify/$code: the same page for the code in the address. */
+export const VerifyCodePage = () => <VerifyPage code={useRouteParams('verify/$code').code} />;
