@@ -39,7 +39,7 @@ export const facilities = pgTable(
     /** Establishment unified number `70X XXX XXXX` (internal facilities, from the registry). */
     unifiedNumber: text('unified_number'),
     /** WathiqCRStatus at the last verification: Active | Suspended | Deleted | Expired. */
-    crStatus: text('cr_status'),
+    crStatus: text('cr_status').$type<'Active' | 'Suspended' | 'Deleted' | 'Expired'>(),
     crVerifiedAt: timestamp('cr_verified_at', { withTimezone: true }),
     /** CB acceptance (assignment) number `#-####H-CB` and notification number `H-CB####-#`. */
     acceptanceNumber: text('acceptance_number'),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pendingRequests } from '../../web/src/api/activity';
-import { api, buildUrl, configureApi, type ApiProblem } from '../../web/src/api/client';
+import { api, buildUrl, configureApi, data, type ApiProblem } from '../../web/src/api/client';
 import { ApiError, messagesOf } from '../../web/src/api/errors';
 
 /** The web's HTTP client: what it sends, how it counts calls for the loader, and how failures reach the shell. */
@@ -24,8 +24,9 @@ beforeEach(() => {
   replies = [];
   problems = [];
   csrf = 'token-1';
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    sent.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body });
+  vi.stubGlobal('fetch', async (request: Request) => {
+    const body = await request.text();
+    sent.push({ url: request.url, method: request.method, headers: Object.fromEntries(request.headers), body: body || undefined });
     return replies.shift() ?? json(200, {});
   });
   configureApi({
@@ -41,17 +42,18 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('api client', () => {
   it('sends the UI language on every call and the CSRF token on writes only', async () => {
-    await api.get('/api/a');
-    await api.post('/api/b', { x: 1 });
+    await api.GET('/api/requests/{id}', { params: { path: { id: 'r1' } } });
+    await api.POST('/api/requests/{id}/events', { params: { path: { id: 'r1' } }, body: { type: 'SUBMIT' as const, expectedVersion: 1 } });
+    expect(new URL(sent[0].url).pathname).toBe('/api/requests/r1');
     expect(sent[0].headers['accept-language']).toBe('en');
     expect(sent[0].headers['x-csrf-token']).toBeUndefined();
     expect(sent[1].headers['x-csrf-token']).toBe('token-1');
     expect(sent[1].headers['content-type']).toBe('application/json');
-    expect(sent[1].body).toBe('{"x":1}');
+    expect(sent[1].body).toBe('{"type":"SUBMIT","expectedVersion":1}');
   });
 
   it('sends no body (and no JSON content type) for a write without one', async () => {
-    await api.post('/api/auth/logout');
+    await api.POST('/api/auth/logout');
     expect(sent[0].body).toBeUndefined();
     expect(sent[0].headers['content-type']).toBeUndefined();
   });
@@ -62,30 +64,33 @@ describe('api client', () => {
       seen = pendingRequests.get();
       return json(500, { error: { code: 'InternalError', message: 'x' } });
     });
-    await expect(api.get('/api/a')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.GET('/api/auth/session')).rejects.toBeInstanceOf(ApiError);
     expect(seen).toBe(1);
     expect(pendingRequests.get()).toBe(0);
-    await expect(api.get('/api/a', { silent: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(api.GET('/api/auth/session', { silent: true })).rejects.toBeInstanceOf(ApiError);
     expect(seen).toBe(0);
     expect(pendingRequests.get()).toBe(0);
   });
 
   it('reports failures to the shell unless the caller handles them', async () => {
     replies.push(json(404, { error: { code: 'NotFound', message: 'Not here' } }));
-    await expect(api.get('/api/a')).rejects.toMatchObject({ status: 404, code: 'NotFound', serverMessage: 'Not here' });
+    await expect(api.GET('/api/requests/{id}', { params: { path: { id: 'x' } } })).rejects.toMatchObject({ status: 404, code: 'NotFound', serverMessage: 'Not here' });
     expect(problems.map((p) => p.error.status)).toEqual([404]);
 
     replies.push(json(401, { error: { code: 'InvalidCredentials', message: 'Wrong' } }));
-    await expect(api.post('/api/auth/login', {}, { handleErrors: [401] })).rejects.toMatchObject({ status: 401 });
+    await expect(api.POST('/api/auth/login', { body: { userName: 'a', password: 'b' }, handleErrors: [401] })).rejects.toMatchObject({ status: 401 });
     replies.push(json(409, { error: { code: 'ConcurrencyConflict', message: 'Changed' } }));
-    await expect(api.post('/api/x', {}, { handleErrors: false })).rejects.toMatchObject({ status: 409 });
+    const event = { params: { path: { id: 'r1' } }, body: { type: 'SUBMIT' as const, expectedVersion: 1 } };
+    await expect(api.POST('/api/requests/{id}/events', { ...event, handleErrors: false })).rejects.toMatchObject({ status: 409 });
     expect(problems).toHaveLength(1);
   });
 
   it('gets a fresh CSRF token and retries a write once when the token was refused', async () => {
     replies.push(json(403, { error: { code: 'CsrfInvalid', message: 'expired' } }), json(200, { ok: true }));
-    await expect(api.post('/api/x', { a: 1 })).resolves.toEqual({ ok: true });
+    const event = { params: { path: { id: 'r1' } }, body: { type: 'SUBMIT' as const, expectedVersion: 1 } };
+    await expect(data(api.POST('/api/requests/{id}/events', event))).resolves.toEqual({ ok: true });
     expect(sent.map((s) => s.headers['x-csrf-token'])).toEqual(['token-1', 'token-2']);
+    expect(sent[1].body).toBe(sent[0].body);
     expect(problems).toEqual([]);
   });
 
@@ -93,7 +98,7 @@ describe('api client', () => {
     vi.stubGlobal('fetch', async () => {
       throw new TypeError('Failed to fetch');
     });
-    await expect(api.get('/api/a')).rejects.toMatchObject({ status: 0, code: 'NetworkError' });
+    await expect(api.GET('/api/auth/session')).rejects.toMatchObject({ status: 0, code: 'NetworkError' });
     expect(problems.map((p) => p.error.status)).toEqual([0]);
   });
 

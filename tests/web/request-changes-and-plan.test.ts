@@ -13,6 +13,7 @@ const entry = (seq: number, event: string, payload: Record<string, unknown> = {}
   note: null,
   from: null,
   to: { code: 0, label: '' },
+  hash: '',
   at: '2026-01-01T00:00:00Z',
 });
 

@@ -8,8 +8,10 @@ import {
   type ErrorComponentProps,
   type RouteComponent,
 } from '@tanstack/react-router';
+import type { QueryClient } from '@tanstack/react-query';
 import { Permissions as P } from '../../machines/permissions';
 import { api } from './api/client';
+import { queryClient } from './api/query';
 import { ApiError, isScreenStatus } from './api/errors';
 import { AppShell, useDocumentLanguage } from './components/AppShell';
 import { ErrorScreen } from './components/ErrorScreen';
@@ -33,8 +35,9 @@ import { ensureSession, sessionStore } from './session/session-store';
  * built later replaces its `placeholder(...)` with the real component — one line, e.g.
  *   component: lazyRouteComponent(() => import('./routes/hs-code/HsCodePage'), 'HsCodePage'),
  * Guards run in beforeLoad (see session/access.ts): anonymous -> sign-in page with returnUrl, missing policy ->
- * the 403 screen, staff-only / non-staff routes -> the user's own start page. Read params with
- * `useParams({ strict: false })`.
+ * the 403 screen, staff-only / non-staff routes -> the user's own start page. A screen reads its params with
+ * `useRouteParams('<its path>')` (route-params.ts: typed from the path). A route whose screen needs several calls
+ * names a `loader` that starts them together into the query cache (api/query.ts), e.g. requests/$requestId.
  */
 
 /** Thrown by a guard (or a screen's own prerequisite check) to show the full 403 screen in place. */
@@ -47,6 +50,7 @@ export class ForbiddenRouteError extends Error {
 
 export interface RouterContext {
   session: typeof sessionStore;
+  queryClient: QueryClient;
 }
 
 export interface RouteEntry {
@@ -55,6 +59,8 @@ export interface RouteEntry {
   access?: RouteAccess;
   /** Runs after the access check passed (e.g. a prerequisite call); may throw redirect() or ForbiddenRouteError. */
   check?: (params: Record<string, string>) => Promise<void>;
+  /** Starts the screen's calls (in parallel) into the query cache before it renders; params typed by ParamsOf<path>. */
+  loader?(params: Record<string, string>, queryClient: QueryClient): Promise<unknown>;
 }
 
 const facilityPolicies = [P.facility.conformityBody, P.facility.internal, P.facility.external];
@@ -126,7 +132,7 @@ export const routeTable: RouteEntry[] = [
   },
   { path: 'internal-halal-request', component: requestScreens.internalRequests, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
   { path: 'internal-halal-request/$requestId', component: requestScreens.internalWizard, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
-  { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true } },
+  { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true }, loader: requestScreens.loadRequestPage },
   // The generic wizard of every service without one of its own (routes/services/services.ts WEB_SERVICES).
   { path: 'requests/$requestId/edit', component: serviceScreens.wizard, access: { signedIn: true } },
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
@@ -200,7 +206,7 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
 });
 
 function buildRoute(entry: RouteEntry): AnyRoute {
-  const { access, check } = entry;
+  const { access, check, loader } = entry;
   return createRoute({
     getParentRoute: () => rootRoute,
     path: entry.path,
@@ -220,6 +226,7 @@ function buildRoute(entry: RouteEntry): AnyRoute {
       }
       await check?.(p);
     },
+    loader: loader && (({ params, context }) => loader(params as Record<string, string>, context.queryClient)),
   });
 }
 
@@ -238,7 +245,7 @@ const routeTree = rootRoute.addChildren([
 
 export const router = createRouter({
   routeTree,
-  context: { session: sessionStore },
+  context: { session: sessionStore, queryClient },
   defaultPreload: false,
   defaultErrorComponent: RouteErrorScreen,
   defaultNotFoundComponent: NotFoundScreen,

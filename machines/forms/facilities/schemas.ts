@@ -184,6 +184,9 @@ export const ZAttachmentDto = z.object({
   size: z.number(),
 });
 
+/** A commercial registration's status at the CR registry (server/adapters/cr-registry.ts CR_STATUSES). */
+export const ZCrStatus = z.enum(['Active', 'Suspended', 'Deleted', 'Expired']);
+
 export const ZFacilityDto = z.object({
   id: z.string(),
   publicId: z.string(),
@@ -195,7 +198,7 @@ export const ZFacilityDto = z.object({
   countryCode: z.string(),
   city: z.string().nullable(),
   unifiedNumber: z.string().nullable(),
-  crStatus: z.string().nullable(),
+  crStatus: ZCrStatus.nullable(),
   crVerifiedAt: z.string().nullable(),
   acceptanceNumber: z.string().nullable(),
   notificationNumber: z.string().nullable(),
@@ -221,7 +224,7 @@ export const ZFacilityListItem = z.object({
   registrationNumber: z.string().nullable(),
   countryCode: z.string(),
   city: z.string().nullable(),
-  crStatus: z.string().nullable(),
+  crStatus: ZCrStatus.nullable(),
   currentUserRole: z.number(),
 });
 
@@ -266,7 +269,7 @@ export const ZCrDataDto = z.object({
   nameAr: z.string(),
   nameEn: z.string(),
   commercialName: z.string(),
-  status: z.enum(['Active', 'Suspended', 'Deleted', 'Expired']),
+  status: ZCrStatus,
   activityName: z.string(),
   activityNameEn: z.string(),
   issueDate: z.string(),

@@ -27,10 +27,10 @@ const ZEntry = z.object({
   route: z.string().nullable(),
   path: z.string().nullable(),
   statusCode: z.number().nullable(),
-  outcome: z.string(),
+  outcome: z.enum(['success', 'failure']),
   ip: z.string().nullable(),
   requestId: z.string().nullable(),
-  details: z.unknown(),
+  details: z.record(z.string(), z.unknown()).nullable(),
 });
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

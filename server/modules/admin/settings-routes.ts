@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZPortalSettings } from '../../../machines/admin-settings';
 import { Permissions } from '../../../machines/permissions';
 import { errorResponses } from '../../schemas';
 
 const ZSnapshot = z.object({
-  value: z.record(z.string(), z.unknown()),
-  defaults: z.record(z.string(), z.unknown()),
+  value: ZPortalSettings,
+  defaults: ZPortalSettings,
   version: z.number(),
   updatedAt: z.string().nullable(),
 });

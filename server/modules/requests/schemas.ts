@@ -46,8 +46,23 @@ export const ZRequest = z.object({
   finished: z.boolean(),
   /** The request data by section. */
   data: z.record(z.string(), z.unknown()),
-  /** The rest of the machine context (returned sections, round, payment option ...). */
-  context: z.record(z.string(), z.unknown()),
+  /**
+   * The rest of the machine context. The fields the screens read are named (the request page, the wizards, the audit
+   * and corrective action dialogs); the others pass through as they are.
+   */
+  context: z
+    .object({
+      /** Sections the registration department returned (empty while not returned). */
+      returnedSections: z.array(z.string()).optional(),
+      /** Non-conformities awaiting an accepted corrective action. */
+      openNonConformities: z.array(z.string()).optional(),
+      /** 1, or 2 once the decision committee returned the request to audit. */
+      round: z.number().int().optional(),
+      paymentOption: z.enum(['yearly', 'full']).nullable().optional(),
+      /** The audit plan as saved (SAVE_PLAN's plan), when there is one. */
+      auditPlan: z.unknown().optional(),
+    })
+    .catchall(z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Messages the person should read after the event (e.g. products excluded because the certificate lists them). */

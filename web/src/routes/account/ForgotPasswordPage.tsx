@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Input, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
@@ -53,7 +53,7 @@ export function ForgotPasswordPage() {
     if (Object.keys(found).length) return;
     void run(async () => {
       const answer = await withRecaptcha((recaptchaToken) =>
-        api.post<CodeSent>('/api/account/forgot-password/send-code', { identifier, recaptchaToken }, { handleErrors: [400, 429, 502] }),
+        data(api.POST('/api/account/forgot-password/send-code', { body: { identifier, recaptchaToken }, handleErrors: [400, 429, 502] })),
       );
       setSent(answer);
     });
@@ -62,7 +62,7 @@ export function ForgotPasswordPage() {
   const resend = () =>
     void run(async () => {
       const answer = await withRecaptcha((recaptchaToken) =>
-        api.post<CodeSent>('/api/account/forgot-password/resend-code', { challengeId: sent!.challengeId, recaptchaToken }, { handleErrors: [400, 429, 502] }),
+        data(api.POST('/api/account/forgot-password/resend-code', { body: { challengeId: sent!.challengeId, recaptchaToken }, handleErrors: [400, 429, 502] })),
       );
       setErrors({});
       setSent(answer);
@@ -77,7 +77,7 @@ export function ForgotPasswordPage() {
     setErrors(found);
     if (Object.keys(found).length) return;
     void run(async () => {
-      await api.post('/api/account/forgot-password/reset', { challengeId: sent!.challengeId, code, password }, { handleErrors: [400, 429] });
+      await data(api.POST('/api/account/forgot-password/reset', { body: { challengeId: sent!.challengeId, code, password }, handleErrors: [400, 429] }));
       setDone(true);
     });
   };

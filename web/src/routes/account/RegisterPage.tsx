@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
@@ -78,7 +78,7 @@ export function RegisterPage() {
     void run(async () => {
       const { repeat: _repeat, ...body } = form;
       const answer = await withRecaptcha((recaptchaToken) =>
-        api.post<CodeSent>('/api/account/register/send-code', { ...body, recaptchaToken }, { handleErrors: [400, 409, 429, 502] }),
+        data(api.POST('/api/account/register/send-code', { body: { ...body, recaptchaToken }, handleErrors: [400, 409, 429, 502] })),
       );
       setCode('');
       setSent(answer);
@@ -88,7 +88,7 @@ export function RegisterPage() {
   const resend = () =>
     void run(async () => {
       const answer = await withRecaptcha((recaptchaToken) =>
-        api.post<CodeSent>('/api/account/register/resend-code', { challengeId: sent!.challengeId, recaptchaToken }, { handleErrors: [400, 409, 429, 502] }),
+        data(api.POST('/api/account/register/resend-code', { body: { challengeId: sent!.challengeId, recaptchaToken }, handleErrors: [400, 409, 429, 502] })),
       );
       setErrors({});
       setSent(answer);
@@ -103,7 +103,7 @@ export function RegisterPage() {
     setErrors({});
     void run(async () => {
       const { repeat: _repeat, ...body } = form;
-      const answer = await api.post<{ userName: string }>('/api/account/register', { ...body, challengeId: sent!.challengeId, code }, { handleErrors: [400, 409, 429] });
+      const answer = await data(api.POST('/api/account/register', { body: { ...body, challengeId: sent!.challengeId, code }, handleErrors: [400, 409, 429] }));
       setDone(answer.userName);
     });
   };

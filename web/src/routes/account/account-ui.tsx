@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
 import { ApiError } from '../../api/errors';
+import type { ApiResponse } from '../../api/query';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
 import type { FieldMessage } from '../../components/form/validation-messages';
@@ -11,12 +12,7 @@ import { PageContainer } from '../../components/PageHeader';
 import { LOGIN_PATH } from '../../session/access';
 
 /** What the server says about a code it sent (machines/forms/account.ts ZCodeSent). */
-export interface CodeSent {
-  challengeId: string;
-  maskedPhone?: string;
-  expiresAt: string;
-  resendAvailableAt: string;
-}
+export type CodeSent = ApiResponse<'/api/account/register/send-code', 'post'>;
 
 /** Errors of the code itself: shown next to the code field. */
 export const CODE_ERRORS = new Set(['OtpInvalid', '1005', '1006', 'OtpMobileChanged']);

@@ -3,9 +3,9 @@ import { Badge, Button, Flex, Input, NativeSelect, Text } from '@chakra-ui/react
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { buildUrl } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { DataTable, FormField, PageContainer, PageHeader, usePaging, type Column } from '../../components';
-import { dateTime, type AuditEntry, type PageOf } from './admin-api';
+import { dateTime, type AuditEntry } from './admin-api';
 import { AdminLinks } from './AdminLinks';
 
 const ACTIONS = ['auth.login', 'auth.logout', 'api.write', 'settings.change', 'role.create', 'role.change', 'role.delete', 'user.create', 'user.roles', 'user.lock', 'user.unlock', 'user.password-reset'];
@@ -33,8 +33,8 @@ export function AuditLogsPage() {
   const [draft, setDraft] = useState({ search: '', action: '', outcome: '' });
   const [filter, setFilter] = useState(draft);
   const { page, pageSize, setPage, paging } = usePaging(20);
-  const query = { search: filter.search || undefined, action: filter.action || undefined, outcome: filter.outcome || undefined };
-  const list = useApiQuery<PageOf<AuditEntry>>('/api/admin/audit-logs', { query: { ...query, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } });
+  const query = { search: filter.search || undefined, action: filter.action || undefined, outcome: (filter.outcome || undefined) as AuditEntry['outcome'] | undefined };
+  const list = useApi(apiQuery('/api/admin/audit-logs', { params: { query: { ...query, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } } }));
 
   const columns: Column<AuditEntry>[] = [
     { key: 'at', header: t('admin:audit.at'), render: (e) => <Text whiteSpace="nowrap">{dateTime(e.at, i18n.language)}</Text> },
@@ -131,7 +131,7 @@ export function AuditLogsPage() {
         columns={columns}
         rows={list.data?.items ?? []}
         rowKey={(e) => String(e.id)}
-        loading={list.loading && !list.data}
+        loading={list.isFetching && !list.data}
         paging={paging(list.data?.totalCount ?? 0)}
         caption={title}
       />

@@ -1,20 +1,13 @@
 import { useState } from 'react';
 import { Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { LifecycleDiagram } from './LifecycleDiagram';
-
-interface Verify {
-  ok: boolean;
-  rows: number;
-  firstBrokenSeq?: number;
-  reason?: 'hash' | 'prevHash' | 'sequence' | 'head';
-}
 
 /** "Verified" when the history's hash chain recomputes (GET /history/verify), else where and why it breaks. */
 export function HistoryVerification({ requestId }: { requestId: string }) {
   const { t } = useTranslation('admin');
-  const q = useApiQuery<Verify>(`/api/requests/${requestId}/history/verify`, { silent: true, handleErrors: false });
+  const q = useApi(apiQuery('/api/requests/{id}/history/verify', { params: { path: { id: requestId } }, silent: true, handleErrors: false }));
   if (!q.data) return null;
   const v = q.data;
   return v.ok ? (
@@ -39,7 +32,7 @@ export function HistoryVerification({ requestId }: { requestId: string }) {
  */
 export function AuditorPanel({ requestId, related = [] }: { requestId: string; related?: { id: string; label: string }[] }) {
   const { t } = useTranslation('admin');
-  const bills = useApiQuery<{ items: { id: string; number: string }[] }>(`/api/bills?requestId=${requestId}&pageSize=20`, { silent: true, handleErrors: false });
+  const bills = useApi(apiQuery('/api/bills', { params: { query: { requestId, pageSize: 20 } }, silent: true, handleErrors: false }));
   const lifecycles = [
     { id: requestId, label: t('diagram.request') },
     ...(bills.data?.items ?? []).map((b) => ({ id: b.id, label: t('diagram.bill', { number: b.number }) })),

@@ -1,12 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, Card, Checkbox, Code, Fieldset, Flex, Heading, Input, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import type { operations } from '../../api/schema.gen';
 import { ConfirmDialog, DataTable, FormField, PageContainer, PageHeader, notify, usePaging, type Column } from '../../components';
-import type { PageOf, RoleRow, StaffUser } from './admin-api';
+import type { RoleRow, StaffUser } from './admin-api';
 import { AdminLinks } from './AdminLinks';
+
+/** A permission name as the role calls take it; the editor offers only those of GET /api/identity/permissions. */
+type Permission = operations['putIdentityRolesByName']['requestBody']['content']['application/json']['permissions'][number];
 
 function useFailure() {
   const { t } = useTranslation(['admin', 'shell']);
@@ -47,7 +51,7 @@ function CreateUser({ roles, onCreated }: { roles: RoleRow[]; onCreated: () => v
     setPending(true);
     setErrors({});
     try {
-      await api.post('/api/identity/users', form, { handleErrors: [400] });
+      await data(api.POST('/api/identity/users', { body: form, handleErrors: [400] }));
       notify.success(t('identity.created', { userName: form.userName }));
       setForm(empty);
       onCreated();
@@ -115,17 +119,21 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const { page, pageSize, setPage, paging } = usePaging(10);
-  const list = useApiQuery<PageOf<StaffUser>>('/api/identity/users', { query: { search: applied || undefined, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } });
+  const list = useApi(apiQuery('/api/identity/users', { params: { query: { search: applied || undefined, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } } }));
   const [editing, setEditing] = useState<{ user: StaffUser; roles: string[] } | null>(null);
   const [confirm, setConfirm] = useState<{ user: StaffUser; kind: 'lock' | 'unlock' | 'reset-password' } | null>(null);
   const [password, setPassword] = useState<{ userName: string; password: string } | null>(null);
 
   const act = async (user: StaffUser, kind: 'lock' | 'unlock' | 'reset-password') => {
     try {
-      const res = await api.post<{ password?: string }>(`/api/identity/users/${user.id}/${kind}`, undefined, { handleErrors: [400] });
-      if (kind === 'reset-password' && res.password) setPassword({ userName: user.userName, password: res.password });
+      const init = { params: { path: { id: user.id } }, handleErrors: [400] };
+      const res =
+        kind === 'reset-password'
+          ? await data(api.POST('/api/identity/users/{id}/reset-password', init))
+          : (await data(api.POST(kind === 'lock' ? '/api/identity/users/{id}/lock' : '/api/identity/users/{id}/unlock', init)), undefined);
+      if (res?.password) setPassword({ userName: user.userName, password: res.password });
       else notify.success(t(`identity.done.${kind}`, { userName: user.userName }));
-      await list.reload();
+      await list.refetch();
     } catch (e) {
       failed(e);
     } finally {
@@ -135,10 +143,10 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
   const saveRoles = async () => {
     if (!editing) return;
     try {
-      await api.put(`/api/identity/users/${editing.user.id}/roles`, { roles: editing.roles }, { handleErrors: [400] });
+      await data(api.PUT('/api/identity/users/{id}/roles', { params: { path: { id: editing.user.id } }, body: { roles: editing.roles }, handleErrors: [400] }));
       notify.success(t('identity.done.roles', { userName: editing.user.userName }));
       setEditing(null);
-      await list.reload();
+      await list.refetch();
     } catch (e) {
       failed(e);
     }
@@ -187,7 +195,7 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
           </Button>
         </Flex>
       </form>
-      <DataTable columns={columns} rows={list.data?.items ?? []} rowKey={(u) => u.id} loading={list.loading && !list.data} paging={paging(list.data?.totalCount ?? 0)} />
+      <DataTable columns={columns} rows={list.data?.items ?? []} rowKey={(u) => u.id} loading={list.isFetching && !list.data} paging={paging(list.data?.totalCount ?? 0)} />
       {editing && (
         <Card.Root data-testid="edit-roles">
           <Card.Body>
@@ -218,7 +226,7 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
           </Card.Body>
         </Card.Root>
       )}
-      <CreateUser roles={roles} onCreated={() => void list.reload()} />
+      <CreateUser roles={roles} onCreated={() => void list.refetch()} />
       {confirm && (
         <ConfirmDialog
           open
@@ -257,7 +265,7 @@ function RolesTab({ roles, permissions, reload }: { roles: RoleRow[]; permission
   const save = async () => {
     if (!role || !draft) return;
     try {
-      await api.put(`/api/identity/roles/${encodeURIComponent(role.name)}`, draft, { handleErrors: [400] });
+      await data(api.PUT('/api/identity/roles/{name}', { params: { path: { name: role.name } }, body: { ...draft, permissions: draft.permissions as Permission[] }, handleErrors: [400] }));
       notify.success(t('identity.roleSaved', { role: role.name }));
       await reload();
     } catch (e) {
@@ -266,7 +274,7 @@ function RolesTab({ roles, permissions, reload }: { roles: RoleRow[]; permission
   };
   const create = async () => {
     try {
-      await api.post('/api/identity/roles', { name: newName.trim(), permissions: [], readOnly: false }, { handleErrors: [400] });
+      await data(api.POST('/api/identity/roles', { body: { name: newName.trim(), permissions: [], readOnly: false }, handleErrors: [400] }));
       await reload();
       setSelected(newName.trim());
       setNewName('');
@@ -342,8 +350,8 @@ function RolesTab({ roles, permissions, reload }: { roles: RoleRow[]; permission
 /** identity: Halal-center staff (create, search, lock, reset password, roles) and the role editor. */
 export function IdentityPage() {
   const { t } = useTranslation(['admin', 'shell']);
-  const roles = useApiQuery<RoleRow[]>('/api/identity/roles');
-  const permissions = useApiQuery<string[]>('/api/identity/permissions');
+  const roles = useApi(apiQuery('/api/identity/roles'));
+  const permissions = useApi(apiQuery('/api/identity/permissions'));
   const [tab, setTab] = useState('users');
   const title = t('shell:screens.identity');
   return (
@@ -360,7 +368,7 @@ export function IdentityPage() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="users">{roles.data && <UsersTab roles={roles.data} />}</Tabs.Content>
-        <Tabs.Content value="roles">{roles.data && permissions.data && <RolesTab roles={roles.data} permissions={permissions.data} reload={roles.reload} />}</Tabs.Content>
+        <Tabs.Content value="roles">{roles.data && permissions.data && <RolesTab roles={roles.data} permissions={permissions.data} reload={async () => void (await roles.refetch())} />}</Tabs.Content>
       </Tabs.Root>
     </PageContainer>
   );

@@ -1,15 +1,8 @@
 import { Box, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 
-export interface DiagramData {
-  kind: string;
-  machineVersion: number;
-  current: number;
-  nodes: { code: number; label: string; states: string[]; column: number; row: number; visited: boolean }[];
-  edges: { from: number; to: number; events: string[]; taken: number }[];
-  path: number[];
-}
+export type DiagramData = ApiResponse<'/api/diagram/{id}'>;
 
 const W = 168;
 const H = 48;
@@ -41,7 +34,7 @@ function lines(label: string, max = 24): string[] {
  */
 export function LifecycleDiagram({ id, title }: { id: string; title: string }) {
   const { t } = useTranslation('admin');
-  const q = useApiQuery<DiagramData>(`/api/diagram/${encodeURIComponent(id)}`, { silent: true, handleErrors: false });
+  const q = useApi(apiQuery('/api/diagram/{id}', { params: { path: { id } }, silent: true, handleErrors: false }));
   const d = q.data;
   if (!d) return q.error ? <Text color="fg.muted">{t('diagram.unavailable')}</Text> : null;
   const pos = new Map(d.nodes.map((n) => [n.code, { x: PAD + n.column * (W + GAP_X), y: PAD + n.row * (H + GAP_Y) }]));

@@ -2,11 +2,10 @@ import { useEffect, useState } from 'react';
 import { Box, Button, Card, Heading, Input, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ZPortalSettings, type PortalSettings } from '../../../../machines/admin-settings';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { FormField, PageContainer, PageHeader, fieldMessages, notify, type FieldMessage } from '../../components';
-import type { SettingsSnapshot } from './admin-api';
 import { AdminLinks } from './AdminLinks';
 
 /** The form's fields, by group; `percent` fields are edited in % (vatRate 0.15 is shown as 15). */
@@ -76,7 +75,7 @@ function fromForm(form: Record<string, string>): Record<string, unknown> {
 /** setting-management: the business constants, validated here with the server's own schema, saved with a version. */
 export function SettingsPage() {
   const { t, i18n } = useTranslation(['admin', 'shell']);
-  const q = useApiQuery<SettingsSnapshot>('/api/admin/settings');
+  const q = useApi(apiQuery('/api/admin/settings'));
   const [form, setForm] = useState<Record<string, string> | null>(null);
   const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
   const [pending, setPending] = useState(false);
@@ -98,9 +97,9 @@ export function SettingsPage() {
     setErrors({});
     setPending(true);
     try {
-      const res = await api.put<SettingsSnapshot & { changes: unknown[] }>('/api/admin/settings', { value: parsed.data, expectedVersion: q.data.version }, { handleErrors: [400, 409] });
+      const res = await data(api.PUT('/api/admin/settings', { body: { value: parsed.data, expectedVersion: q.data.version }, handleErrors: [400, 409] }));
       notify.success(t('admin:settings.saved', { count: res.changes.length }));
-      await q.reload();
+      await q.refetch();
     } catch (e) {
       if (e instanceof ApiError) {
         const byField: Record<string, string> = {};

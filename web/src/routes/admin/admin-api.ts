@@ -1,50 +1,8 @@
-import type { PortalSettings } from '../../../../machines/admin-settings';
+import type { ApiResponse } from '../../api/query';
 
-export interface SettingsSnapshot {
-  value: PortalSettings;
-  defaults: PortalSettings;
-  version: number;
-  updatedAt: string | null;
-}
-
-export interface AuditEntry {
-  id: number;
-  at: string;
-  userId: string | null;
-  userName: string | null;
-  action: string;
-  method: string | null;
-  route: string | null;
-  path: string | null;
-  statusCode: number | null;
-  outcome: 'success' | 'failure';
-  ip: string | null;
-  requestId: string | null;
-  details: Record<string, unknown> | null;
-}
-
-export interface StaffUser {
-  id: string;
-  userName: string;
-  name: string;
-  email: string;
-  roles: string[];
-  locked: boolean;
-  createdAt: string;
-}
-
-export interface RoleRow {
-  name: string;
-  permissions: string[];
-  readOnly: boolean;
-  isDefault: boolean;
-  userCount: number;
-}
-
-export interface PageOf<T> {
-  totalCount: number;
-  items: T[];
-}
+export type AuditEntry = ApiResponse<'/api/admin/audit-logs'>['items'][number];
+export type StaffUser = ApiResponse<'/api/identity/users'>['items'][number];
+export type RoleRow = ApiResponse<'/api/identity/roles'>[number];
 
 /** A date and time in the UI language (Gregorian digits, as the rest of the portal's tables). */
 export const dateTime = (iso: string, lang: string) =>

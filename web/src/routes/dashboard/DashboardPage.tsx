@@ -2,7 +2,7 @@ import { Box, Card, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/re
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { FacilityDashboard, StaffDashboard } from './dashboard-api';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { Ltr, ltr } from '../../components/Bidi';
 import { DataTable, PageContainer, PageHeader, type Column } from '../../components';
 import { Permissions as P } from '../../../../machines/permissions';
@@ -227,8 +227,8 @@ export function DashboardPage() {
   const session = useSession();
   // The host dashboard for the Halal center (Halal.Dashboard.Host), the tenant one for a facility's users.
   const staff = can(session, P.dashboard.host) && !!session?.isStaff;
-  const staffData = useApiQuery<StaffDashboard>(staff ? '/api/dashboard/staff' : null);
-  const facilityData = useApiQuery<FacilityDashboard>(staff ? null : '/api/dashboard/facility');
+  const staffData = useApi(apiQuery('/api/dashboard/staff'), { enabled: staff });
+  const facilityData = useApi(apiQuery('/api/dashboard/facility'), { enabled: !staff });
   const title = t('shell:screens.dashboard');
   return (
     <PageContainer>

@@ -2,16 +2,16 @@ import { useRef, useState } from 'react';
 import { Alert, Box, Button, Card, Checkbox, Flex, Heading, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { isAcceptanceNumber, isNotificationNumber, normalizeIban } from '../../../../machines/forms/facilities/formats';
 import { ZConformityBodyFields } from '../../../../machines/forms/facilities/schemas';
-import type { Attachment, Catalogue, Facility } from './facilities-api';
+import type { Attachment, PostBody } from './facilities-api';
 import { AttachmentInput, CountrySelect } from './form-parts';
 
 const FIELDS = ['nameAr', 'nameEn', 'countryCode', 'city', 'address', 'registrationNumber', 'acceptanceNumber', 'notificationNumber', 'certificateIssueDate', 'certificateExpiryDate', 'iban'] as const;
@@ -27,7 +27,7 @@ const ATTACHMENTS = ['commercialRegistration', 'accreditationCertificate', 'acce
 export function AddConformityBodyPage() {
   const { t } = useTranslation('facilities');
   const navigate = useNavigate();
-  const catalogue = useApiQuery<Catalogue>('/api/facility-catalogue');
+  const catalogue = useApi(apiQuery('/api/facility-catalogue'));
   const [form, setForm] = useState<Form>(EMPTY);
   const [categories, setCategories] = useState<string[]>([]);
   const [files, setFiles] = useState<Record<string, Attachment | null>>({});
@@ -76,7 +76,7 @@ export function AddConformityBodyPage() {
       const attachments = Object.values(files)
         .filter((a): a is Attachment => !!a)
         .map((a) => ({ id: a.id }));
-      const created = await api.post<Facility>('/api/ConformityBody/create', { ...body(), attachments }, { handleErrors: [400, 409] });
+      const created = await data(api.POST('/api/ConformityBody/create', { body: { ...body(), attachments } as PostBody<'/api/ConformityBody/create'>, handleErrors: [400, 409] }));
       const selected = { facilityType: created.facilityType, id: created.id, publicId: created.publicId };
       selectFacility(selected);
       void navigate({ to: facilityProfilePath(selected) });

@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Alert, Button, Card, Checkbox, Flex, Heading, Input, SimpleGrid, Stack, Switch, Textarea } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { ZExternalFacilityFields } from '../../../../machines/forms/facilities/schemas';
-import type { Attachment, Facility } from './facilities-api';
+import type { Attachment, PostBody } from './facilities-api';
 import { AttachmentInput, CountriesInput, CountrySelect } from './form-parts';
 
 /** Operations a foreign factory may perform (spec 02: external factory operations), labelled in facilities.json. */
@@ -60,7 +60,7 @@ export function AddExternalFacilityPage() {
       const attachments = Object.values(files)
         .filter((a): a is Attachment => !!a)
         .map((a) => ({ id: a.id }));
-      const created = await api.post<Facility>('/api/Facility/CreateExternal', { ...body(), attachments }, { handleErrors: [400, 409] });
+      const created = await data(api.POST('/api/Facility/CreateExternal', { body: { ...body(), attachments } as PostBody<'/api/Facility/CreateExternal'>, handleErrors: [400, 409] }));
       const selected = { facilityType: created.facilityType, id: created.id, publicId: created.publicId };
       selectFacility(selected);
       void navigate({ to: facilityProfilePath(selected) });

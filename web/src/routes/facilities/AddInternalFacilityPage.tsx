@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, Stack, Steps, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data as answer } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
@@ -11,7 +11,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { formatUnifiedNumber, isCrNumber } from '../../../../machines/forms/facilities/formats';
 import { ZInternalExtras } from '../../../../machines/forms/facilities/schemas';
-import type { Attachment, CrData, CrValidation, Facility } from './facilities-api';
+import type { Attachment, CrData, CrValidation, PostBody } from './facilities-api';
 import { AttachmentInput, CountriesInput } from './form-parts';
 import { CrStatusBadge, listSeparator } from './labels';
 
@@ -69,14 +69,14 @@ export function AddInternalFacilityPage() {
     }
     setFieldErrors({});
     const data = await withToken((token) =>
-      api.get<CrData>('/api/Facility/GetCrData', { query: { crEntityNumber: v, recaptchaToken: token }, handleErrors: [400, 404, 502] }),
+      answer(api.GET('/api/Facility/GetCrData', { params: { query: { crEntityNumber: v, recaptchaToken: token } }, handleErrors: [400, 404, 502] })),
     );
     if (data) setCr(data);
   };
 
   const proceed = async () => {
     const validation = await withToken((token) =>
-      api.post<CrValidation>('/api/Facility/GetCrDataWithRelatedValidation', { crEntityNumber: crNumber.trim(), recaptchaToken: token }, { handleErrors: [400, 404, 409, 502] }),
+      answer(api.POST('/api/Facility/GetCrDataWithRelatedValidation', { body: { crEntityNumber: crNumber.trim(), recaptchaToken: token }, handleErrors: [400, 404, 409, 502] })),
     );
     if (validation) {
       setRules(validation);
@@ -102,13 +102,19 @@ export function AddInternalFacilityPage() {
   const missing = required.filter((c) => !files[c]);
 
   const submit = async () => {
-    const path = rules?.variant === 'noParty' ? '/api/Facility/CreateInternalFacilityWithNoPartyFromWatheq' : '/api/Facility/CreateInternal';
     const attachments = Object.values(files)
       .filter((a): a is Attachment => !!a)
       .map((a) => ({ id: a.id }));
-    const created = await withToken((token) =>
-      api.post<Facility>(path, { crEntityNumber: crNumber.trim(), recaptchaToken: token, ...extrasBody(), attachments }, { handleErrors: [400, 404, 409, 502] }),
-    );
+    const created = await withToken((token) => {
+      // The counts are the form's text; the server's schema reads them as numbers (ZInternalExtras coerces them).
+      const body = { crEntityNumber: crNumber.trim(), recaptchaToken: token, ...extrasBody(), attachments } as unknown as PostBody<'/api/Facility/CreateInternal'>;
+      const handleErrors = [400, 404, 409, 502];
+      return answer(
+        rules?.variant === 'noParty'
+          ? api.POST('/api/Facility/CreateInternalFacilityWithNoPartyFromWatheq', { body, handleErrors })
+          : api.POST('/api/Facility/CreateInternal', { body, handleErrors }),
+      );
+    });
     if (!created) return;
     const selected = { facilityType: created.facilityType, id: created.id, publicId: created.publicId };
     selectFacility(selected);

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Box, Button, Flex, HStack, Input, NativeSelect } from '@chakra-ui/react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useCan } from '../../session/use-session';
 import { facilityProfilePath, selectFacility, type FacilityType } from '../../session/selected-facility';
 import { Permissions as P } from '../../../../machines/permissions';
-import type { FacilityListItem, Paged } from './facilities-api';
+import type { FacilityListItem } from './facilities-api';
 import { CrStatusBadge, nameIn, RoleLabel } from './labels';
 
 const SEARCH_BY = ['0', '1', '2', '3', '4'] as const;
@@ -25,9 +25,19 @@ export function AssociatedFacilitiesPage() {
   const [draft, setDraft] = useState({ searchText: '', searchBy: '0', facilityType: '' });
   const [query, setQuery] = useState(draft);
   const { page, pageSize, setPage, paging } = usePaging();
-  const list = useApiQuery<Paged<FacilityListItem>>('/api/Facility/GetUserFacilities', {
-    query: { pageNumber: page, pageSize, searchText: query.searchText || undefined, searchBy: query.searchBy, facilityType: query.facilityType || undefined },
-  });
+  const list = useApi(
+    apiQuery('/api/Facility/GetUserFacilities', {
+      params: {
+        query: {
+          pageNumber: page,
+          pageSize,
+          searchText: query.searchText || undefined,
+          searchBy: Number(query.searchBy),
+          facilityType: (query.facilityType || undefined) as FacilityType | undefined,
+        },
+      },
+    }),
+  );
   const canAddInternal = useCan(P.facility.internalCreate);
   const canAddExternal = useCan(P.facility.externalCreate);
   const canAddCb = useCan(P.facility.conformityBodyCreate);
@@ -134,7 +144,7 @@ export function AssociatedFacilitiesPage() {
         columns={columns}
         rows={list.data?.items ?? []}
         rowKey={(f) => f.publicId}
-        loading={list.loading && !list.data}
+        loading={list.isFetching && !list.data}
         emptyText={t('associated.empty')}
         paging={paging(list.data?.totalCount ?? 0)}
       />

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Card, Heading, Input, Stack, Text } from '@chakra-ui/react';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer } from '../../components/PageHeader';
 
@@ -14,8 +15,8 @@ import { PageContainer } from '../../components/PageHeader';
  */
 export function DelegateInvitationPage() {
   const { t } = useTranslation('facilities');
-  const { token } = useParams({ strict: false }) as { token?: string };
-  const invitation = useApiQuery<{ userName: string; name: string; expiresAt: string }>(`/api/delegate-invitations/${encodeURIComponent(token ?? '')}`, { handleErrors: [400, 404] });
+  const { token } = useRouteParams('delegate-invitation/$token');
+  const invitation = useApi(apiQuery('/api/delegate-invitations/{token}', { params: { path: { token } }, handleErrors: [400, 404] }));
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<{ password?: string; repeat?: string }>({});
@@ -34,7 +35,7 @@ export function DelegateInvitationPage() {
     setPending(true);
     setFailure(null);
     try {
-      await api.post(`/api/delegate-invitations/${encodeURIComponent(token ?? '')}`, { password }, { handleErrors: [400, 404, 429] });
+      await data(api.POST('/api/delegate-invitations/{token}', { params: { path: { token } }, body: { password }, handleErrors: [400, 404, 429] }));
       setDone(true);
     } catch (err) {
       if (err instanceof ApiError) setFailure(messagesOf(err, t));

@@ -1,38 +1,37 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, Stack, Steps, Text } from '@chakra-ui/react';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import type { operations } from '../../api/schema.gen';
+import { useRouteParams } from '../../route-params';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { isNationalOrResidentId, normalizePhone } from '../../../../machines/forms/facilities/formats';
-import type { Catalogue, DelegateLookup, Delegation, Facility } from './facilities-api';
+import type { DelegateLookup, Delegation } from './facilities-api';
 import { nameIn, permissionKey, listSeparator } from './labels';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {
   cb: {
-    prefix: '/api/ConformityBodyDelegation',
-    submit: 'SubmitCBDelegationRequest',
-    lookup: 'ValidateUserExisitenceBeforeAndReturnUserInfoForCB',
-    facility: (id: string) => `/api/ConformityBody/get/${encodeURIComponent(id)}`,
+    authority: '/api/ConformityBodyDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/{id}',
     profile: (id: string) => `/facility-profile/cb/${encodeURIComponent(id)}`,
     type: 'ConformityBody' as const,
   },
   internal: {
-    prefix: '/api/InternalFacilityDelegation',
-    submit: 'SubmitFacilityDelegationRequest',
-    lookup: 'ValidateUserExisitenceBeforeAndReturnUserInfoForFacility',
-    facility: (id: string) => `/api/Facility/GetFacilityByPublicId?publicId=${encodeURIComponent(id)}`,
+    authority: '/api/InternalFacilityDelegation/ValidateIfCurrentUserHasAuthorityToAddDelegation/{id}',
     profile: (id: string) => `/facility-profile/internal/${encodeURIComponent(id)}`,
     type: 'InternalFacility' as const,
   },
-};
+} as const;
 
-export const CbDelegationPage = () => <DelegationWizard kind="cb" />;
-export const InternalDelegationPage = () => <DelegationWizard kind="internal" />;
+/** What the delegation calls take at each step (the CB and facility calls take the same). */
+type DelegationBody = operations['postInternalFacilityDelegationSubmitFacilityDelegationRequest']['requestBody']['content']['application/json'];
+
+export const CbDelegationPage = () => <DelegationWizard kind="cb" publicId={useRouteParams('cb-delegation/$cbPublicId').cbPublicId} />;
+export const InternalDelegationPage = () => <DelegationWizard kind="internal" publicId={useRouteParams('internal-delegation/$facilityPublicId').facilityPublicId} />;
 
 interface Details {
   firstName: string;
@@ -66,14 +65,16 @@ function useSecondsUntil(iso: string | undefined): number {
  * delegation's machine on the server (machines/delegation.ts). A facility has one main user, so a delegation is
  * always of a sub delegate (spec 02 section 6: "Sub delegate has all except delegation").
  */
-function DelegationWizard({ kind }: { kind: Kind }) {
+function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) {
   const { t, i18n } = useTranslation('facilities');
   const g = GROUP[kind];
-  const params = useParams({ strict: false }) as { cbPublicId?: string; facilityPublicId?: string };
-  const publicId = (kind === 'cb' ? params.cbPublicId : params.facilityPublicId) ?? '';
-  const facility = useApiQuery<Facility>(g.facility(publicId));
-  const catalogue = useApiQuery<Catalogue>('/api/facility-catalogue');
-  const authority = useApiQuery<boolean>(`${g.prefix}/ValidateIfCurrentUserHasAuthorityToAddDelegation/${encodeURIComponent(publicId)}`, { handleErrors: [400] });
+  // Independent reads, started together; the facility is read by the call of its kind.
+  const cb = useApi(apiQuery('/api/ConformityBody/get/{id}', { params: { path: { id: publicId } } }), { enabled: kind === 'cb' });
+  const internal = useApi(apiQuery('/api/Facility/GetFacilityByPublicId', { params: { query: { publicId } } }), { enabled: kind === 'internal' });
+  const facility = kind === 'cb' ? cb : internal;
+  const catalogue = useApi(apiQuery('/api/facility-catalogue'));
+  // Both authority calls answer `true` or refuse with 400 (shown here).
+  const authority = useApi(apiQuery(g.authority as (typeof GROUP)['internal']['authority'], { params: { path: { id: publicId } }, handleErrors: [400] }));
 
   const [step, setStep] = useState(0);
   const [nationalId, setNationalId] = useState('');
@@ -105,8 +106,14 @@ function DelegationWizard({ kind }: { kind: Kind }) {
       setPending(false);
     }
   }
-  const submit = (body: Record<string, unknown>) =>
-    call(() => api.post<Delegation>(`${g.prefix}/${g.submit}`, body, { handleErrors: [400, 409, 429] }));
+  const submit = (body: DelegationBody) =>
+    call(() =>
+      data(
+        kind === 'cb'
+          ? api.POST('/api/ConformityBodyDelegation/SubmitCBDelegationRequest', { body, handleErrors: [400, 409, 429] })
+          : api.POST('/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest', { body, handleErrors: [400, 409, 429] }),
+      ),
+    );
 
   const checkId = async () => {
     const id = nationalId.trim();
@@ -115,7 +122,14 @@ function DelegationWizard({ kind }: { kind: Kind }) {
       return;
     }
     setErrors({});
-    const found = await call(() => api.post<DelegateLookup>(`${g.prefix}/${g.lookup}`, { facilityPublicId: publicId, nationalId: id }, { handleErrors: [400] }));
+    const body = { facilityPublicId: publicId, nationalId: id };
+    const found = await call(() =>
+      data(
+        kind === 'cb'
+          ? api.POST('/api/ConformityBodyDelegation/ValidateUserExisitenceBeforeAndReturnUserInfoForCB', { body, handleErrors: [400] })
+          : api.POST('/api/InternalFacilityDelegation/ValidateUserExisitenceBeforeAndReturnUserInfoForFacility', { body, handleErrors: [400] }),
+      ),
+    );
     if (!found) return;
     setLookup(found);
     if (found.user) setDetails({ ...EMPTY, firstName: found.user.firstName, lastName: found.user.lastName, preferredLanguage: found.user.preferredLanguage === 'en' ? 'en' : 'ar' });

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Box, Button, Card, DataList, Dialog, Flex, Heading, Link as ChakraLink, Portal, Stack, Tabs, Text } from '@chakra-ui/react';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { api, data } from '../../api/client';
+import { useApi } from '../../api/query';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DownloadIcon } from '../../components/icons';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
+import { useRouteParams } from '../../route-params';
 import { selectFacility } from '../../session/selected-facility';
-import { facilityDetailsUrl as facilityUrl, type CurrentUserInFacility, type Facility, type Member } from './facilities-api';
+import { facilityProfileQueries, type Member } from './facilities-api';
 import { CrStatusBadge, nameIn, permissionKey, RoleLabel, listSeparator } from './labels';
 import { formatIban } from '../../../../machines/forms/facilities/formats';
 import { servicePath } from '../../../../machines/services';
@@ -19,25 +20,22 @@ import { facilityRequestsPath } from '../services/links';
 
 type Kind = 'cb' | 'internal' | 'external';
 
-const usersUrl = (kind: Kind, id: string) =>
-  kind === 'cb' ? `/api/ConformityBody/GetListOfUsersForConformityBodies/${encodeURIComponent(id)}` : `/api/Facility/GetListOfUsersForFacility/${encodeURIComponent(id)}`;
-
-export const CbProfilePage = () => <FacilityProfile kind="cb" />;
-export const InternalProfilePage = () => <FacilityProfile kind="internal" />;
-export const ExternalProfilePage = () => <FacilityProfile kind="external" />;
+export const CbProfilePage = () => <FacilityProfile kind="cb" publicId={useRouteParams('facility-profile/cb/$cbPublicId').cbPublicId} />;
+export const InternalProfilePage = () => <FacilityProfile kind="internal" publicId={useRouteParams('facility-profile/internal/$facilityPublicId').facilityPublicId} />;
+export const ExternalProfilePage = () => <FacilityProfile kind="external" publicId={useRouteParams('facility-profile/external/$facilityPublicId').facilityPublicId} />;
 
 /**
  * facility-profile/cb|internal|external/{publicId}: the facility's control panel. Its data (re-verified against the
  * commercial registry for an internal facility's main user), its users with "main (you)" / "sub (you)", its files,
  * and for the main user of a CB or internal facility the delegation entry; sub users do not see it.
  */
-function FacilityProfile({ kind }: { kind: Kind }) {
+function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
   const { t, i18n } = useTranslation(['facilities', 'requests', 'services']);
-  const params = useParams({ strict: false }) as { cbPublicId?: string; facilityPublicId?: string };
-  const publicId = (kind === 'cb' ? params.cbPublicId : params.facilityPublicId) ?? '';
-  const facility = useApiQuery<Facility>(facilityUrl(kind, publicId));
-  const me = useApiQuery<CurrentUserInFacility>(`/api/Facility/GetCurruntUserDetailInFacility/${encodeURIComponent(publicId)}`);
-  const users = useApiQuery<Member[]>(usersUrl(kind, publicId));
+  // Independent reads: they start together (and the route's loader, when registered, starts them before this chunk).
+  const queries = facilityProfileQueries(kind, publicId);
+  const facility = useApi(queries.facility);
+  const me = useApi(queries.me);
+  const users = useApi(queries.users);
   const [verifying, setVerifying] = useState(false);
   const [ibanAnswer, setIbanAnswer] = useState<boolean | null>(null);
   const [shownUser, setShownUser] = useState<Member | null>(null);
@@ -58,9 +56,9 @@ function FacilityProfile({ kind }: { kind: Kind }) {
   const verify = async () => {
     setVerifying(true);
     try {
-      await api.post('/api/Facility/VerifyAndUpdateCrData', { publicId: f.publicId });
+      await data(api.POST('/api/Facility/VerifyAndUpdateCrData', { body: { publicId: f.publicId } }));
       notify.success(t('profile.verified'));
-      await facility.reload();
+      await facility.refetch();
     } catch {
       // the shell shows the message
     } finally {
@@ -70,17 +68,17 @@ function FacilityProfile({ kind }: { kind: Kind }) {
 
   // The main user removes a sub user: their delegation is revoked on the server (the main user cannot be removed).
   const removeUser = async (u: Member) => {
-    const prefix = kind === 'cb' ? '/api/ConformityBodyDelegation' : '/api/InternalFacilityDelegation';
-    await api.post(`${prefix}/RemoveUser`, { facilityPublicId: f.publicId, userId: u.userId });
+    const body = { facilityPublicId: f.publicId, userId: u.userId };
+    await data(kind === 'cb' ? api.POST('/api/ConformityBodyDelegation/RemoveUser', { body }) : api.POST('/api/InternalFacilityDelegation/RemoveUser', { body }));
     setRemoving(null);
     notify.success(t('profile.userRemoved', { name: u.name }));
-    await users.reload();
+    await users.refetch();
   };
 
   const answerIban = async (confirmed: boolean) => {
-    await api.post('/api/ConformityBody/ConfirmConformityBodyIban', undefined, { query: { publicId: f.publicId, isIbanConfirmed: confirmed } });
+    await data(api.POST('/api/ConformityBody/ConfirmConformityBodyIban', { params: { query: { publicId: f.publicId, isIbanConfirmed: confirmed } } }));
     setIbanAnswer(null);
-    await facility.reload();
+    await facility.refetch();
   };
 
   const d = f.details as Record<string, unknown>;
@@ -294,7 +292,7 @@ function FacilityProfile({ kind }: { kind: Kind }) {
             </Stack>
           </Tabs.Content>
           <Tabs.Content value="users">
-            <DataTable caption={t('profile.tabs.users')} columns={userColumns} rows={users.data ?? []} rowKey={(u) => u.userId} loading={users.loading && !users.data} />
+            <DataTable caption={t('profile.tabs.users')} columns={userColumns} rows={users.data ?? []} rowKey={(u) => u.userId} loading={users.isFetching && !users.data} />
           </Tabs.Content>
           <Tabs.Content value="attachments">
             {f.attachments.length === 0 ? (

@@ -1,27 +1,19 @@
 import { Button, Card, DataList, Heading, Stack } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session/use-session';
-import type { FacilityListItem, Paged } from './facilities-api';
+import type { FacilityListItem } from './facilities-api';
 import { nameIn, RoleLabel } from './labels';
-
-interface UserInfo {
-  id: string;
-  userName: string;
-  name: string;
-  email: string;
-  preferredLanguage: string;
-}
 
 /** personal-profile/personal-data: who the signed-in user is, and their role in each of their facilities. */
 export function PersonalProfilePage() {
   const { t, i18n } = useTranslation('facilities');
   const session = useSession();
-  const info = useApiQuery<UserInfo>('/api/app/halal-user/get-user-info');
-  const memberships = useApiQuery<Paged<FacilityListItem>>(session?.isStaff ? null : '/api/Facility/GetUserFacilities', { query: { pageSize: 100 } });
+  const info = useApi(apiQuery('/api/app/halal-user/get-user-info'));
+  const memberships = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageSize: 100 } } }), { enabled: !session?.isStaff });
   const user = info.data ?? session?.user;
   const columns: Column<FacilityListItem>[] = [
     { key: 'name', header: t('fields.name'), render: (f) => nameIn(f, i18n.language) },
@@ -68,7 +60,7 @@ export function PersonalProfilePage() {
             <Heading as="h2" size="md">
               {t('personal.memberships')}
             </Heading>
-            <DataTable caption={t('personal.memberships')} columns={columns} rows={memberships.data?.items ?? []} rowKey={(f) => f.publicId} loading={memberships.loading && !memberships.data} />
+            <DataTable caption={t('personal.memberships')} columns={columns} rows={memberships.data?.items ?? []} rowKey={(f) => f.publicId} loading={memberships.isFetching && !memberships.data} />
           </Stack>
         )}
       </Stack>

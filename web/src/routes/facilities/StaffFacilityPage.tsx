@@ -1,28 +1,24 @@
 import { Badge, Card, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
-import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
-import type { Facility, Member } from './facilities-api';
+import type { Member } from './facilities-api';
 import { CrStatusBadge, nameIn, RoleLabel } from './labels';
 
-interface StaffView extends Facility {
-  users: Member[];
-  certificate: { id: string; number: string; kind: string; status: number; expiresAt: string; usable: boolean } | null;
-}
-
-export const StaffCbPage = () => <StaffFacility kind="cb" />;
-export const StaffFacilityPage = () => <StaffFacility kind="facility" />;
+export const StaffCbPage = () => <StaffFacility kind="cb" id={useRouteParams('halal-profile/cb/$id').id} />;
+export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRouteParams('halal-profile/facility/$id').id} />;
 
 /**
  * halal-profile/cb/{id} and halal-profile/facility/{id}: Halal-center staff read any CB or facility
  * (/api/HalalCenter/ConformityBody/get, /api/HalalCenter/Facility/get) with its users and qualifying certificate.
  */
-function StaffFacility({ kind }: { kind: 'cb' | 'facility' }) {
+function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
   const { t, i18n } = useTranslation('facilities');
-  const { id } = useParams({ strict: false }) as { id?: string };
-  const view = useApiQuery<StaffView>(`/api/HalalCenter/${kind === 'cb' ? 'ConformityBody' : 'Facility'}/get/${encodeURIComponent(id ?? '')}`);
+  // Both calls answer the same staff view (server/modules/facilities: HalalCenter routes).
+  const path = kind === 'cb' ? '/api/HalalCenter/ConformityBody/get/{id}' : '/api/HalalCenter/Facility/get/{id}';
+  const view = useApi(apiQuery(path as '/api/HalalCenter/Facility/get/{id}', { params: { path: { id } } }));
   const f = view.data;
   if (!f) return <PageContainer>{null}</PageContainer>;
   const columns: Column<Member>[] = [

@@ -1,58 +1,36 @@
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { apiQuery, type ApiResponse } from '../../api/query';
+import type { operations, paths } from '../../api/schema.gen';
+import type { ParamsOf } from '../../route-params';
 import type { FacilityType } from '../../session/selected-facility';
 
-/** Shapes of the facilities calls (server/modules/facilities/schemas.ts), as the web reads them. */
-export interface Attachment {
-  id: string;
-  category: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-}
+/** Shapes of the facilities calls, named from the generated API types (server/modules/facilities/schemas.ts). */
+type CbDetails = ApiResponse<'/api/ConformityBody/GetConformityBodyDetails/{id}'>;
+type InternalDetails = ApiResponse<'/api/Facility/GetFacilityAndVerifyCrDataSkippingSubUser/{id}'>;
+type ExternalDetails = ApiResponse<'/api/ExternalFacility/GetFacilityByPublicId/{id}'>;
 
-export interface Facility {
-  id: string;
-  publicId: string;
-  facilityType: FacilityType;
-  origin: number;
-  nameAr: string;
-  nameEn: string;
-  registrationNumber: string | null;
-  countryCode: string;
-  city: string | null;
-  unifiedNumber: string | null;
-  crStatus: CrStatus | null;
-  crVerifiedAt: string | null;
-  acceptanceNumber: string | null;
-  notificationNumber: string | null;
-  certificateIssueDate: string | null;
-  certificateExpiryDate: string | null;
-  acceptanceCertificateExpired: boolean;
-  iban: string | null;
-  ibanStatus: 'NotProvided' | 'Pending' | 'Confirmed';
-  details: Record<string, unknown>;
-  attachments: Attachment[];
-  createdAt: string;
-  currentUserRole: number | null;
-  crVerification?: 'verified' | 'unavailable' | 'skipped';
-  designationCertificate?: { id: string; number: string; status: number; expiresAt: string; usable: boolean } | null;
-}
+/** One facility or CB with its details, as the three details calls answer (each adds its own fields). */
+export type Facility = ExternalDetails & Partial<Pick<CbDetails, 'designationCertificate' | 'userCount'> & Pick<InternalDetails, 'crVerification'>>;
+export type Attachment = ApiResponse<'/api/facility-attachments', 'post'>;
+export type CrData = ApiResponse<'/api/Facility/GetCrData'>;
+export type CrStatus = CrData['status'];
+export type CrValidation = ApiResponse<'/api/Facility/GetCrDataWithRelatedValidation', 'post'>;
+export type FacilityListItem = ApiResponse<'/api/Facility/GetUserFacilities'>['items'][number];
+export type Member = ApiResponse<'/api/Facility/GetListOfUsersForFacility/{id}'>[number];
+export type CurrentUserInFacility = ApiResponse<'/api/Facility/GetCurruntUserDetailInFacility/{id}'>;
+export type Delegation = ApiResponse<'/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest', 'post'>;
+export type DelegateLookup = ApiResponse<'/api/InternalFacilityDelegation/ValidateUserExisitenceBeforeAndReturnUserInfoForFacility', 'post'>;
+export type Catalogue = ApiResponse<'/api/facility-catalogue'>;
+export type AttachmentCategory = operations['postFacilityAttachments']['parameters']['query']['category'];
 
-export type CrStatus = 'Active' | 'Suspended' | 'Deleted' | 'Expired';
+/**
+ * The JSON body of a POST. The add screens build theirs from form fields (strings) and check it with the server's own
+ * schema first, so they name the body's type rather than rebuild it field by field.
+ */
+export type PostBody<P extends keyof paths> = paths[P]['post'] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
-export interface FacilityListItem {
-  id: string;
-  publicId: string;
-  facilityType: FacilityType;
-  nameAr: string;
-  nameEn: string;
-  registrationNumber: string | null;
-  countryCode: string;
-  city: string | null;
-  crStatus: CrStatus | null;
-  currentUserRole: number;
-}
-
+/** A page of a list call (services/SchemaFields.tsx still names it). */
 export interface Paged<T> {
   items: T[];
   totalCount: number;
@@ -61,96 +39,18 @@ export interface Paged<T> {
   totalPages: number;
 }
 
-export interface Member {
-  userId: string;
-  name: string;
-  userName: string;
-  email: string;
-  phone: string | null;
-  role: number;
-  isCurrentUser: boolean;
-  permissions: string[];
-  memberSince: string;
-  delegatedBy: string | null;
-  /** The delegation that made this user a member; null for the main user. */
-  delegationId: string | null;
-}
-
-export interface CurrentUserInFacility {
-  facilityId: string;
-  publicId: string;
-  facilityType: FacilityType;
-  role: number;
-  isMainUser: boolean;
-  canDelegate: boolean;
-  permissions: string[];
-}
-
-export interface CrData {
-  crNumber: string;
-  unifiedNumber: string | null;
-  nameAr: string;
-  nameEn: string;
-  commercialName: string;
-  status: CrStatus;
-  activityName: string;
-  activityNameEn: string;
-  issueDate: string;
-  expiryDate: string;
-  address: Record<string, string>;
-  parties: { name: string; relation: string }[];
-  hasParty: boolean;
-  isCurrentUserParty: boolean;
-  alreadyRegistered: boolean;
-}
-
-export interface CrValidation extends CrData {
-  variant: 'withParty' | 'noParty';
-  delegationLetterRequired: boolean;
-  commercialRegistrationRequired: boolean;
-}
-
-export interface OtpState {
-  maskedPhone: string;
-  expiresAt: string;
-  resendAvailableAt: string;
-  resendsLeft: number;
-  attemptsLeft: number;
-}
-
-/** A delegation: a request of kind `delegation` in the workflow engine (its id has a history at /api/requests/:id/history). */
-export interface Delegation {
-  id: string;
-  number: string;
-  facilityPublicId: string;
-  status: 'awaitingOtp' | 'pendingAcknowledgment' | 'active' | 'revoked' | 'cancelled' | 'expired';
-  statusCode: number;
-  delegationType: number;
-  permissions: string[];
-  delegate: { firstName: string; lastName: string; maskedPhone: string; email: string };
-  otp: OtpState | null;
-  accountCreated: boolean;
-}
-
-export interface DelegateLookup {
-  exists: boolean;
-  alreadyMember: boolean;
-  user: { userId: string; firstName: string; lastName: string; email: string; maskedPhone: string | null; preferredLanguage: string } | null;
-}
-
-export interface Catalogue {
-  categories: { code: string; subCategories: string[] }[];
-  delegablePermissions: Record<FacilityType, string[]>;
-  attachmentRules: Record<FacilityType, { allowed: string[]; required: string[] }>;
-  maxAttachmentBytes: number;
-}
-
 /** Uploads one file (the request body is the file, typed by its Content-Type) and returns its attachment. */
 export function uploadAttachment(category: string, file: File): Promise<Attachment> {
-  return api.post<Attachment>('/api/facility-attachments', file, {
-    query: { category, fileName: file.name },
-    headers: { 'content-type': file.type || 'application/octet-stream' },
-  });
+  return data(
+    api.POST('/api/facility-attachments', {
+      // Categories come from the catalogue's rules (strings); the server refuses any other (400).
+      params: { query: { category: category as AttachmentCategory, fileName: file.name } },
+      body: file as never,
+      // The body is the file itself, not JSON.
+      bodySerializer: () => file,
+      headers: { 'content-type': file.type || 'application/octet-stream' },
+    }),
+  );
 }
 
 /** The three profile routes' segment for each facility type (facility-profile/cb|external|internal). */
@@ -164,10 +64,38 @@ export const PROFILE_SEGMENT: Record<FacilityType, 'cb' | 'external' | 'internal
 export type ProfileKind = 'cb' | 'internal' | 'external';
 export const PROFILE_KIND: Record<FacilityType, ProfileKind> = { ConformityBody: 'cb', InternalFacility: 'internal', ExternalFacility: 'external' };
 
-/** The call that reads one facility (or CB) with its details, by profile kind. */
-export const facilityDetailsUrl = (kind: ProfileKind, id: string): string =>
-  kind === 'cb'
-    ? `/api/ConformityBody/GetConformityBodyDetails/${encodeURIComponent(id)}`
-    : kind === 'internal'
-      ? `/api/Facility/GetFacilityAndVerifyCrDataSkippingSubUser/${encodeURIComponent(id)}`
-      : `/api/ExternalFacility/GetFacilityByPublicId/${encodeURIComponent(id)}`;
+const DETAILS_PATH = {
+  cb: '/api/ConformityBody/GetConformityBodyDetails/{id}',
+  internal: '/api/Facility/GetFacilityAndVerifyCrDataSkippingSubUser/{id}',
+  external: '/api/ExternalFacility/GetFacilityByPublicId/{id}',
+} as const;
+
+/** The read of one facility (or CB) with its details, by profile kind (the three calls share the Facility shape). */
+export function facilityDetailsQuery(kind: ProfileKind, id: string) {
+  const query = apiQuery(DETAILS_PATH[kind] as (typeof DETAILS_PATH)['external'], { params: { path: { id } } });
+  return queryOptions({ queryKey: query.queryKey, queryFn: query.queryFn as unknown as () => Promise<Facility> });
+}
+
+/** @deprecated The URL of the details call, for screens still on the untyped client (services): use facilityDetailsQuery. */
+export const facilityDetailsUrl = (kind: ProfileKind, id: string): string => DETAILS_PATH[kind].replace('{id}', encodeURIComponent(id));
+
+/** The reads of a facility profile that need only its kind and public id: its loader starts them together. */
+export const facilityProfileQueries = (kind: ProfileKind, publicId: string) => {
+  const path = { params: { path: { id: publicId } } };
+  return {
+    facility: facilityDetailsQuery(kind, publicId),
+    me: apiQuery('/api/Facility/GetCurruntUserDetailInFacility/{id}', path),
+    // Both users calls answer the same members list.
+    users: apiQuery((kind === 'cb' ? '/api/ConformityBody/GetListOfUsersForConformityBodies/{id}' : '/api/Facility/GetListOfUsersForFacility/{id}') as '/api/Facility/GetListOfUsersForFacility/{id}', path),
+  };
+};
+
+const prefetchProfile = (kind: ProfileKind, publicId: string, queryClient: QueryClient) =>
+  Promise.all(Object.values(facilityProfileQueries(kind, publicId)).map((q) => queryClient.prefetchQuery(q as never))).then(() => undefined);
+
+/** Loaders of facility-profile/cb|internal|external/$...: the profile's independent calls in parallel. */
+export const loadCbProfile = ({ cbPublicId }: ParamsOf<'facility-profile/cb/$cbPublicId'>, queryClient: QueryClient) => prefetchProfile('cb', cbPublicId, queryClient);
+export const loadInternalProfile = ({ facilityPublicId }: ParamsOf<'facility-profile/internal/$facilityPublicId'>, queryClient: QueryClient) =>
+  prefetchProfile('internal', facilityPublicId, queryClient);
+export const loadExternalProfile = ({ facilityPublicId }: ParamsOf<'facility-profile/external/$facilityPublicId'>, queryClient: QueryClient) =>
+  prefetchProfile('external', facilityPublicId, queryClient);

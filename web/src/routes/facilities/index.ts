@@ -1,4 +1,5 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
+import { loadCbProfile, loadExternalProfile, loadInternalProfile } from './facilities-api';
 
 /**
  * The screens of the facilities area, for the shell's route table (web/src/router.tsx). Each is its own chunk.
@@ -17,4 +18,8 @@ export const facilityScreens = {
   staffCb: lazyRouteComponent(() => import('./StaffFacilityPage'), 'StaffCbPage'),
   staffFacility: lazyRouteComponent(() => import('./StaffFacilityPage'), 'StaffFacilityPage'),
   delegateInvitation: lazyRouteComponent(() => import('./DelegateInvitationPage'), 'DelegateInvitationPage'),
+  // Route loaders (router.tsx `loader:`): a profile's calls start together, before its chunk has loaded.
+  loadCbProfile,
+  loadInternalProfile,
+  loadExternalProfile,
 };

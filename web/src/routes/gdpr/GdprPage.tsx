@@ -2,23 +2,15 @@ import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Heading, List, Stack, Table, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PERSONAL_DATA } from '../../../../machines/personal-data';
 import { dateTime } from '../admin/admin-api';
 import { ConfirmDialog, PageContainer, PageHeader, notify } from '../../components';
 import { useSession } from '../../session';
 import { loadSession } from '../../session/session-store';
 import { clearSelectedFacility } from '../../session/selected-facility';
-
-interface PersonalDataRequest {
-  id: string;
-  status: 'preparing' | 'ready' | 'expired' | 'failed';
-  requestedAt: string;
-  readyAt: string | null;
-  availableUntil: string | null;
-}
 
 const STATUS_TONE = { preparing: 'orange', ready: 'green', expired: 'gray', failed: 'red' } as const;
 
@@ -42,9 +34,9 @@ export function GdprPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [exportMessage, setExportMessage] = useState<string | null>(null);
   const title = t('shell:screens.gdpr');
-  const list = useApiQuery<{ items: PersonalDataRequest[]; nextRequestAt: string | null }>('/api/gdpr/requests');
+  const list = useApi(apiQuery('/api/gdpr/requests'));
   const preparing = list.data?.items.some((r) => r.status === 'preparing') ?? false;
-  const { reload } = list;
+  const { refetch: reload } = list;
 
   // A file being prepared is usually ready within seconds: look again until it is.
   useEffect(() => {
@@ -56,7 +48,7 @@ export function GdprPage() {
   const ask = async () => {
     setExportMessage(null);
     try {
-      await api.post('/api/gdpr/requests', undefined, { handleErrors: [409] });
+      await data(api.POST('/api/gdpr/requests', { handleErrors: [409] }));
       notify.success(t('admin:gdpr.requested'));
     } catch (e) {
       setExportMessage(refusalText(e));
@@ -68,7 +60,7 @@ export function GdprPage() {
     setExportMessage(null);
     let token: string;
     try {
-      ({ token } = await api.post<{ token: string }>(`/api/gdpr/requests/${id}/download-token`, undefined, { handleErrors: [409] }));
+      ({ token } = await data(api.POST('/api/gdpr/requests/{id}/download-token', { params: { path: { id } }, handleErrors: [409] })));
     } catch (e) {
       setExportMessage(refusalText(e));
       await reload();
@@ -86,7 +78,7 @@ export function GdprPage() {
   const remove = async () => {
     setRefusal(null);
     try {
-      await api.post('/api/gdpr/delete-account', { confirm: true }, { handleErrors: [409] });
+      await data(api.POST('/api/gdpr/delete-account', { body: { confirm: true }, handleErrors: [409] }));
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) {
         setConfirming(false);

@@ -1,24 +1,11 @@
 import { Badge, Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { api, data } from '../../api/client';
+import { useApi, type ApiResponse } from '../../api/query';
+import { requestQueries } from '../requests/requests-api';
 import { Ltr, ltr } from '../../components/Bidi';
 
-export interface BillView {
-  id: string;
-  number: string;
-  paymentReference: string | null;
-  issued: boolean;
-  date: string;
-  dueAt: string | null;
-  paidAt: string | null;
-  service: { code: number; name: string };
-  feeKind: { code: string; name: string };
-  amount: string;
-  vat: string;
-  total: string;
-  status: { code: number; label: string };
-}
+export type BillView = ApiResponse<'/api/bills'>['items'][number];
 
 /** Bill status 1 is open (awaiting payment); 2 paid, 3 expired, 4 cancelled. */
 const OPEN = 1;
@@ -27,15 +14,15 @@ const OPEN = 1;
  * The request's bills: SAR amounts with VAT shown separately and the totals without and with VAT; an open bill is
  * paid at the government payment portal (its page, then back here with ?payment=...).
  */
-export function BillsPanel({ requestId, version }: { requestId: string; version: number }) {
+export function BillsPanel({ requestId }: { requestId: string }) {
   const { t, i18n } = useTranslation(['requests', 'payments']);
-  const bills = useApiQuery<{ items: BillView[] }>(`/api/bills?requestId=${requestId}&pageSize=20&v=${version}`);
+  const bills = useApi(requestQueries(requestId).bills);
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const sar = (s: string) => `${ltr(money.format(Number(s)))} ${t('payments:bill.currency')}`;
   const items = bills.data?.items ?? [];
   if (items.length === 0) return null;
   const pay = async (bill: BillView) => {
-    const r = await api.post<{ redirectUrl: string }>(`/api/bills/${bill.id}/pay`, { returnPath: `/requests/${requestId}` });
+    const r = await data(api.POST('/api/bills/{id}/pay', { params: { path: { id: bill.id } }, body: { returnPath: `/requests/${requestId}` } }));
     window.location.assign(r.redirectUrl);
   };
   return (

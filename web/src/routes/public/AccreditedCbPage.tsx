@@ -2,17 +2,14 @@ import { useEffect, useId, useState } from 'react';
 import { Badge, Field, Link as ChakraLink, Input, NativeSelect, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { PublicPage } from '../../components/public/PublicPage';
 import { formatGregorian, useHijriFormatter, useLocalized } from '../../components/public/localized';
-import type { AccreditedCb, Paged, PublicStatus } from '../../components/public/public-api';
 
-interface Filters {
-  countries: { code: string; countryNameAr: string; countryNameEn: string }[];
-  categories: string[];
-}
+type AccreditedCb = ApiResponse<'/api/public/conformity-bodies'>['items'][number];
+type PublicStatus = AccreditedCb['certificate']['status'];
 
 const STATUSES: PublicStatus[] = ['active', 'expiringSoon', 'expired', 'suspended'];
 
@@ -36,10 +33,14 @@ export function AccreditedCbPage() {
     setPage(1);
   }, [debouncedName, country, category, status]);
 
-  const { data: filters } = useApiQuery<Filters>('/api/public/conformity-bodies/filters');
-  const { data, loading } = useApiQuery<Paged<AccreditedCb>>('/api/public/conformity-bodies', {
-    query: { name: debouncedName || undefined, country: country || undefined, category: category || undefined, status: status || undefined, pageNumber: page, pageSize },
-  });
+  const { data: filters } = useApi(apiQuery('/api/public/conformity-bodies/filters'));
+  const { data, isFetching: loading } = useApi(
+    apiQuery('/api/public/conformity-bodies', {
+      params: {
+        query: { name: debouncedName || undefined, country: country || undefined, category: category || undefined, status: (status || undefined) as PublicStatus | undefined, pageNumber: page, pageSize },
+      },
+    }),
+  );
 
   const columns: Column<AccreditedCb>[] = [
     {

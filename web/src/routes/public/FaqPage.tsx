@@ -2,22 +2,23 @@ import { useState } from 'react';
 import { Accordion, Button, HStack, Span, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Permissions } from '../../../../machines/permissions';
-import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { api, data as answer } from '../../api/client';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { notify } from '../../components/toaster';
 import { EditDialog, type EditField } from '../../components/public/EditDialog';
 import { PublicPage } from '../../components/public/PublicPage';
 import { useLocalized } from '../../components/public/localized';
-import type { FaqItem } from '../../components/public/public-api';
 import { useCan } from '../../session/use-session';
+
+type FaqItem = ApiResponse<'/api/public/faq'>['items'][number];
 
 /** Frequently asked questions (also what the assistant answers from); administrators add, edit and delete them. */
 export function FaqPage() {
   const { t } = useTranslation('public');
   const l = useLocalized();
   const canEdit = useCan(Permissions.admin.manage);
-  const { data, reload } = useApiQuery<{ items: FaqItem[] }>('/api/public/faq');
+  const { data, refetch: reload } = useApi(apiQuery('/api/public/faq'));
   const [editing, setEditing] = useState<FaqItem | 'new' | null>(null);
   const [deleting, setDeleting] = useState<FaqItem | null>(null);
 
@@ -36,9 +37,10 @@ export function FaqPage() {
     : { sortOrder: String(((data?.items.at(-1)?.sortOrder ?? 0) as number) + 10) };
 
   const save = async (values: Record<string, string>) => {
-    const body = { ...values, sortOrder: Number(values.sortOrder) || 0 };
-    if (current) await api.put(`/api/public/faq/${current.id}`, { ...body, version: current.version });
-    else await api.post('/api/public/faq', body);
+    const { questionAr, questionEn, answerAr, answerEn, keywordsAr, keywordsEn } = values;
+    const body = { questionAr, questionEn, answerAr, answerEn, keywordsAr, keywordsEn, sortOrder: Number(values.sortOrder) || 0 };
+    if (current) await answer(api.PUT('/api/public/faq/{id}', { params: { path: { id: current.id } }, body: { ...body, version: current.version } }));
+    else await answer(api.POST('/api/public/faq', { body }));
     setEditing(null);
     notify.success(t('edit.saved'));
     await reload();
@@ -101,7 +103,7 @@ export function FaqPage() {
         message={t('faq.deleteConfirm', { question: deleting ? l(deleting.questionAr, deleting.questionEn) : '' })}
         onCancel={() => setDeleting(null)}
         onConfirm={async () => {
-          await api.delete(`/api/public/faq/${deleting!.id}`);
+          await answer(api.DELETE('/api/public/faq/{id}', { params: { path: { id: deleting!.id } } }));
           setDeleting(null);
           notify.success(t('edit.deleted'));
           await reload();

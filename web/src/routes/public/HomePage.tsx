@@ -2,14 +2,13 @@ import { Box, Button, Card, Flex, Heading, Link as ChakraLink, SimpleGrid, Skele
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PageContainer } from '../../components/PageHeader';
 import { parseContent } from '../../components/public/ContentText';
 import { NewsCard } from '../../components/public/NewsCard';
 import { useMetaDescription } from '../../components/public/PublicPage';
 import { VerifyForm } from '../../components/public/VerifyForm';
 import { useLocalized } from '../../components/public/localized';
-import type { ContentPageData, NewsItem, Paged } from '../../components/public/public-api';
 import { landingPath, LOGIN_PATH } from '../../session/access';
 import { useSession } from '../../session/use-session';
 
@@ -36,8 +35,8 @@ export function HomePage() {
   const { t: ts } = useTranslation('shell');
   const l = useLocalized();
   const session = useSession();
-  const { data: page } = useApiQuery<ContentPageData>('/api/public/pages/home');
-  const { data: news } = useApiQuery<Paged<NewsItem>>('/api/public/news', { query: { pageSize: 3 } });
+  const { data: page } = useApi(apiQuery('/api/public/pages/{key}', { params: { path: { key: 'home' } } }));
+  const { data: news } = useApi(apiQuery('/api/public/news', { params: { query: { pageSize: 3 } } }));
   const title = page ? l(page.titleAr, page.titleEn) : ts('home.title');
   const summary = page ? l(page.summaryAr, page.summaryEn) : undefined;
   useMetaDescription(summary);

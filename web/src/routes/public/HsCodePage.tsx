@@ -1,17 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import { Badge, Box, Checkbox, Field, Flex, Input, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { HsTree } from '../../components/public/HsTree';
 import { PublicPage } from '../../components/public/PublicPage';
-import type { HsItem, HsTreeNode } from '../../components/public/public-api';
 
-interface HsSearchResult {
-  totalCount: number;
-  halalCount: number;
-  items: HsItem[];
-}
+type HsItem = ApiResponse<'/api/public/hs-codes'>['items'][number];
+type HsQuery = NonNullable<NonNullable<GetInit<'/api/public/hs-codes'>['params']>['query']>;
 
 /** Waits until the visitor stops typing before searching. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -38,10 +34,12 @@ export function HsCodePage() {
     setPage(1);
   }, [query, level, halalOnly]);
 
-  const { data, loading } = useApiQuery<HsSearchResult>('/api/public/hs-codes', {
-    query: { q: query || undefined, level: level || undefined, halalOnly: halalOnly || undefined, pageNumber: page, pageSize },
-  });
-  const tree = useApiQuery<{ items: HsTreeNode[] }>(view === 'tree' ? '/api/public/hs-codes/tree' : null);
+  const { data, isFetching: loading } = useApi(
+    apiQuery('/api/public/hs-codes', {
+      params: { query: { q: query || undefined, level: (level || undefined) as HsQuery['level'], halalOnly: halalOnly ? 'true' : undefined, pageNumber: page, pageSize } },
+    }),
+  );
+  const tree = useApi(apiQuery('/api/public/hs-codes/tree'), { enabled: view === 'tree' });
   const ar = i18n.language === 'ar';
 
   const columns: Column<HsItem>[] = [

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { Button, Flex, SimpleGrid, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Permissions } from '../../../../machines/permissions';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { pageCount } from '../../components/DataTable';
 import { NewsCard } from '../../components/public/NewsCard';
 import { NewsEditor } from '../../components/public/NewsEditor';
 import { PublicPage } from '../../components/public/PublicPage';
-import type { NewsItem, Paged } from '../../components/public/public-api';
 import { useCan } from '../../session/use-session';
 
 const PAGE_SIZE = 6;
@@ -19,7 +18,7 @@ export function MediaCenterPage() {
   const canEdit = useCan(Permissions.admin.manage);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
-  const { data, loading, reload } = useApiQuery<Paged<NewsItem>>('/api/public/news', { query: { pageNumber: page, pageSize: PAGE_SIZE } });
+  const { data, isFetching: loading, refetch: reload } = useApi(apiQuery('/api/public/news', { params: { query: { pageNumber: page, pageSize: PAGE_SIZE } } }));
   const pages = pageCount(data?.totalCount ?? 0, PAGE_SIZE);
 
   return (

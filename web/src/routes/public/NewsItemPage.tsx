@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { AspectRatio, Box, Button, Image, Link as ChakraLink, Text } from '@chakra-ui/react';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Permissions } from '../../../../machines/permissions';
-import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { api, data } from '../../api/client';
+import { apiQuery, useApi } from '../../api/query';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
@@ -12,7 +12,7 @@ import { ContentText } from '../../components/public/ContentText';
 import { NewsEditor } from '../../components/public/NewsEditor';
 import { useMetaDescription } from '../../components/public/PublicPage';
 import { formatGregorian, useLocalized } from '../../components/public/localized';
-import type { NewsItem } from '../../components/public/public-api';
+import { useRouteParams } from '../../route-params';
 import { useCan } from '../../session/use-session';
 
 /** One news item (media-center/$newsId); administrators edit or delete it here. */
@@ -20,9 +20,9 @@ export function NewsItemPage() {
   const { t, i18n } = useTranslation('public');
   const l = useLocalized();
   const navigate = useNavigate();
-  const { newsId } = useParams({ strict: false }) as { newsId: string };
+  const { newsId } = useRouteParams('media-center/$newsId');
   const canEdit = useCan(Permissions.admin.manage);
-  const { data: item, reload } = useApiQuery<NewsItem>(`/api/public/news/${encodeURIComponent(newsId)}`);
+  const { data: item, refetch: reload } = useApi(apiQuery('/api/public/news/{id}', { params: { path: { id: newsId } } }));
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const title = item ? l(item.titleAr, item.titleEn) : '';
@@ -86,7 +86,7 @@ export function NewsItemPage() {
         message={t('news.deleteConfirm', { title })}
         onCancel={() => setDeleting(false)}
         onConfirm={async () => {
-          await api.delete(`/api/public/news/${item.id}`);
+          await data(api.DELETE('/api/public/news/{id}', { params: { path: { id: item.id } } }));
           setDeleting(false);
           notify.success(t('edit.deleted'));
           await navigate({ to: '/media-center' });

@@ -1,16 +1,17 @@
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { PublicPage } from '../../components/public/PublicPage';
 import { useLocalized } from '../../components/public/localized';
-import type { Customer, Paged } from '../../components/public/public-api';
+
+type Customer = ApiResponse<'/api/public/customers'>['items'][number];
 
 /** Our customers: the facilities that hold a valid Halal certificate. */
 export function OurCustomersPage() {
   const { t } = useTranslation('public');
   const l = useLocalized();
   const { page, pageSize, paging } = usePaging();
-  const { data, loading } = useApiQuery<Paged<Customer>>('/api/public/customers', { query: { pageNumber: page, pageSize } });
+  const { data, isFetching: loading } = useApi(apiQuery('/api/public/customers', { params: { query: { pageNumber: page, pageSize } } }));
   const columns: Column<Customer>[] = [
     { key: 'name', header: t('customers.name'), render: (c) => l(c.nameAr, c.nameEn) },
     { key: 'type', header: t('customers.type'), render: (c) => t(`customers.types.${c.type}`, { defaultValue: c.type }) },

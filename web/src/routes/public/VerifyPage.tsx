@@ -1,13 +1,16 @@
 import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
-import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { DualDateText } from '../../components/public/DualDateText';
 import { PublicPage } from '../../components/public/PublicPage';
 import { VerifyForm } from '../../components/public/VerifyForm';
 import { formatGregorian, useLocalized } from '../../components/public/localized';
-import type { Party, PublicStatus, VerifiedCertificate } from '../../components/public/public-api';
+
+type VerifiedCertificate = NonNullable<ApiResponse<'/api/public/verify/{code}'>['certificate']>;
+type PublicStatus = VerifiedCertificate['status'];
+type Party = VerifiedCertificate['holder'];
 
 /** The codes the server accepts (server/modules/public/verification.ts); anything else cannot exist. */
 const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9\-_/.]{2,63}$/;
@@ -173,13 +176,10 @@ function NotFound({ code }: { code: string }) {
  * The page a certificate's or Halal mark's QR code opens (verify/$code), also reachable by typing a number
  * (verify): the certificate's data and status, or a plain statement that no such certificate exists.
  */
-export function VerifyPage() {
+export function VerifyPage({ code = '' }: { code?: string }) {
   const { t } = useTranslation('public');
-  const { code = '' } = useParams({ strict: false }) as { code?: string };
   const wellFormed = CODE_PATTERN.test(code);
-  const { data } = useApiQuery<{ found: boolean; certificate: VerifiedCertificate | null }>(
-    wellFormed ? `/api/public/verify/${encodeURIComponent(code)}` : null,
-  );
+  const { data } = useApi(apiQuery('/api/public/verify/{code}', { params: { path: { code } } }), { enabled: wellFormed });
   return (
     <PublicPage pageKey="verify" fallbackTitle={t('nav.verify')}>
       <Stack gap="8">
@@ -192,3 +192,6 @@ export function VerifyPage() {
     </PublicPage>
   );
 }
+
+/** verify/$code: the same page for the code in the address. */
+export const VerifyCodePage = () => <VerifyPage code={useRouteParams('verify/$code').code} />;

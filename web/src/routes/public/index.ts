@@ -19,5 +19,5 @@ export const publicRoutes: { path: string; component: RouteComponent }[] = [
   { path: 'faq', component: lazyRouteComponent(() => import('./FaqPage'), 'FaqPage') },
   // The page a certificate's or Halal mark's QR code opens; without a code it offers the search box.
   { path: 'verify', component: lazyRouteComponent(() => import('./VerifyPage'), 'VerifyPage') },
-  { path: 'verify/$code', component: lazyRouteComponent(() => import('./VerifyPage'), 'VerifyPage') },
+  { path: 'verify/$code', component: lazyRouteComponent(() => import('./VerifyPage'), 'VerifyCodePage') },
 ];

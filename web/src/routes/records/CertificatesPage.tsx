@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_STATUS_FILTERS, MARK_STATUS_FILTERS, type CertificateSummaryJson } from '../../../../machines/forms/records';
-import { useApiQuery } from '../../api/hooks';
+import { CERTIFICATE_STATUS_FILTERS, MARK_STATUS_FILTERS } from '../../../../machines/forms/records';
+import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
@@ -14,6 +14,9 @@ import { statusPalette } from './status-palette';
 const FILTERS = ['number', 'product', 'brand', 'status'] as const;
 type Filter = (typeof FILTERS)[number];
 const PAGE_SIZE = 10;
+
+type CertificateSummaryJson = ApiResponse<'/api/certificates'>['items'][number];
+type CertificatesQuery = NonNullable<NonNullable<GetInit<'/api/certificates'>['params']>['query']>;
 
 
 /** halal-marks: the same list for the facility's issued Halal marks (staff: every mark), searched by number, product, status. */
@@ -40,7 +43,8 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
     pageNumber: page,
     pageSize: PAGE_SIZE,
   };
-  const list = useApiQuery<{ items: CertificateSummaryJson[]; totalCount: number }>('/api/certificates', { query });
+  // The status filter holds one of the listed statuses (the URL may say otherwise: the server answers 400 as before).
+  const list = useApi(apiQuery('/api/certificates', { params: { query: query as CertificatesQuery } }));
   // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
   const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const all: Column<CertificateSummaryJson>[] = [
@@ -142,7 +146,7 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
           columns={columns}
           rows={list.data?.items ?? []}
           rowKey={(c) => c.id}
-          loading={list.loading && !list.data}
+          loading={list.isFetching && !list.data}
           emptyText={t(`${texts}.empty`)}
           paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
         />

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Flex, Input, SimpleGrid, Stack } from '@chakra-ui/react';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ZUpdateConformityBody, ZUpdateExternal } from '../../../../machines/forms/facilities/schemas';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { useApi } from '../../api/query';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { useRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
-import { facilityDetailsUrl, type Attachment, type Facility } from '../facilities/facilities-api';
+import { facilityDetailsQuery, type Attachment, type Facility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
 import { AttachmentInput, CountrySelect } from '../facilities/form-parts';
 
@@ -102,12 +103,10 @@ function formOf(kind: Kind, f: Facility): Record<string, string> {
  * (facility-profile/external/{facilityPublicId}/edit): the profile's data prefilled, checked with the same schema
  * as the server's update call (ConformityBody/update, Facility/UpdateExternal), which also enforces who may edit.
  */
-function EditFacilityPage({ kind }: { kind: Kind }) {
-  const params = useParams({ strict: false }) as { cbPublicId?: string; facilityPublicId?: string };
-  const publicId = (kind === 'cb' ? params.cbPublicId : params.facilityPublicId) ?? '';
+function EditFacilityPage({ kind, publicId }: { kind: Kind; publicId: string }) {
   const { t, i18n } = useTranslation(['facilities', 'records']);
   const navigate = useNavigate();
-  const facility = useApiQuery<Facility>(facilityDetailsUrl(kind, publicId));
+  const facility = useApi(facilityDetailsQuery(kind, publicId));
   const f = facility.data;
   const [form, setForm] = useState<Record<string, string> | null>(null);
   const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
@@ -133,7 +132,13 @@ function EditFacilityPage({ kind }: { kind: Kind }) {
     setPending(true);
     setFailure(null);
     try {
-      await api.put<Facility>(kind === 'cb' ? '/api/ConformityBody/update' : '/api/Facility/UpdateExternal', body, { handleErrors: [400, 403, 409] });
+      // The body passed the update call's own schema just above.
+      const handleErrors = [400, 403, 409];
+      await data(
+        kind === 'cb'
+          ? api.PUT('/api/ConformityBody/update', { body: body as never, handleErrors })
+          : api.PUT('/api/Facility/UpdateExternal', { body: body as never, handleErrors }),
+      );
       void navigate({ to: profile, search: { saved: 1 } as never });
     } catch (err) {
       if (err instanceof ApiError) {
@@ -203,5 +208,5 @@ function EditFacilityPage({ kind }: { kind: Kind }) {
   );
 }
 
-export const EditConformityBodyPage = () => <EditFacilityPage kind="cb" />;
-export const EditExternalFacilityPage = () => <EditFacilityPage kind="external" />;
+export const EditConformityBodyPage = () => <EditFacilityPage kind="cb" publicId={useRouteParams('facility-profile/cb/$cbPublicId/edit').cbPublicId} />;
+export const EditExternalFacilityPage = () => <EditFacilityPage kind="external" publicId={useRouteParams('facility-profile/external/$facilityPublicId/edit').facilityPublicId} />;

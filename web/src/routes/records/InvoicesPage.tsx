@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import type { BillJson } from '../../../../machines/forms/records';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
@@ -11,6 +10,9 @@ import { useUrlFilters } from './url-filters';
 
 const FILTERS = ['any', 'issued', 'bulk'] as const;
 const PAGE_SIZE = 10;
+
+type BillJson = ApiResponse<'/api/bills'>['items'][number];
+type BillsQuery = NonNullable<NonNullable<GetInit<'/api/bills'>['params']>['query']>;
 
 /** Bill status 1 is open (awaiting payment); 2 paid, 3 expired, 4 cancelled. */
 const billPalette = (code: number) => (code === 1 ? 'orange' : code === 2 ? 'green' : 'gray');
@@ -27,7 +29,7 @@ export function InvoicesPage() {
   const [text, setText] = useState(values.any);
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
-  const list = useApiQuery<{ items: BillJson[]; totalCount: number }>('/api/bills', { query });
+  const list = useApi(apiQuery('/api/bills', { params: { query: query as BillsQuery } }));
   const money = new Intl.NumberFormat(ar ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
   const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
@@ -136,7 +138,7 @@ export function InvoicesPage() {
           columns={columns}
           rows={list.data?.items ?? []}
           rowKey={(b) => b.id}
-          loading={list.loading && !list.data}
+          loading={list.isFetching && !list.data}
           emptyText={t('records:invoices.empty')}
           paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
         />

@@ -1,13 +1,12 @@
 import { Badge, Box, Button, Card, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { Ltr } from '../../components/Bidi';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { facilityProfilePath, type FacilityType } from '../../session/selected-facility';
 import { screenExists } from '../../screens';
-import type { FacilityListItem, Paged } from '../facilities/facilities-api';
 import { nameIn, RoleLabel } from '../facilities/labels';
 
 /** The edit screens of a CB and of an external factory (main users; the server checks the edit permission). */
@@ -25,7 +24,7 @@ const GROUPS: FacilityType[] = ['InternalFacility', 'ExternalFacility', 'Conform
 export function MyProfilePage() {
   const { t, i18n } = useTranslation(['records', 'facilities', 'shell']);
   const session = useSession();
-  const list = useApiQuery<Paged<FacilityListItem>>('/api/Facility/GetUserFacilities', { query: { pageNumber: 1, pageSize: 100, searchBy: '0' } });
+  const list = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageNumber: 1, pageSize: 100, searchBy: 0 } } }));
   const items = list.data?.items ?? [];
   return (
     <PageContainer>

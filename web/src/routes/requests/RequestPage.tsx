@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
-import { servicePath, type RequestKind } from '../../../../machines/services';
+import type { RequestKind } from '../../../../machines/services';
 import { WEB_SERVICES } from '../services/services';
 import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
@@ -23,7 +24,7 @@ import { RequestDataView } from './RequestDataView';
 import { AuditPlanPanel, NonConformitiesPanel } from './CasePanels';
 import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
-import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from './requests-api';
+import { requestQueries, type AllowedActionView } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 
@@ -32,19 +33,36 @@ import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
  * highlighted), bills, certificate, the history timeline, and the action bar built from the allowed actions.
  */
 export function RequestPage() {
-  const { requestId } = useParams({ strict: false }) as { requestId: string };
+  const { requestId } = useRouteParams('requests/$requestId');
   const search = useSearch({ strict: false }) as { payment?: string; submitted?: unknown };
   const { t } = useTranslation(['requests', 'shell']);
   const session = useSession();
-  const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
+  const queries = requestQueries(requestId);
+  const people = apiQuery('/api/requests/{id}/people', { params: { path: { id: requestId } } });
+  // A request in the payment queue moves on without anyone acting on this page: the payment portal confirms a bill,
+  // the system issues a paid mark package (1004 -> 1005). Look again every few seconds for two minutes (while the
+  // page is visible), so the person who just paid sees the outcome without reloading.
+  const pollSince = useRef(0);
+  const request = useApi(queries.request, {
+    refetchInterval: ({ state }) => (state.data?.queue === 'payment' && !state.data.finished && Date.now() - pollSince.current < 120_000 ? 3000 : false),
+  });
   const version = request.data?.version ?? 0;
-  const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${version}` : null);
-  const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${requestId}/history?v=${version}` : null);
+  // The loader read these with the request; when the request's version changes (an event, the poll) read them again.
+  const queryClient = useQueryClient();
+  const shownVersion = useRef(version);
+  useEffect(() => {
+    pollSince.current = Date.now();
+    if (shownVersion.current === version) return;
+    shownVersion.current = version;
+    for (const q of [queries.actions, queries.history, queries.bills, people])
+      void queryClient.invalidateQueries({ queryKey: q.queryKey.slice(0, 2) });
+  }, [version, requestId]);
+  const actions = useApi(queries.actions);
+  const history = useApi(queries.history);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
   const hasPlan = !!request.data?.context.auditPlan;
-  const people = useApiQuery<Record<string, string>>(hasPlan ? `/api/requests/${requestId}/people?v=${version}` : null);
-  const [certificate, setCertificate] = useState<{ id: string; number: string } | null>(null);
+  const planPeople = useApi(people, { enabled: hasPlan });
 
   useEffect(() => {
     if (search.payment === 'paid') notify.success(t('requests:payment.paid'));
@@ -53,28 +71,11 @@ export function RequestPage() {
 
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
-  // A request in the payment queue moves on without anyone acting on this page: the payment portal confirms a bill,
-  // the system issues a paid mark package (1004 -> 1005). Look again every few seconds for a while, so the person who
-  // just paid sees the outcome without reloading.
-  const awaitingSystem = request.data?.queue === 'payment' && !finished;
-  const reloadRequest = request.reload;
-  useEffect(() => {
-    if (!awaitingSystem) return;
-    let polls = 0;
-    const timer = setInterval(() => {
-      if (++polls > 40) clearInterval(timer);
-      else if (document.visibilityState === 'visible') void reloadRequest();
-    }, 3000);
-    return () => clearInterval(timer);
-  }, [awaitingSystem, version, reloadRequest]);
-  useEffect(() => {
-    const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
-    if (!finished || !lookup) return;
-    api
-      .get<{ id: string; number: string }>(servicePath(lookup, { requestId }), { handleErrors: false })
-      .then(setCertificate)
-      .catch(() => setCertificate(null));
-  }, [finished, kind, requestId]);
+  const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
+  const issued = useApi(apiQuery(lookup ?? '/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
+    enabled: finished && !!lookup,
+  });
+  const certificate = finished && lookup && !issued.isError ? issued.data : undefined;
 
   const r = request.data;
   if (!r) return <PageContainer>{null}</PageContainer>;
@@ -130,7 +131,7 @@ export function RequestPage() {
         {hasPlan && (
           <AuditPlanPanel
             plan={r.context.auditPlan as TAuditPlan}
-            people={people.data ?? {}}
+            people={planPeople.data ?? {}}
             highlight={(actions.data?.actions ?? []).some((a) => a.type === 'ACCEPT_PLAN' || a.type === 'RETURN_PLAN')}
             staff={session?.isStaff === true}
           />
@@ -138,7 +139,7 @@ export function RequestPage() {
         <AttachmentNames.Provider value={files.map}>
           <NonConformitiesPanel history={items} />
         </AttachmentNames.Provider>
-        <BillsPanel requestId={r.id} version={r.version} />
+        <BillsPanel requestId={r.id} />
         {session?.isStaff && <AuditReports history={items} />}
         {session?.isStaff && (
           <AuditorPanel requestId={r.id} related={certificate ? [{ id: certificate.id, label: t('admin:diagram.certificate', { number: certificate.number }) }] : []} />
@@ -171,7 +172,7 @@ export function RequestPage() {
           onDone={() => {
             setOpen(null);
             notify.success(t('requests:page.done', { action: open.label }));
-            void request.reload();
+            void request.refetch();
           }}
         />
       )}

@@ -10,8 +10,8 @@ import { SERVICE_WIZARDS } from './wizards';
 export interface WebService {
   /** The wizard of a draft ('$requestId'). */
   wizard?: string;
-  /** The call that names the certificate a finished request issued ('$requestId'). */
-  certificate?: string;
+  /** The call that names the certificate a finished request issued (its `{id}` is the request's). */
+  certificate?: CertificateLookup;
   /** The first data of a new draft, from the facility's profile (the server validates it like any draft). */
   prefill?: (facility: FacilityFacts) => Record<string, unknown>;
 }
@@ -64,9 +64,10 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
   });
 }
 
-const INTERNAL_CERTIFICATE = '/api/internal-requests/$requestId/certificate';
+export type CertificateLookup = '/api/internal-requests/{id}/certificate' | '/api/requests/{id}/certificate';
+const INTERNAL_CERTIFICATE: CertificateLookup = '/api/internal-requests/{id}/certificate';
 /** Any request's certificate: the one it issued or renewed, else the one it changed (GET /api/requests/{id}/certificate). */
-const REQUEST_CERTIFICATE = '/api/requests/$requestId/certificate';
+const REQUEST_CERTIFICATE: CertificateLookup = '/api/requests/{id}/certificate';
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
   internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },

@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Checkbox, Dialog, Flex, Input, NativeSelect, Portal, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { fillVariables, variablesOf } from '../../../../machines/text-overrides';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { DataTable, FormField, PageContainer, PageHeader, notify, usePaging, type Column } from '../../components';
 import { loadTextOverrides } from '../../i18n';
 import { AdminLinks } from '../admin/AdminLinks';
-import { SAMPLES, type Lang, type TextEntry, type TextPage } from './texts-api';
+import { SAMPLES, type Lang, type TextEntry } from './texts-api';
 
 const LANGS: Lang[] = ['ar', 'en'];
 const dirOf = (lang: Lang) => (lang === 'ar' ? 'rtl' : 'ltr');
@@ -27,16 +27,20 @@ export function TextsPage({ mode }: { mode: 'language' | 'templates' }) {
   const [filter, setFilter] = useState(draft);
   const [editing, setEditing] = useState<TextEntry | null>(null);
   const { page, pageSize, setPage, paging } = usePaging(25);
-  const list = useApiQuery<TextPage>('/api/admin/texts', {
-    query: {
-      search: filter.search || undefined,
-      namespace: filter.namespace || undefined,
-      overriddenOnly: filter.overriddenOnly ? 'true' : undefined,
-      templates: mode === 'templates' ? 'true' : undefined,
-      skipCount: (page - 1) * pageSize,
-      maxResultCount: pageSize,
-    },
-  });
+  const list = useApi(
+    apiQuery('/api/admin/texts', {
+      params: {
+        query: {
+          search: filter.search || undefined,
+          namespace: filter.namespace || undefined,
+          overriddenOnly: filter.overriddenOnly ? 'true' : undefined,
+          templates: mode === 'templates' ? 'true' : undefined,
+          skipCount: (page - 1) * pageSize,
+          maxResultCount: pageSize,
+        },
+      },
+    }),
+  );
 
   const cell = (e: TextEntry, lang: Lang) => {
     const v = e.texts[lang];
@@ -135,7 +139,7 @@ export function TextsPage({ mode }: { mode: 'language' | 'templates' }) {
         columns={columns}
         rows={list.data?.items ?? []}
         rowKey={(e) => `${e.namespace}:${e.key}`}
-        loading={list.loading && !list.data}
+        loading={list.isFetching && !list.data}
         emptyText={t('admin:texts.empty')}
         paging={paging(list.data?.totalCount ?? 0)}
         caption={title}
@@ -147,7 +151,7 @@ export function TextsPage({ mode }: { mode: 'language' | 'templates' }) {
           onClose={() => setEditing(null)}
           onSaved={async () => {
             setEditing(null);
-            await list.reload();
+            await list.refetch();
           }}
         />
       )}
@@ -182,7 +186,7 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
     let ok = true;
     for (const lang of changed) {
       try {
-        await api.put('/api/admin/texts', { lang, namespace: entry.namespace, key: entry.key, value: values[lang] }, { handleErrors: [400] });
+        await data(api.PUT('/api/admin/texts', { body: { lang, namespace: entry.namespace, key: entry.key, value: values[lang] }, handleErrors: [400] }));
       } catch (e) {
         ok = false;
         if (e instanceof ApiError) setServerErrors((s) => ({ ...s, [lang]: messagesOf(e, t).join(' ') }));
@@ -199,7 +203,7 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
   const reset = async (lang: Lang) => {
     setPending(true);
     try {
-      await api.post('/api/admin/texts/reset', { lang, namespace: entry.namespace, key: entry.key });
+      await data(api.POST('/api/admin/texts/reset', { body: { lang, namespace: entry.namespace, key: entry.key } }));
       await loadTextOverrides();
       notify.success(t('admin:texts.resetDone'));
       await onSaved();

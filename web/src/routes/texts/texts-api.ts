@@ -1,23 +1,7 @@
+import type { ApiResponse } from '../../api/query';
+
 export type Lang = 'ar' | 'en';
-
-export interface TextVersion {
-  original: string;
-  override: string | null;
-  variables: string[];
-}
-
-export interface TextEntry {
-  namespace: string;
-  key: string;
-  template: boolean;
-  texts: Record<Lang, TextVersion | null>;
-}
-
-export interface TextPage {
-  totalCount: number;
-  items: TextEntry[];
-  namespaces: string[];
-}
+export type TextEntry = ApiResponse<'/api/admin/texts'>['items'][number];
 
 /** Sample values for a template preview: what a reader would see once the variables are filled. */
 export const SAMPLES: Record<string, string> = {
