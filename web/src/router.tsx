@@ -10,7 +10,7 @@ import {
 } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Permissions as P } from '../../machines/permissions';
-import { api } from './api/client';
+import { api, data } from './api/client';
 import { queryClient } from './api/query';
 import { ApiError, isScreenStatus } from './api/errors';
 import { AppShell, useDocumentLanguage } from './components/AppShell';
@@ -163,20 +163,19 @@ const redirects: { path: string; to: string }[] = [
 ];
 
 const MAIN_USER_CHECK = {
-  cb: (id: string) => `/api/ConformityBody/IsUserForCbIsMainUser/${encodeURIComponent(id)}`,
-  facility: (id: string) => `/api/Facility/IsUserForFacilityIsMainUser/${encodeURIComponent(id)}`,
+  cb: '/api/ConformityBody/IsUserForCbIsMainUser/{id}',
+  facility: '/api/Facility/IsUserForFacilityIsMainUser/{id}',
 } as const;
 
 /** Delegation is for main users only; anything but a clear "yes" from the server (including a failure) is a 403. */
 async function requireMainUser(kind: 'cb' | 'facility', id: string): Promise<void> {
-  let answer: unknown;
+  let answer: boolean;
   try {
-    answer = await api.get<unknown>(MAIN_USER_CHECK[kind](id), { handleErrors: false });
+    answer = await data(api.GET(MAIN_USER_CHECK[kind], { params: { path: { id } }, handleErrors: false }));
   } catch {
     throw new ForbiddenRouteError();
   }
-  const yes = answer === true || answer === 'true' || (answer as { result?: unknown } | null)?.result === true;
-  if (!yes) throw new ForbiddenRouteError();
+  if (answer !== true) throw new ForbiddenRouteError();
 }
 
 /** Shows the right full error screen for whatever a route threw. */

@@ -1,26 +1,12 @@
-import { api, configureApi } from '../api/client';
+import { api, configureApi, data } from '../api/client';
+import type { ApiResponse } from '../api/query';
 import { createOrUpdateUser } from '../api/halal-user';
 import { createStore } from '../lib/create-store';
 import { currentLanguage } from '../i18n';
 import { clearSelectedFacility, selectedFacility } from './selected-facility';
 
-/** GET /api/auth/session (server/modules/auth/routes.ts). */
-export interface Session {
-  authenticated: boolean;
-  /** A session cookie came but its session had ended (idle or revoked). */
-  sessionExpired: boolean;
-  user: { id: string; userName: string; name: string; email: string; roles: string[] } | null;
-  permissions: string[];
-  /** Public ids of the facilities and CBs the user belongs to. */
-  facilityIds: string[];
-  isStaff: boolean;
-  /** Idle minutes before sign-out (spec: sessionTime). */
-  sessionTime: number;
-  /** Seconds the idle warning counts down (spec: 5 units). */
-  warningCountdown: number;
-  appVersion: string;
-  csrfToken: string;
-}
+/** GET /api/auth/session (server/modules/auth/routes.ts): who is signed in, what they may do, the CSRF token. */
+export type Session = ApiResponse<'/api/auth/session'>;
 
 /** The current session; null only before the first answer. */
 export const sessionStore = createStore<Session | null>(null);
@@ -41,7 +27,7 @@ let versionAtLoad: string | undefined;
 export const loadedAppVersion = (): string | undefined => versionAtLoad;
 
 export async function loadSession(options: { silent?: boolean } = {}): Promise<Session> {
-  const session = await api.get<Session>('/api/auth/session', { silent: options.silent });
+  const session = await data(api.GET('/api/auth/session', { silent: options.silent }));
   sessionStore.set(session);
   return session;
 }
@@ -86,7 +72,7 @@ function forgetForeignFacility(session: Session) {
  * Resolves with the new session.
  */
 export async function signIn(userName: string, password: string): Promise<Session> {
-  await api.post('/api/auth/login', { userName, password }, { handleErrors: [400, 401, 429] });
+  await api.POST('/api/auth/login', { body: { userName, password }, handleErrors: [400, 401, 429] });
   const session = await loadSession();
   sessionExpiredNotice.set(null);
   forgetForeignFacility(session);
@@ -97,7 +83,7 @@ export async function signIn(userName: string, password: string): Promise<Sessio
 /** Signs out on the server (revoking the session) and forgets the selected facility. */
 export async function signOut(): Promise<void> {
   try {
-    await api.post('/api/auth/logout', undefined, { handleErrors: false });
+    await api.POST('/api/auth/logout', { handleErrors: false });
   } catch {
     // Already ended on the server (idle, revoked): the user is signed out either way.
   }
@@ -111,7 +97,7 @@ export async function signOut(): Promise<void> {
  */
 export async function endIdleSession(returnUrl: string): Promise<void> {
   try {
-    await api.post('/api/auth/logout', undefined, { handleErrors: false, silent: true });
+    await api.POST('/api/auth/logout', { handleErrors: false, silent: true });
   } catch {
     // The server may have ended it already.
   }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
-import { api } from '../api/client';
+import { api, data } from '../api/client';
 import { loadedAppVersion } from './session-store';
 
 const POLL_MS = 60_000;
@@ -20,7 +20,7 @@ export function useNewVersion(): string | null {
       const loaded = loadedAppVersion();
       if (!loaded || stopped) return;
       try {
-        const health = await api.get<{ version?: string }>('/api/health', { silent: true, handleErrors: false });
+        const health = await data(api.GET('/api/health', { silent: true, handleErrors: false }));
         if (!stopped && health?.version && health.version !== loaded) setNewVersion(health.version);
       } catch {
         // The server is restarting or unreachable; the next check will tell.

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge, Box, Button, HStack, List, Spinner, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ChevronEndIcon } from '../icons';
 import { useLocalized } from './localized';
 import type { HsTreeNode } from './public-api';
@@ -29,7 +29,7 @@ function TreeNode({ node }: { node: HsTreeNode }) {
     if (!open && children === null) {
       setLoading(true);
       try {
-        const res = await api.get<{ items: HsTreeNode[] }>('/api/public/hs-codes/tree', { query: { parent: node.code } });
+        const res = await data(api.GET('/api/public/hs-codes/tree', { params: { query: { parent: node.code } } }));
         setChildren(res.items);
       } finally {
         setLoading(false);

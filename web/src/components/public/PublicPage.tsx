@@ -3,7 +3,8 @@ import { Box, Button, Skeleton, Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Permissions } from '../../../../machines/permissions';
 import { api } from '../../api/client';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import type { paths } from '../../api/schema.gen';
 import { useCan } from '../../session/use-session';
 import { PageContainer, PageHeader, type Crumb } from '../PageHeader';
 import { notify } from '../toaster';
@@ -11,6 +12,8 @@ import { ContentText } from './ContentText';
 import { EditDialog, type EditField } from './EditDialog';
 import { useLocalized } from './localized';
 import type { ContentPageData } from './public-api';
+
+type PageKey = paths['/api/public/pages/{key}']['get']['parameters']['path']['key'];
 
 /** Keeps <meta name="description"> on the page's summary (the server sends it too, for the first load). */
 export function useMetaDescription(description: string | undefined) {
@@ -28,7 +31,8 @@ export function useMetaDescription(description: string | undefined) {
 
 export interface PublicPageProps {
   /** content_pages key (server/modules/public/page-meta.ts). */
-  pageKey: string;
+  /** A managed page of the public site (the server's list of page keys). */
+  pageKey: PageKey;
   /** Label of the page while its content loads, and in the breadcrumb. */
   fallbackTitle: string;
   /** Show the page's editable text above `children` (default true). */
@@ -48,11 +52,13 @@ export function PublicPage({ pageKey, fallbackTitle, showBody = true, parents = 
   const { t } = useTranslation('public');
   const l = useLocalized();
   const canEdit = useCan(Permissions.admin.manage);
-  const { data: page, loading, reload } = useApiQuery<ContentPageData>(`/api/public/pages/${pageKey}`);
+  const content = useApi(apiQuery('/api/public/pages/{key}', { params: { path: { key: pageKey } } }));
+  const page: ContentPageData | undefined = content.data;
   const [editing, setEditing] = useState(false);
   const title = page ? l(page.titleAr, page.titleEn) : fallbackTitle;
   const summary = page ? l(page.summaryAr, page.summaryEn) : undefined;
-  const waiting = loading && !page;
+  // isLoading: no answer yet (a refetch after an edit keeps the page drawn).
+  const waiting = content.isLoading;
   useMetaDescription(summary);
 
   const fields: EditField[] = [
@@ -65,10 +71,10 @@ export function PublicPage({ pageKey, fallbackTitle, showBody = true, parents = 
   ];
 
   const save = async (values: Record<string, string>) => {
-    await api.put(`/api/public/pages/${pageKey}`, { ...values, version: page!.version });
+    await api.PUT('/api/public/pages/{key}', { params: { path: { key: pageKey } }, body: { ...values, version: page!.version } as never }); // the dialog's fields are the body's
     setEditing(false);
     notify.success(t('edit.saved'));
-    await reload();
+    await content.refetch();
   };
 
   return (

@@ -1,29 +1,29 @@
 import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Flex, Image, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { servicePath } from '../../../../machines/services';
-import type { CertificateJson } from '../../../../machines/forms/records';
 import { Ltr } from '../../components/Bidi';
 import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
 import { MarkLifecycle } from './MarkLifecycle';
 
-type CertificateView = CertificateJson;
-type DualDate = CertificateJson['issuedAt'];
+type DualDate = ApiResponse<'/api/certificates/{id}'>['issuedAt'];
 
 /**
  * The certificate page: holder, issuer, validity (Gregorian and Hijri), scope, categories, products, the old system's
  * number, the bilingual PDF and the QR code; and the renewal the server says is open now, when its screen is built.
  */
 export function CertificatePage() {
-  const { certificateId } = useParams({ strict: false }) as { certificateId: string };
+  // Also the CB's designation certificate (facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId).
+  const { certificateId } = useRouteParams('certificates/$certificateId');
   const { t, i18n } = useTranslation(['requests', 'shell', 'forms', 'records', 'payments']);
-  const cert = useApiQuery<CertificateView>(`/api/certificates/${certificateId}`);
+  const cert = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId } } }));
   const [qr, setQr] = useState('');
   const c = cert.data;
   useEffect(() => {
@@ -148,7 +148,7 @@ export function CertificatePage() {
               ))}
             </Stack>
           </Box>
-          {mark && <MarkLifecycle markId={c.id} onChange={() => void cert.reload()} />}
+          {mark && <MarkLifecycle markId={c.id} onChange={() => void cert.refetch()} />}
         </Stack>
         <Stack align="center" gap="2">
           {qr && <Image src={qr} alt={t('requests:certificate.qrAlt')} w="200px" h="200px" data-testid="certificate-qr" />}

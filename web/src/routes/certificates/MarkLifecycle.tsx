@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Box, Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { useApi } from '../../api/query';
 import { notify } from '../../components/toaster';
 import { ActionBar } from '../requests/ActionBar';
 import { EventDialog } from '../requests/EventDialog';
 import { HistoryTimeline } from '../requests/HistoryTimeline';
-import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from '../requests/requests-api';
+import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from '../requests/requests-api';
 
 /**
  * A Halal mark's own lifecycle on its page: the action bar (cancel, with its required reason, for whoever the machine
@@ -15,10 +15,11 @@ import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail } from 
  */
 export function MarkLifecycle({ markId, onChange }: { markId: string; onChange: () => void }) {
   const { t } = useTranslation('requests');
-  const request = useApiQuery<RequestDetail>(`/api/requests/${markId}`);
-  const version = request.data?.version ?? 0;
-  const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${markId}/actions?v=${version}` : null);
-  const history = useApiQuery<{ items: HistoryItem[] }>(request.data ? `/api/requests/${markId}/history?v=${version}` : null);
+  const queries = requestQueries(markId);
+  const request = useApi(queries.request);
+  const actions = useApi(queries.actions);
+  const history = useApi(queries.history);
+  useReadAgainOnNewVersion(request.data?.version, [queries.actions, queries.history]);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
   const r = request.data;
   if (!r) return null;
@@ -38,7 +39,7 @@ export function MarkLifecycle({ markId, onChange }: { markId: string; onChange: 
           onDone={() => {
             setOpen(null);
             notify.success(t('requests:page.done', { action: open.label }));
-            void request.reload();
+            void request.refetch();
             onChange();
           }}
         />

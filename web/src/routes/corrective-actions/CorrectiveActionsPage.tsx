@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { QueuePage } from '../requests/requests-api';
 
 /**
  * corrective-action-internal: the facility's requests waiting for the applicant (corrective actions among them);
@@ -14,14 +13,14 @@ export function CorrectiveActionsPage() {
   const { t } = useTranslation(['requests', 'shell']);
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/applicant', { query: { tab: 'mine', pageNumber: page, pageSize } });
+  const list = useApi(apiQuery('/api/queues/{queue}', { params: { path: { queue: 'applicant' }, query: { tab: 'mine', pageNumber: page, pageSize } } }));
   return (
     <PageContainer>
       <PageHeader title={t('requests:corrective.title')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:corrective.title') }]} />
       <Text mb="4" color="fg.muted">
         {t('requests:corrective.help')}
       </Text>
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
     </PageContainer>
   );
 }

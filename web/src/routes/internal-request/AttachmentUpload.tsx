@@ -1,16 +1,12 @@
 import { useId, useRef, useState } from 'react';
 import { Box, Button, Flex, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
+import type { ApiResponse } from '../../api/query';
 import { ApiError, messagesOf } from '../../api/errors';
 import { UploadIcon } from '../../components/icons';
 
-export interface UploadedAttachment {
-  id: string;
-  name: string;
-  category: string;
-  size: number;
-}
+export type UploadedAttachment = ApiResponse<'/api/attachments', 'post'>;
 
 /**
  * One file field: uploads the chosen file to the request's attachments (the server checks type by magic bytes,
@@ -39,10 +35,14 @@ export function AttachmentUpload(p: {
     const body = new FormData();
     body.append('file', file);
     try {
-      const a = await api.post<UploadedAttachment>('/api/attachments', body, {
-        query: { facilityPublicId: p.facilityPublicId, category: p.category, requestId: p.requestId },
-        handleErrors: [400, 413],
-      });
+      const a = await data(
+        api.POST('/api/attachments', {
+          params: { query: { facilityPublicId: p.facilityPublicId, category: p.category, requestId: p.requestId } },
+          // Multipart: the document does not describe the file body (the server reads the stream itself).
+          body: body as never,
+          handleErrors: [400, 413],
+        }),
+      );
       setName(a.name);
       await p.onUploaded(a);
     } catch (e) {

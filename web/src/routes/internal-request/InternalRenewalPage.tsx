@@ -1,21 +1,14 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { renewalSection } from '../../../../machines/services/internal';
 import { TextInput } from '../requests/inputs';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
-import type { RequestDetail } from '../requests/requests-api';
-
-interface Renewable {
-  number: string;
-  expiresAt: string;
-  daysLeft: number;
-  open: boolean;
-}
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
@@ -24,10 +17,10 @@ interface Renewable {
  * opens the same wizard (the terms are the agreement ticked on submission).
  */
 export function InternalRenewalPage() {
-  const { certificateId } = useParams({ strict: false }) as { certificateId: string };
+  const { certificateId } = useRouteParams('internal-renewal-request/$facilityPublicId/$certificateId');
   const { t, i18n } = useTranslation(['requests', 'shell']);
   const navigate = useNavigate();
-  const info = useApiQuery<Renewable>(`/api/internal-requests/renewals/${certificateId}`);
+  const info = useApi(apiQuery('/api/internal-requests/renewals/{certificateId}', { params: { path: { certificateId } } }));
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -40,7 +33,7 @@ export function InternalRenewalPage() {
     }
     setErrors({});
     try {
-      const r = await api.post<RequestDetail>('/api/internal-requests/renewals', { certificateId, renewal: checked.data }, { handleErrors: [400] });
+      const r = await data(api.POST('/api/internal-requests/renewals', { body: { certificateId, renewal: checked.data as typeof renewal }, handleErrors: [400] }));
       await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;

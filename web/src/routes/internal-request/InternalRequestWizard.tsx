@@ -1,17 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { sectionsOf } from '../../../../machines/sections';
 import { RequestDataView } from '../requests/RequestDataView';
-import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
+import { requestQueries, sendEvent, useReadAgainOnNewVersion, type RequestDetail } from '../requests/requests-api';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
@@ -52,18 +53,21 @@ function serverErrors(e: unknown): Errors {
  * submission. A returned request opens with only the returned sections editable.
  */
 export function InternalRequestWizard() {
-  const { requestId } = useParams({ strict: false }) as { requestId: string };
+  const { requestId } = useRouteParams('internal-halal-request/$requestId');
   const search = useSearch({ strict: false }) as { step?: string };
   const navigate = useNavigate();
   const { t } = useTranslation(['requests', 'shell', 'validation']);
-  const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
-  const actions = useApiQuery<ActionsView>(request.data ? `/api/requests/${requestId}/actions?v=${request.data.version}` : null);
-  const deletion = useApiQuery<{ daysLeft: number | null }>(request.data ? `/api/internal-requests/${requestId}/deletion?v=${request.data.version}` : null);
+  const queries = requestQueries(requestId);
+  const deletionQuery = apiQuery('/api/internal-requests/{id}/deletion', { params: { path: { id: requestId } } });
+  const request = useApi(queries.request);
+  const actions = useApi(queries.actions);
+  const deletion = useApi(deletionQuery);
   const [form, setForm] = useState<Record<string, unknown> | null>(null);
   const [stepIndex, setStepIndex] = useState(() => Math.max(0, STEPS.indexOf((search.step ?? 'factory') as Step)));
   const [openedAtReturn, setOpenedAtReturn] = useState(!!search.step);
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
-  const history = useApiQuery<{ items: HistoryItem[] }>(request.data && (request.data.context.returnedSections?.length ?? 0) > 0 ? `/api/requests/${requestId}/history?v=${request.data.version}` : null);
+  const history = useApi(queries.history, { enabled: (request.data?.context.returnedSections?.length ?? 0) > 0 });
+  useReadAgainOnNewVersion(request.data?.version, [queries.actions, queries.history, deletionQuery]);
   const stepsList = useRef<HTMLDivElement>(null);
   // The version the next save expects: uploads and removals save at once, faster than the page re-renders.
   const versionRef = useRef<number | null>(null);
@@ -111,10 +115,12 @@ export function InternalRequestWizard() {
     const part = Object.fromEntries(editableSteps.filter((s) => current[s] !== undefined).map((s) => [s, current[s]]));
     if (Object.keys(part).length === 0) return r;
     try {
-      const saved = await api.put<RequestDetail>(`/api/internal-requests/${r.id}/draft`, { expectedVersion: versionRef.current ?? r.version, form: part }, { handleErrors: [400] });
+      const saved = await data(
+        api.PUT('/api/internal-requests/{id}/draft', { params: { path: { id: r.id } }, body: { expectedVersion: versionRef.current ?? r.version, form: part }, handleErrors: [400] }),
+      );
       versionRef.current = saved.version;
       setDirty(false);
-      await request.reload();
+      await request.refetch();
       return saved;
     } catch (e) {
       const fields = serverErrors(e);
@@ -149,9 +155,13 @@ export function InternalRequestWizard() {
       return;
     }
     if (dirty && !(await save())) return;
-    const latest = await api.get<RequestDetail>(`/api/requests/${r.id}`);
+    const latest = await data(api.GET('/api/requests/{id}', { params: { path: { id: r.id } } }));
     try {
-      await api.post(`/api/internal-requests/${r.id}/submit`, { expectedVersion: latest.version, agreementAccepted: agreement?.accepted === true }, { handleErrors: [400] });
+      await api.POST('/api/internal-requests/{id}/submit', {
+        params: { path: { id: r.id } },
+        body: { expectedVersion: latest.version, agreementAccepted: agreement?.accepted === true },
+        handleErrors: [400],
+      });
     } catch (e) {
       setErrors(serverErrors(e));
       if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message).concat(e.validationErrors.length ? [] : [e.serverMessage]));

@@ -4,12 +4,11 @@ import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, servicePath } from '../../../../machines/services';
 import { startParams } from '../services/services';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSelectedFacility, useSession, useCan } from '../../session';
 import { Permissions as P } from '../../../../machines/permissions';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { QueuePage } from '../requests/requests-api';
 
 /**
  * internal-halal-request: the internal facility's Halal certificate requests (staff: all of them), and a new
@@ -23,9 +22,11 @@ export function InternalRequestsPage() {
   const mayRequest = useCan(P.internalRequest.request);
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', {
-    query: { tab: session?.isStaff ? 'waiting' : 'any', kind: 'internalCertificate', pageNumber: page, pageSize },
-  });
+  const list = useApi(
+    apiQuery('/api/queues/{queue}', {
+      params: { path: { queue: 'all' }, query: { tab: session?.isStaff ? 'waiting' : 'any', kind: 'internalCertificate', pageNumber: page, pageSize } },
+    }),
+  );
   const facility = selected?.facilityType === 'InternalFacility' ? selected.publicId : session?.facilityIds.find((f) => f.startsWith('inf-'));
   // A new request starts where the service registry says (the start screen prefills the facility's data).
   const start = async () => {
@@ -46,7 +47,7 @@ export function InternalRequestsPage() {
         }
       />
       <Stack>
-        <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+        <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
       </Stack>
     </PageContainer>
   );

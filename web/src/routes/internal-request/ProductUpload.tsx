@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 
 /**
@@ -21,7 +21,8 @@ export function ProductUpload({ onProducts }: { onProducts: (products: Record<st
     const body = new FormData();
     body.append('file', file);
     try {
-      const r = await api.post<{ count: number; products: Record<string, unknown>[] }>('/api/product-upload', body, { handleErrors: [400, 413] });
+      // Multipart: the document does not describe the file body (the server reads the stream itself).
+      const r = await data(api.POST('/api/product-upload', { body: body as never, handleErrors: [400, 413] }));
       setCount(r.count);
       onProducts(r.products);
     } catch (e) {

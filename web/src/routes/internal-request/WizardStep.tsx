@@ -201,7 +201,7 @@ export function WizardStep(p: {
           const info = p.files.get(a.id);
           // A file not yet submitted is deleted, so it no longer counts toward the category's limit; a submitted
           // (locked) one stays on record and only leaves the request's data.
-          if (!info?.locked) await api.delete(`/api/attachments/${a.id}`, { handleErrors: [404, 409] }).catch(() => undefined);
+          if (!info?.locked) await api.DELETE('/api/attachments/{id}', { params: { path: { id: a.id } }, handleErrors: [404, 409] }).catch(() => undefined);
           await p.persist(list.filter((x) => x.id !== a.id));
           notify.success(t('requests:attachments.removed', { name: info?.name ?? '' }));
         };

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { RequestsTable } from './RequestsTable';
-import type { QueuePage } from './requests-api';
 
 /** halal-request: every request the user may see (their facilities' requests; staff: the ones waiting anywhere). */
 export function HalalRequestsPage() {
@@ -12,11 +11,13 @@ export function HalalRequestsPage() {
   const session = useSession();
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { tab: session?.isStaff ? 'waiting' : 'any', pageNumber: page, pageSize } });
+  const list = useApi(
+    apiQuery('/api/queues/{queue}', { params: { path: { queue: 'all' }, query: { tab: session?.isStaff ? 'waiting' : 'any', pageNumber: page, pageSize } } }),
+  );
   return (
     <PageContainer>
       <PageHeader title={t('requests:list.allTitle')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:list.allTitle') }]} />
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={setPage} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
     </PageContainer>
   );
 }

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +23,7 @@ import { RequestDataView } from './RequestDataView';
 import { AuditPlanPanel, NonConformitiesPanel } from './CasePanels';
 import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
-import { requestQueries, type AllowedActionView } from './requests-api';
+import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from './requests-api';
 import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 
@@ -47,15 +46,10 @@ export function RequestPage() {
     refetchInterval: ({ state }) => (state.data?.queue === 'payment' && !state.data.finished && Date.now() - pollSince.current < 120_000 ? 3000 : false),
   });
   const version = request.data?.version ?? 0;
-  // The loader read these with the request; when the request's version changes (an event, the poll) read them again.
-  const queryClient = useQueryClient();
-  const shownVersion = useRef(version);
+  // The loader read these with the request; when its version changes (an event, the poll) they are read again.
+  useReadAgainOnNewVersion(request.data?.version, [queries.actions, queries.history, queries.bills, people]);
   useEffect(() => {
     pollSince.current = Date.now();
-    if (shownVersion.current === version) return;
-    shownVersion.current = version;
-    for (const q of [queries.actions, queries.history, queries.bills, people])
-      void queryClient.invalidateQueries({ queryKey: q.queryKey.slice(0, 2) });
   }, [version, requestId]);
   const actions = useApi(queries.actions);
   const history = useApi(queries.history);

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Badge, Button, Flex, Link as ChakraLink } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { DataTable, type Column } from '../../components/DataTable';
 import { notify } from '../../components/toaster';
 import { Ltr } from '../../components/Bidi';
 import { EventDialog } from './EventDialog';
 import { ClockBadge } from './ClockBadge';
-import type { ActionsView, AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
+import type { AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
 
 /** Events a list row offers directly (the queue's assignment); everything else is on the request page. */
 const ROW_EVENTS = new Set(['ASSIGN_TO_ME', 'ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']);
@@ -64,12 +64,10 @@ function RowActions({ row, onChanged }: { row: RequestSummary; onChanged?: () =>
   const { t } = useTranslation('requests');
   const [actions, setActions] = useState<AllowedActionView[] | null>(null);
   const [open, setOpen] = useState<{ action: AllowedActionView; request: RequestDetail; history: HistoryItem[] } | null>(null);
-  const load = async () => setActions((await api.get<ActionsView>(`/api/requests/${row.id}/actions`)).actions.filter((a) => ROW_EVENTS.has(a.type)));
+  const path = { params: { path: { id: row.id } } };
+  const load = async () => setActions((await data(api.GET('/api/requests/{id}/actions', path))).actions.filter((a) => ROW_EVENTS.has(a.type)));
   const start = async (action: AllowedActionView) => {
-    const [request, history] = await Promise.all([
-      api.get<RequestDetail>(`/api/requests/${row.id}`),
-      api.get<{ items: HistoryItem[] }>(`/api/requests/${row.id}/history`),
-    ]);
+    const [request, history] = await Promise.all([data(api.GET('/api/requests/{id}', path)), data(api.GET('/api/requests/{id}/history', path))]);
     setOpen({ action, request, history: history.items });
   };
   return (

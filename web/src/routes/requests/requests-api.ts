@@ -1,4 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client';
 import { apiQuery, type ApiResponse } from '../../api/query';
 import type { paths } from '../../api/schema.gen';
@@ -36,6 +37,22 @@ export const requestQueries = (id: string) => {
 /** Loader of requests/$requestId: the page's independent calls in parallel (a failure shows as the page would). */
 export async function loadRequestPage({ requestId }: ParamsOf<'requests/$requestId'>, queryClient: QueryClient): Promise<void> {
   await Promise.all(Object.values(requestQueries(requestId)).map((q) => queryClient.prefetchQuery(q as never)));
+}
+
+/**
+ * The reads that follow a request's version (its actions, history, bills...): read again when the version changes
+ * (an event sent here, the payment poll), as the request itself was just read.
+ */
+export function useReadAgainOnNewVersion(version: number | undefined, queries: { queryKey: readonly unknown[] }[]): void {
+  const queryClient = useQueryClient();
+  const shown = useRef(version);
+  useEffect(() => {
+    if (version === undefined || shown.current === version) return;
+    const first = shown.current === undefined;
+    shown.current = version;
+    if (!first) for (const q of queries) void queryClient.invalidateQueries({ queryKey: q.queryKey.slice(0, 2) });
+    // The queries are named by the request id, which does not change while the version does.
+  }, [version]);
 }
 
 /**

@@ -12,7 +12,8 @@ import { facilityDetailsUrl, PROFILE_KIND, type CurrentUserInFacility, type Faci
 import { nameIn } from '../facilities/labels';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { QueuePage, RequestSummary } from '../requests/requests-api';
+import type { RequestSummary } from '../requests/requests-api';
+import { apiQuery, useApi } from '../../api/query';
 import { startLink, startParams, startableServices } from './services';
 import { useUrlFilters } from '../records/url-filters';
 
@@ -97,7 +98,11 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
   const [text, setText] = useState(values.q);
   useEffect(() => setText(values.q), [values.q]);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId, tab, kind: values.kind || undefined, any: values.q || undefined, pageNumber: page, pageSize } });
+  const list = useApi(
+    apiQuery('/api/queues/{queue}', {
+      params: { path: { queue: 'all' }, query: { facilityId, tab, kind: values.kind || undefined, any: values.q || undefined, pageNumber: page, pageSize } },
+    }),
+  );
   return (
     <Stack gap="4" pt="2">
       <Flex gap="3" wrap="wrap" align="center">
@@ -142,7 +147,7 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
           </Flex>
         </Box>
       </Flex>
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.loading && !list.data} onPageChange={(p) => set({ page: p })} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={(p) => set({ page: p })} />
     </Stack>
   );
 }
@@ -152,7 +157,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
   const { t, i18n } = useTranslation(['requests', 'services']);
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>('/api/queues/all', { query: { facilityId: p.facilityId, kind: p.kind, tab: 'any', pageNumber: page, pageSize } });
+  const list = useApi(apiQuery('/api/queues/{queue}', { params: { path: { queue: 'all' }, query: { facilityId: p.facilityId, kind: p.kind, tab: 'any', pageNumber: page, pageSize } } }));
   const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const services = p.facilityType ? startableServices(p.facilityType, p.permissions, 'certificate') : [];
   const columns: Column<RequestSummary>[] = [
@@ -193,7 +198,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
         columns={columns}
         rows={list.data?.items ?? []}
         rowKey={(r) => r.id}
-        loading={list.loading && !list.data}
+        loading={list.isLoading}
         emptyText={t(p.kind === 'certificate' ? 'requests:list.noCertificates' : 'requests:list.noMarks')}
         paging={{ page, pageSize, total: list.data?.totalCount ?? 0, onPageChange: setPage }}
       />
@@ -205,7 +210,7 @@ function BillsView({ facilityId }: { facilityId: string }) {
   const { t, i18n } = useTranslation(['requests', 'payments']);
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const bills = useApiQuery<{ items: BillView[]; totalCount: number }>('/api/bills', { query: { facilityId, pageNumber: page, pageSize } });
+  const bills = useApi(apiQuery('/api/bills', { params: { query: { facilityId, pageNumber: page, pageSize } } }));
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const columns: Column<BillView>[] = [
@@ -229,7 +234,7 @@ function BillsView({ facilityId }: { facilityId: string }) {
         columns={columns}
         rows={bills.data?.items ?? []}
         rowKey={(b) => b.id}
-        loading={bills.loading && !bills.data}
+        loading={bills.isLoading}
         emptyText={t('requests:list.noBills')}
         paging={{ page, pageSize, total: bills.data?.totalCount ?? 0, onPageChange: setPage }}
       />

@@ -1,18 +1,11 @@
 import { Box, DataList, Heading, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
+import { useReadAgainOnNewVersion } from '../requests/requests-api';
 import { Ltr } from '../../components/Bidi';
 
-/** GET /api/requests/:id/fees: the bills the request would create, priced by the same rules its bills will be. */
-interface FeePreviewView {
-  display: 'excludingVat' | 'includingVat';
-  items: {
-    feeKind: { code: string; label: string };
-    charge: { amount: string; vat: string; total: string } | null;
-    /** Halal-mark packages: products, tags, the price before credit, the carried-over credit and the balance left (SAR). */
-    markPackage?: { products: number; tags: number; price: string; credit: string; creditLeft: string };
-  }[];
-}
+/** GET /api/requests/{id}/fees: the bills the request would create, priced by the same rules its bills will be. */
+type FeePreviewView = ApiResponse<'/api/requests/{id}/fees'>;
 
 /**
  * Spec 02 section 2 "Internal Halal mark requests: package and payment summary, VAT amount, remaining balance": the
@@ -52,7 +45,9 @@ function PackageSummary({ p }: { p: NonNullable<FeePreviewView['items'][number][
  */
 export function FeePreview({ requestId, version }: { requestId: string; version: number }) {
   const { t } = useTranslation('requests');
-  const preview = useApiQuery<FeePreviewView>(`/api/requests/${requestId}/fees?v=${version}`);
+  const query = apiQuery('/api/requests/{id}/fees', { params: { path: { id: requestId } } });
+  const preview = useApi(query);
+  useReadAgainOnNewVersion(version, [query]);
   const items = preview.data?.items ?? [];
   if (!items.length) return null;
   const includingVat = preview.data!.display === 'includingVat';

@@ -1,23 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Flex, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { Ltr } from '../../components/Bidi';
+import type { ApiResponse } from '../../api/query';
 
-/** GET /api/shipment-requests/importer/:unifiedNumber: what the commercial registry holds for the importer. */
-interface ImporterView {
-  unifiedNumber: string;
-  crNumber: string;
-  name: string;
-  nameEn: string;
-  expiryDate: string;
-  status: { code: string; label: string };
-  activity: string;
-  activityEn: string;
-  verified: boolean;
-  problem: string | null;
-}
 
 /**
  * The shipment wizard's check button (spec 02 section 5): the importer's unified number is looked up in the commercial
@@ -27,7 +15,7 @@ interface ImporterView {
 export function ImporterCheck({ value, onChange, readOnly }: { value: Record<string, unknown> | undefined; onChange: (v: Record<string, unknown>) => void; readOnly: boolean }) {
   const { t, i18n } = useTranslation('requests');
   const [checking, setChecking] = useState(false);
-  const [found, setFound] = useState<ImporterView | null>(null);
+  const [found, setFound] = useState<ApiResponse<'/api/shipment-requests/importer/{unifiedNumber}'> | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const number = typeof value?.unifiedNumber === 'string' ? value.unifiedNumber.replace(/\s+/g, '') : '';
 
@@ -36,7 +24,7 @@ export function ImporterCheck({ value, onChange, readOnly }: { value: Record<str
     setFailure(null);
     setFound(null);
     try {
-      const r = await api.get<ImporterView>(`/api/shipment-requests/importer/${encodeURIComponent(number)}`, { handleErrors: [400, 404, 502] });
+      const r = await data(api.GET('/api/shipment-requests/importer/{unifiedNumber}', { params: { path: { unifiedNumber: number } }, handleErrors: [400, 404, 502] }));
       setFound(r);
       const ar = i18n.language === 'ar';
       onChange({

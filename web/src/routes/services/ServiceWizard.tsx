@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Badge, Box, Button, Checkbox, Flex, Heading, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, validateStep, validateSubmission, type RequestKind } from '../../../../machines/services';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
+import { useRouteParams } from '../../route-params';
 import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -17,7 +18,7 @@ import { AttachmentNames, useRequestAttachments } from '../requests/attachment-n
 import { FeePreview } from './FeePreview';
 import { ImporterCheck } from './ImporterCheck';
 import { RequestDataView } from '../requests/RequestDataView';
-import { sendEvent, type ActionsView, type HistoryItem, type RequestDetail } from '../requests/requests-api';
+import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
 import type { Errors } from '../internal-request/StepFields';
 import { WizardStep } from '../internal-request/WizardStep';
 import { facilityRequestsPath } from './links';
@@ -47,18 +48,21 @@ const issuesToErrors = (issues: readonly { path: string; message: string }[]): E
  * opens at its returned sections, only those editable. Every button comes from the machine's allowed actions.
  */
 export function ServiceWizard() {
-  const { requestId } = useParams({ strict: false }) as { requestId: string };
+  const { requestId } = useRouteParams('requests/$requestId/edit');
   // The request page's SUBMIT / RESUBMIT opens the summary (`?step=summary`).
   const search = useSearch({ strict: false }) as { step?: string };
   const navigate = useNavigate();
   const { t } = useTranslation(['requests', 'shell', 'validation', 'services']);
-  const request = useApiQuery<RequestDetail>(`/api/requests/${requestId}`);
+  const queries = requestQueries(requestId);
+  const deletionQuery = apiQuery('/api/requests/{id}/deletion', { params: { path: { id: requestId } } });
+  const request = useApi(queries.request);
   const r = request.data;
   const def = r ? SERVICES[r.kind as RequestKind] : undefined;
-  const actions = useApiQuery<ActionsView>(r ? `/api/requests/${requestId}/actions?v=${r.version}` : null);
-  const deletion = useApiQuery<{ daysLeft: number | null }>(r ? `/api/requests/${requestId}/deletion?v=${r.version}` : null);
-  const returned = useMemo(() => ((r?.context.returnedSections as string[] | undefined) ?? []), [r]);
-  const history = useApiQuery<{ items: HistoryItem[] }>(r && returned.length > 0 ? `/api/requests/${requestId}/history?v=${r.version}` : null);
+  const actions = useApi(queries.actions);
+  const deletion = useApi(deletionQuery);
+  const returned = useMemo(() => r?.context.returnedSections ?? [], [r]);
+  const history = useApi(queries.history, { enabled: returned.length > 0 });
+  useReadAgainOnNewVersion(r?.version, [queries.actions, queries.history, deletionQuery]);
   const files = useRequestAttachments(r?.facilityId, r?.id);
   const sections = useMemo(() => (def ? Object.keys(def.sections) : []), [def]);
   const steps = useMemo(() => [...sections, 'summary'], [sections]);
@@ -110,10 +114,11 @@ export function ServiceWizard() {
     const part = Object.fromEntries(editableSections.filter((s) => current[s] !== undefined).map((s) => [s, current[s]]));
     if (Object.keys(part).length === 0) return true;
     try {
-      const saved = await api.post<RequestDetail>(`/api/requests/${r.id}/events`, { type: 'EDIT', expectedVersion: versionRef.current ?? r.version, payload: { data: part } }, { handleErrors: [400] });
+      const body = { type: 'EDIT', expectedVersion: versionRef.current ?? r.version, payload: { data: part } } as EventBody;
+      const saved = await data(api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] }));
       versionRef.current = saved.version;
       setDirty(false);
-      await request.reload();
+      await request.refetch();
       return true;
     } catch (e) {
       setErrors(serverErrors(e));
@@ -170,9 +175,10 @@ export function ServiceWizard() {
       setErrors({ agreement: 'agreementRequired' });
       return;
     }
-    const latest = await api.get<RequestDetail>(`/api/requests/${r.id}`);
+    const latest = await data(api.GET('/api/requests/{id}', { params: { path: { id: r.id } } }));
     try {
-      await api.post(`/api/requests/${r.id}/events`, { type, expectedVersion: latest.version, payload: type === 'SUBMIT' ? { agreementAccepted: true } : {} }, { handleErrors: [400] });
+      const body = { type, expectedVersion: latest.version, payload: type === 'SUBMIT' ? { agreementAccepted: true } : {} } as EventBody;
+      await api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] });
     } catch (e) {
       const fields = serverErrors(e);
       setErrors(fields);

@@ -3,7 +3,7 @@ import { Button, Card, Stack, Text } from '@chakra-ui/react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useApiQuery } from '../../api/hooks';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
@@ -53,11 +53,11 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
       const prefill = f && WEB_SERVICES[kind]?.prefill ? WEB_SERVICES[kind]!.prefill!(f) : {};
       let created: RequestDetail;
       try {
-        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, certificateId, data: prefill }, { handleErrors: [400] });
+        created = await data(api.POST('/api/requests', { body: { kind, facilityId: publicId, certificateId, data: prefill }, handleErrors: [400] }));
       } catch (e) {
         if (!(e instanceof ApiError) || e.status !== 400 || !e.validationErrors.length) throw e;
         const rejected = e.validationErrors.flatMap((v) => v.members);
-        created = await api.post<RequestDetail>('/api/requests', { kind, facilityId: publicId, certificateId, data: without(prefill, rejected) });
+        created = await data(api.POST('/api/requests', { body: { kind, facilityId: publicId, certificateId, data: without(prefill, rejected) } }));
       }
       await navigate({ to: wizardPathOf(kind, created.id) });
     } catch {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Button, Flex, Input, NativeSelect, Stack, Tabs } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { QueuePage } from '../requests/requests-api';
 
 const QUEUES = ['registration', 'audit', 'committee'] as const;
 const TABS = ['waiting', 'mine', 'finished'] as const;
@@ -24,9 +23,11 @@ export function StaffHomePage() {
   const [text, setText] = useState('');
   const [search, setSearch] = useState<{ by: SearchBy; text: string }>({ by: 'any', text: '' });
   const pageSize = 10;
-  const list = useApiQuery<QueuePage>(`/api/queues/${queue}`, {
-    query: { tab, pageNumber: page, pageSize, ...(search.text ? { [search.by]: search.text } : {}) },
-  });
+  const list = useApi(
+    apiQuery('/api/queues/{queue}', {
+      params: { path: { queue }, query: { tab, pageNumber: page, pageSize, ...(search.text ? { [search.by]: search.text } : {}) } },
+    }),
+  );
   return (
     <PageContainer>
       <PageHeader title={t('requests:staff.title')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:staff.title') }]} />
@@ -70,10 +71,10 @@ export function StaffHomePage() {
           total={list.data?.totalCount ?? 0}
           page={page}
           pageSize={pageSize}
-          loading={list.loading && !list.data}
+          loading={list.isLoading}
           onPageChange={setPage}
           rowActions={tab !== 'finished'}
-          onChanged={() => void list.reload()}
+          onChanged={() => void list.refetch()}
         />
       </Stack>
     </PageContainer>
