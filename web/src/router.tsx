@@ -98,7 +98,7 @@ export const routeTable: RouteEntry[] = [
 
   // Facilities, conformity bodies and their profiles.
   { path: 'facility', component: recordScreens.myProfile, access: { anyOf: facilityPolicies } },
-  { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] } },
+  { path: 'facility-profile/cb/$cbPublicId', component: facilityScreens.cbProfile, access: { anyOf: [P.facility.conformityBody] }, loader: facilityScreens.loadCbProfile },
   // Spec 01's route of the CB's designation certificate: the certificate page (details, categories, status, PDF, QR);
   // the server decides who may read the certificate, as for /certificates/$id.
   {
@@ -111,8 +111,8 @@ export const routeTable: RouteEntry[] = [
   { path: 'add-facility/internal', component: facilityScreens.addInternal, access: { anyOf: [P.facility.internalCreate] } },
   { path: 'add-facility/external', component: facilityScreens.addExternal, access: { anyOf: [P.facility.externalCreate] } },
   { path: 'add-facility/conformity-body', component: facilityScreens.addConformityBody, access: { anyOf: [P.facility.conformityBodyCreate] } },
-  { path: 'facility-profile/external/$facilityPublicId', component: facilityScreens.externalProfile, access: { anyOf: [P.facility.external] } },
-  { path: 'facility-profile/internal/$facilityPublicId', component: facilityScreens.internalProfile, access: { anyOf: [P.facility.internal] } },
+  { path: 'facility-profile/external/$facilityPublicId', component: facilityScreens.externalProfile, access: { anyOf: [P.facility.external] }, loader: facilityScreens.loadExternalProfile },
+  { path: 'facility-profile/internal/$facilityPublicId', component: facilityScreens.internalProfile, access: { anyOf: [P.facility.internal] }, loader: facilityScreens.loadInternalProfile },
   {
     path: 'cb-delegation/$cbPublicId',
     component: facilityScreens.cbDelegation,

@@ -12,7 +12,7 @@ import type { paths } from './schema.gen';
  *   await data(api.POST('/api/requests/{id}/events', { params: { path: { id } }, body: { type, expectedVersion, payload } }));
  *
  * A failed call rejects with an ApiError (so `data()` only ever sees an answer); reads on a screen use the query
- * layer (query.ts: apiQuery/useApiQuery), which caches and lets route loaders start a page's calls in parallel.
+ * layer (query.ts: apiQuery/useApi), which caches and lets route loaders start a page's calls in parallel.
  * Besides openapi-fetch's own options a call may pass the CallOptions below, e.g. `{ params, silent: true }`.
  */
 export interface CallOptions {
@@ -139,25 +139,13 @@ export const portalMiddleware: Middleware = {
 };
 
 /** The one HTTP client of the web app, typed by the API document (see the comment at the top). */
-const typed = createClient<paths>({
+export const api = createClient<paths>({
   baseUrl: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
   credentials: 'same-origin',
   // Resolved per call so tests (and the browser's own fetch) can be swapped in.
   fetch: (request) => globalThis.fetch(request),
 });
-typed.use(portalMiddleware);
-export const api = Object.assign(typed, legacyApiMethods());
-
-// The legacy methods below are attached to the same object so unconverted screens keep compiling (see the end).
-function legacyApiMethods() {
-  return {
-    get: <T>(path: string, options: RequestOptions = {}) => legacy<T>('GET', path, undefined, options),
-    delete: <T>(path: string, options: RequestOptions = {}) => legacy<T>('DELETE', path, undefined, options),
-    post: <T>(path: string, body?: unknown, options: RequestOptions = {}) => legacy<T>('POST', path, body, options),
-    put: <T>(path: string, body?: unknown, options: RequestOptions = {}) => legacy<T>('PUT', path, body, options),
-    patch: <T>(path: string, body?: unknown, options: RequestOptions = {}) => legacy<T>('PATCH', path, body, options),
-  };
-}
+api.use(portalMiddleware);
 
 /** The answer of a call (failed calls reject before this), e.g. `await data(api.GET('/api/x'))`. */
 export async function data<R extends { data?: unknown }>(call: Promise<R>): Promise<ResponseData<R>> {
@@ -165,20 +153,10 @@ export async function data<R extends { data?: unknown }>(call: Promise<R>): Prom
 }
 type ResponseData<R> = R extends { data: infer D } ? D : never;
 
-// ---------------------------------------------------------------------------------------------------------------
-// Legacy, untyped calls (`api.get<T>('/api/...')`) for the screens not converted yet: they go through the same client
-// and middleware. Remove them (and hooks.ts) when the last screen is converted; what still uses them then fails to compile.
+type QueryValue = string | number | boolean | null | undefined;
 
-export type QueryValue = string | number | boolean | null | undefined;
-
-/** @deprecated Options of the untyped calls: use the typed client's init (params, body, CallOptions). */
-export interface RequestOptions extends CallOptions {
-  query?: Record<string, QueryValue | QueryValue[]>;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
-export function buildUrl(path: string, query?: RequestOptions['query']): string {
+/** A same-origin URL with its query (links the browser opens itself, e.g. a download), undefined values left out. */
+export function buildUrl(path: string, query?: Record<string, QueryValue | QueryValue[]>): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -186,17 +164,4 @@ export function buildUrl(path: string, query?: RequestOptions['query']): string 
   }
   const qs = params.toString();
   return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
-}
-
-async function legacy<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown, options: RequestOptions): Promise<T> {
-  const { query, ...init } = options;
-  const { data: text, response } = await typed.request(method.toLowerCase() as never, buildUrl(path, query) as never, { ...init, body: body as never, parseAs: 'text' } as never);
-  const raw = text as string | undefined;
-  if (!raw) return undefined as T;
-  if (!(response.headers.get('content-type') ?? '').includes('json')) return raw as T;
-  try {
-    return JSON.parse(raw) as T;
-  } catch {
-    return raw as T;
-  }
 }

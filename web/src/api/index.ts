@@ -1,3 +1,3 @@
-export { api, buildUrl, type RequestOptions } from './client';
+export { api, buildUrl, data } from './client';
 export { ApiError, messagesOf, type ApiValidationError } from './errors';
-export { useApiQuery, useApiMutation, type QueryState, type MutationState } from './hooks';
+export { apiQuery, useApi, type ApiResponse } from './query';

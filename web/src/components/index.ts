@@ -1,6 +1,6 @@
 /**
  * What screens reuse from the shell. A screen lives in web/src/routes/<screen>/ and replaces its placeholder in
- * router.tsx. Calls go through `api` / `useApiQuery` / `useApiMutation` (web/src/api), which show the loader and
+ * router.tsx. Calls go through `api` and `useApi(apiQuery(...))` (web/src/api/README.md), which show the loader and
  * the spec's error handling for you; the session is `useSession()` / `useCan(policy)` (web/src/session).
  */
 export { PageHeader, PageContainer, type Crumb, type PageHeaderProps } from './PageHeader';

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Box, Button, CloseButton, Flex, Heading, IconButton, Input, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
+import type { ApiResponse } from '../../api/query';
 import { ApiError } from '../../api/errors';
 import { dropRecaptchaToken, recaptchaToken, RECAPTCHA_HEADER } from './recaptcha-token';
 import { useHideOnScroll } from './use-hide-on-scroll';
@@ -11,30 +12,22 @@ export const CHAT_MAX_CHARS = 70;
 const WINDOW_WIDTH = '400px';
 const WINDOW_HEIGHT = '700px';
 
-interface Suggestion {
-  id: string;
-  question: string;
-}
+type Welcome = ApiResponse<'/api/public/chat/welcome'>;
+type Suggestion = Welcome['suggestions'][number];
 interface Message {
   from: 'user' | 'assistant';
   text: string;
 }
-interface Reply {
-  answer: string;
-  matched: boolean;
-  suggestions: Suggestion[];
-}
 
 /** A chat call with the reCAPTCHA header; a refused token is renewed once. No loader, no error screen: the chat shows its own state. */
-async function chatCall<T>(method: 'GET' | 'POST', path: string, body?: unknown, retried = false): Promise<T> {
-  const headers = { [RECAPTCHA_HEADER]: await recaptchaToken() };
-  const options = { headers, silent: true, handleErrors: false } as const;
+type ChatOptions = { params: { header: { [RECAPTCHA_HEADER]: string } }; silent: true; handleErrors: false };
+async function withRecaptcha<T>(call: (options: ChatOptions) => Promise<T>, retried = false): Promise<T> {
   try {
-    return method === 'GET' ? await api.get<T>(path, options) : await api.post<T>(path, body, options);
+    return await call({ params: { header: { [RECAPTCHA_HEADER]: await recaptchaToken() } }, silent: true, handleErrors: false });
   } catch (e) {
     if (!retried && e instanceof ApiError && (e.code === 'RecaptchaInvalid' || e.code === 'RecaptchaRequired')) {
       dropRecaptchaToken();
-      return chatCall<T>(method, path, body, true);
+      return withRecaptcha(call, true);
     }
     throw e;
   }
@@ -81,7 +74,7 @@ export function ChatAssistant() {
     askedRef.current = false;
     setMessages([{ from: 'assistant', text: t('chat.greeting') }]);
     setSuggestions([]);
-    chatCall<{ greeting: string; suggestions: Suggestion[] }>('GET', '/api/public/chat/welcome')
+    withRecaptcha((o) => data(api.GET('/api/public/chat/welcome', o)))
       .then((w) => {
         // The visitor may have asked already: replace only the greeting, and keep suggestions of a later answer.
         setMessages((m) => [{ from: 'assistant', text: w.greeting }, ...m.slice(1)]);
@@ -105,7 +98,7 @@ export function ChatAssistant() {
     setInput('');
     setBusy(true);
     try {
-      const reply = await chatCall<Reply>('POST', '/api/public/chat', { message });
+      const reply = await withRecaptcha((o) => data(api.POST('/api/public/chat', { ...o, body: { message } })));
       setMessages((m) => [...m, { from: 'assistant', text: reply.answer }]);
       setSuggestions(reply.suggestions);
     } catch (e) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Checkbox, Input, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, data } from '../../api/client';
 import { FormField } from '../form/FormField';
 import { notify } from '../toaster';
 import { EditDialog, type EditField } from './EditDialog';
@@ -71,9 +71,10 @@ export function NewsEditor({ open, item, onClose, onSaved }: NewsEditorProps) {
     const body: Record<string, unknown> = { ...values, publishedAt: new Date(values.publishedAt).toISOString() };
     if (file) body.imageBase64 = await readAsBase64(file);
     else if (removeImage) body.imageBase64 = null;
-    const saved = item
-      ? await api.put<NewsItem>(`/api/public/news/${item.id}`, { ...body, version: item.version })
-      : await api.post<NewsItem>('/api/public/news', body);
+    // The form's values are strings checked by the server's own schema (400 names the field); the body is sent as built.
+    const saved: NewsItem = item
+      ? await data(api.PUT('/api/public/news/{id}', { params: { path: { id: item.id } }, body: { ...body, version: item.version } as never }))
+      : await data(api.POST('/api/public/news', { body: body as never }));
     notify.success(t('edit.saved'));
     setFile(null);
     setRemoveImage(false);

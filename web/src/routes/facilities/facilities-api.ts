@@ -30,14 +30,6 @@ export type AttachmentCategory = operations['postFacilityAttachments']['paramete
  */
 export type PostBody<P extends keyof paths> = paths[P]['post'] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
-/** A page of a list call (services/SchemaFields.tsx still names it). */
-export interface Paged<T> {
-  items: T[];
-  totalCount: number;
-  pageNumber: number;
-  pageSize: number;
-  totalPages: number;
-}
 
 /** Uploads one file (the request body is the file, typed by its Content-Type) and returns its attachment. */
 export function uploadAttachment(category: string, file: File): Promise<Attachment> {
@@ -76,8 +68,6 @@ export function facilityDetailsQuery(kind: ProfileKind, id: string) {
   return queryOptions({ queryKey: query.queryKey, queryFn: query.queryFn as unknown as () => Promise<Facility> });
 }
 
-/** @deprecated The URL of the details call, for screens still on the untyped client (services): use facilityDetailsQuery. */
-export const facilityDetailsUrl = (kind: ProfileKind, id: string): string => DETAILS_PATH[kind].replace('{id}', encodeURIComponent(id));
 
 /** The reads of a facility profile that need only its kind and public id: its loader starts them together. */
 export const facilityProfileQueries = (kind: ProfileKind, publicId: string) => {

@@ -3,12 +3,11 @@ import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelec
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath, servicesFor } from '../../../../machines/services';
-import { useApiQuery } from '../../api/hooks';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
-import { facilityDetailsUrl, PROFILE_KIND, type CurrentUserInFacility, type Facility } from '../facilities/facilities-api';
+import { facilityDetailsQuery, PROFILE_KIND } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
@@ -38,8 +37,8 @@ export function FacilityRequestsPage() {
   const navigate = useNavigate();
   const { t, i18n } = useTranslation(['requests', 'facilities', 'shell', 'payments']);
   const view: View = (VIEWS as readonly string[]).includes(search.tab ?? '') ? (search.tab as View) : 'requests';
-  const me = useApiQuery<CurrentUserInFacility>(`/api/Facility/GetCurruntUserDetailInFacility/${encodeURIComponent(publicId)}`);
-  const facility = useApiQuery<Facility>(me.data ? facilityDetailsUrl(PROFILE_KIND[me.data.facilityType], publicId) : null);
+  const me = useApi(apiQuery('/api/Facility/GetCurruntUserDetailInFacility/{id}', { params: { path: { id: publicId } } }));
+  const facility = useApi({ ...facilityDetailsQuery(me.data ? PROFILE_KIND[me.data.facilityType] : 'internal', publicId), enabled: !!me.data });
   const f = facility.data;
   const name = f ? nameIn(f, i18n.language) : '';
   const title = t('requests:list.facilityTitle');

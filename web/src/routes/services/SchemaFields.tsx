@@ -3,10 +3,9 @@ import { Box, Button, Checkbox, Flex, Input, NativeSelect, SimpleGrid, Stack, Te
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/form/FormField';
 import type { FieldNode } from '../../components/form/schema-fields';
-import { useApiQuery } from '../../api/hooks';
+import { apiQuery, useApi } from '../../api/query';
 import { Ltr, ltr } from '../../components/Bidi';
 import { countryChoices, isCountryField } from '../../lib/countries';
-import type { FacilityListItem, Paged } from '../facilities/facilities-api';
 import type { FacilityType } from '../../session/selected-facility';
 import { nameIn } from '../facilities/labels';
 import { CheckList, type Errors } from '../internal-request/StepFields';
@@ -243,7 +242,7 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
 function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown) => void; type: FacilityType; readOnly: boolean }) {
   const { t, i18n } = useTranslation(['requests']);
   const [q, setQ] = useState('');
-  const list = useApiQuery<Paged<FacilityListItem>>('/api/Facility/GetUserFacilities', { query: { pageNumber: 1, pageSize: 100 } });
+  const list = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
   const all = useMemo(() => (list.data?.items ?? []).filter((f) => f.facilityType === p.type), [list.data, p.type]);
   const needle = q.trim().toLowerCase();
   const shown = all.filter(
