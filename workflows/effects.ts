@@ -13,7 +13,6 @@ import type { RequestContext } from '../machines/types';
 import type { WorkflowEvent } from './engine';
 import type { Effect } from './step';
 import { NUMBER_SERIES, nextNumber } from './numbers';
-import { shipmentGoods } from '../machines/services/shipment';
 import { HotStatement, fieldsOf } from './hot-statements';
 import { AppError } from '../lib/app-error';
 
@@ -209,16 +208,16 @@ async function certificateOwner(tx: Tx, ctx: EffectContext, projection: Projecti
   };
 }
 
-/** A shipment certificate's goods: its product and slaughter lines, product lines named after the factory's certified products. */
-async function shipmentProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, factoryPublicId: string) {
-  const def = serviceOf(ctx.request.kind, deps.services);
-  if (!def) return [];
+/** What an issued certificate lists: the projection's products, or the service's own goods (certificateGoods). */
+async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, projection: Projection, holderPublicId: string) {
+  const goods = serviceOf(ctx.request.kind, deps.services)?.certificateGoods;
+  if (!goods) return projection.products;
   const held = await tx
     .select({ products: certificates.products })
     .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal')))
+    .where(and(eq(certificates.facilityPublicId, holderPublicId), eq(certificates.kind, CERTIFICATE_TABLE[goods.certifiedBy].kind)))
     .orderBy(desc(certificates.expiresAt));
-  return shipmentGoods(def, contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
+  return goods.list(contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
 }
 
 /** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
@@ -355,7 +354,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
     const owner = await certificateOwner(tx, ctx, projection);
     const expiresAt = addMonths(ctx.now, months);
-    const products = certificateKind === 'shipment' ? await shipmentProducts(tx, ctx, deps, owner.facilityPublicId) : projection.products;
+    const products = await issuedProducts(tx, ctx, deps, projection, owner.facilityPublicId);
     const [cert] = await tx
       .insert(certificates)
       .values({

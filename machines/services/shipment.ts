@@ -173,6 +173,8 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
       shipment: 'per started 27 t of the total net weight of products and slaughters, converted from their units on the server',
     },
     feeDisplay: 'excludingVat',
+    // The certificate lists the consignment's goods, named after the factory's externally certified products.
+    certificateGoods: { certifiedBy: 'external', list: (data, certified) => shipmentGoods({ sections }, data, certified) },
     ...startOf('shipment', '/ex-shipment-request'),
   };
 }

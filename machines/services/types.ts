@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FeeKind } from '../effects';
+import type { CertificateKind, FeeKind } from '../effects';
 import type { MachineKind, RequestContext } from '../types';
 import type { FeeSchedule } from './settings';
 
@@ -188,6 +188,15 @@ export interface ServiceDefinition {
   /** 'subjectRequest': a new draft starts with the data of the request that produced its subject certificate (renewals). */
   prefill?: 'subjectRequest';
   project: ProjectionFn;
+  /**
+   * What the certificate this request issues lists, when it is not the projection's products: built from the request's
+   * data and the products already certified to the holder by certificates of `certifiedBy` (a shipment lists its
+   * goods under the names of the factory's certified products).
+   */
+  certificateGoods?: {
+    certifiedBy: CertificateKind;
+    list: (data: Readonly<Record<string, unknown>>, certified: readonly CertificateProduct[]) => CertificateProduct[];
+  };
   /** The amount of each bill the machine creates, by fee kind. */
   fees: Partial<Record<FeeKind, FeeRule>>;
   /** Each fee rule in words, for the generated machine docs (one per key of `fees`). */
