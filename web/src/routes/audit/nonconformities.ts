@@ -1,24 +1,11 @@
+import type { z } from 'zod';
+import type { ZCorrectiveAction, ZCorrectiveActionDecisionsPayload, ZNonConformity } from '../../../../machines/events';
 import type { HistoryItem } from '../requests/requests-api';
 
-export interface NonConformityView {
-  id: string;
-  specification: string;
-  clauseNumber: string;
-  description: string;
-  observedCase: string;
-  supportingDocumentId?: string;
-  impactAnalysis?: string;
-}
-
-export interface CorrectiveActionView {
-  nonConformityId: string;
-  description: string;
-  implementationDate: string;
-  completionDate?: string;
-  documentId?: string;
-  /** Spec 02 "Non-conformity: ... customer signature file". */
-  customerSignatureFileId?: string;
-}
+/** The history's payloads, as the machines' event schemas give them (the server stored what they accepted). */
+export type NonConformityView = z.output<typeof ZNonConformity>;
+export type CorrectiveActionView = z.output<typeof ZCorrectiveAction>;
+type CorrectiveActionDecision = z.output<typeof ZCorrectiveActionDecisionsPayload>['decisions'][number];
 
 /** Spec 02 section 5: clause number of digits and . - / only, at most 5 characters. */
 export const CLAUSE_NUMBER = /^[0-9./-]{1,5}$/;
@@ -43,7 +30,7 @@ export function rejectionReasons(history: readonly HistoryItem[]): Map<string, s
   const out = new Map<string, string>();
   for (const h of history)
     if (h.event === 'DECIDE_CORRECTIVE_ACTIONS')
-      for (const d of (h.payload.decisions as { nonConformityId: string; accepted: boolean; reason?: string }[] | undefined) ?? [])
+      for (const d of (h.payload.decisions as CorrectiveActionDecision[] | undefined) ?? [])
         if (!d.accepted && d.reason) out.set(d.nonConformityId, d.reason);
   return out;
 }
