@@ -1,6 +1,6 @@
 import { api, data } from '../../api/client';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { apiQuery, type ApiResponse } from '../../api/query';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import type { operations, paths } from '../../api/schema.gen';
 import type { ParamsOf } from '../../route-params';
 import type { FacilityType } from '../../session/selected-facility';
@@ -66,6 +66,18 @@ const DETAILS_PATH = {
 export function facilityDetailsQuery(kind: ProfileKind, id: string) {
   const query = apiQuery(DETAILS_PATH[kind] as (typeof DETAILS_PATH)['external'], { params: { path: { id } } });
   return queryOptions({ queryKey: query.queryKey, queryFn: query.queryFn as unknown as () => Promise<Facility> });
+}
+
+/**
+ * A facility the signed-in user is a member of, as its service screens need it: the membership (type, permissions),
+ * then the facility's details from the call of its type.
+ */
+export function useMemberFacility(publicId: string) {
+  const me = useApi(apiQuery('/api/Facility/GetCurruntUserDetailInFacility/{id}', { params: { path: { id: publicId } } }));
+  const kind = me.data ? PROFILE_KIND[me.data.facilityType] : null;
+  // The details call depends on the type the membership names; until then the query waits (the kind is a stand-in).
+  const facility = useApi({ ...facilityDetailsQuery(kind ?? 'internal', publicId), enabled: kind !== null });
+  return { me, facility };
 }
 
 

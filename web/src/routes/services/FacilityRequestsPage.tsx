@@ -7,7 +7,7 @@ import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
-import { facilityDetailsQuery, PROFILE_KIND } from '../facilities/facilities-api';
+import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
@@ -37,8 +37,7 @@ export function FacilityRequestsPage() {
   const navigate = useNavigate();
   const { t, i18n } = useTranslation(['requests', 'facilities', 'shell', 'payments']);
   const view: View = (VIEWS as readonly string[]).includes(search.tab ?? '') ? (search.tab as View) : 'requests';
-  const me = useApi(apiQuery('/api/Facility/GetCurruntUserDetailInFacility/{id}', { params: { path: { id: publicId } } }));
-  const facility = useApi({ ...facilityDetailsQuery(me.data ? PROFILE_KIND[me.data.facilityType] : 'internal', publicId), enabled: !!me.data });
+  const { me, facility } = useMemberFacility(publicId);
   const f = facility.data;
   const name = f ? nameIn(f, i18n.language) : '';
   const title = t('requests:list.facilityTitle');
