@@ -25,7 +25,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
     return () => undefined;
   }
   const outDir = mkdtempSync(join(tmpdir(), 'halal-e2e-web-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // Vitest sets NODE_ENV=test, and Vite then makes a development build (React's development bundle, no service
+  // worker): the E2E suite must walk the build that ships.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   project.provide('webDist', outDir);
   return () => rmSync(outDir, { recursive: true, force: true });
 }
