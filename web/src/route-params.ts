@@ -21,3 +21,12 @@ export function useRouteParams<Path extends string>(path: Path): ParamsOf<Path> 
     if (segment.startsWith('$') && params[segment.slice(1)] === undefined) throw new Error(`${path}: no param ${segment} on this route`);
   return params as ParamsOf<Path>;
 }
+
+/**
+ * For a screen shown on several routes whose params differ (a facility's and a CB's pages, the public splat): the
+ * params it may read, by name, each absent on a route that has no such param.
+ */
+export function useOptionalRouteParams<Name extends string>(...names: Name[]): { [K in Name]?: string } {
+  const params = useParams({ strict: false }) as Record<string, string | undefined>;
+  return Object.fromEntries(names.map((name) => [name, params[name]])) as { [K in Name]?: string };
+}

@@ -1,5 +1,5 @@
-import { useParams } from '@tanstack/react-router';
 import { ErrorScreen } from '../../components/ErrorScreen';
+import { useOptionalRouteParams } from '../../route-params';
 import { AccreditedCbPage } from './AccreditedCbPage';
 import { AboutCenterPage, ContactUsPage, PrivacyPage } from './ContentPages';
 import { FaqPage } from './FaqPage';
@@ -24,7 +24,7 @@ const PAGES: Record<string, () => React.ReactElement> = {
 
 /** Spec 01 section 2: `public` holds the lazily loaded public pages, so /public/<page> shows the same page. */
 export function PublicSplatPage() {
-  const { _splat = '' } = useParams({ strict: false }) as { _splat?: string };
+  const { _splat = '' } = useOptionalRouteParams('_splat');
   const Page = PAGES[_splat.replace(/\/+$/, '') || 'home'];
   return Page ? <Page /> : <ErrorScreen status={404} />;
 }

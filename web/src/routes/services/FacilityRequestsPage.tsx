@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath, servicesFor } from '../../../../machines/services';
 import { Ltr } from '../../components/Bidi';
@@ -9,6 +9,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
 import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
+import { useOptionalRouteParams } from '../../route-params';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
 import type { RequestSummary } from '../requests/requests-api';
@@ -31,7 +32,7 @@ const FACILITY_TYPE = { InternalFacility: 'internal', ExternalFacility: 'externa
  * services that start from a certificate), and its invoices. The server keeps facilities apart (facilityId filter).
  */
 export function FacilityRequestsPage() {
-  const params = useParams({ strict: false }) as { facilityPublicId?: string; cbPublicId?: string };
+  const params = useOptionalRouteParams('facilityPublicId', 'cbPublicId');
   const publicId = params.facilityPublicId ?? params.cbPublicId ?? '';
   const search = useSearch({ strict: false }) as { tab?: string };
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Stack, Text } from '@chakra-ui/react';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
@@ -8,6 +8,7 @@ import { ApiError } from '../../api/errors';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
+import { useOptionalRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
 import type { RequestDetail } from '../requests/requests-api';
 import { WEB_SERVICES, wizardPathOf } from './services';
@@ -32,7 +33,7 @@ function without(data: Record<string, unknown>, paths: string[]): Record<string,
  */
 export function StartServicePage({ kind }: { kind: RequestKind }) {
   const def = SERVICES[kind];
-  const params = useParams({ strict: false }) as Record<string, string | undefined>;
+  const params = useOptionalRouteParams('facilityPublicId', 'cbPublicId', 'certificateId');
   const publicId = params.facilityPublicId ?? params.cbPublicId ?? '';
   // A renewal, a change or a mark is about one certificate: from the start path, or `?certificateId=`.
   const search = useSearch({ strict: false }) as { certificateId?: string };
