@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one fork less than the cores, which is one fork on these 2-core machines: the suite is
+    // CPU-bound (PGlite runs in the fork), and each file has its own database, so two forks share nothing.
+    maxWorkers: 2,
   },
 });

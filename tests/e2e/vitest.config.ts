@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * End-to-end tests (npm run test:e2e): tests/e2e/**\/*.e2e.ts, run one file at a time in one fork because each
- * file starts a real server and a real Chromium. global-setup.ts builds the web app once first.
+ * End-to-end tests (npm run test:e2e): tests/e2e/**\/*.e2e.ts, two files at a time, each in its own fork with
+ * its own real server and real Chromium. global-setup.ts builds the web app once first.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
@@ -13,7 +13,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    fileParallelism: false,
-    maxWorkers: 1,
+    // Two files at a time: a walk waits on its server and its browser most of the time (about 0.7 of a core), and
+    // each file has its own server, port, data directory and browser.
+    maxWorkers: 2,
   },
 });
