@@ -12,8 +12,8 @@ export interface ModalNoticeProps {
   testId?: string;
 }
 
-/** A shell modal that waits for an answer (session expired, idle warning, new version, circular letter). */
-export function ModalNotice({ open, title, message, icon, actions, onDismiss, testId }: ModalNoticeProps) {
+/** (Loaded when first opened: ModalNotice.tsx.) A shell modal that waits for an answer (session expired, idle warning, new version, circular letter). */
+export function ModalNoticeDialog({ open, title, message, icon, actions, onDismiss, testId }: ModalNoticeProps) {
   return (
     <Dialog.Root
       role="alertdialog"
