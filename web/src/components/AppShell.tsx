@@ -13,11 +13,13 @@ import { useCircularLetter } from '../session/use-circular-letter';
 import { Header } from './Header';
 import { Footer } from './Footer';
 import { ErrorScreen } from './ErrorScreen';
-import { SignOutDialog } from './SignOutDialog';
+import { lazyWhenOpen } from './lazy-when-open';
 import { IdleWarningDialog, SessionExpiredDialog } from './SessionDialogs';
 import { NewVersionDialog } from './NewVersionDialog';
 import { CircularLetterDialog } from './CircularLetterDialog';
 import { ChatAssistant } from './chat/ChatAssistant';
+
+const SignOutDialog = lazyWhenOpen(() => import('./SignOutDialog').then((m) => m.SignOutDialog));
 
 /** Keeps <html lang dir> on the UI language (Arabic rtl, English ltr); used by the root route. */
 export function useDocumentLanguage(): string {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, CloseButton, Drawer, Flex, HStack, IconButton, Link as ChakraLink, Portal, Separator, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, HStack, IconButton, Link as ChakraLink, Text } from '@chakra-ui/react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useSelectedFacility, useSession } from '../session/use-session';
@@ -9,6 +9,9 @@ import { navItemsFor } from './nav-items';
 import { LanguageToggle } from './LanguageToggle';
 import { Logo } from './Logo';
 import { MenuIcon, SignInIcon, SignOutIcon, UserIcon } from './icons';
+import { lazyWhenOpen } from './lazy-when-open';
+
+const MenuDrawer = lazyWhenOpen(() => import('./MenuDrawer').then((m) => m.MenuDrawer));
 
 export const PROFILE_PATH = '/personal-profile/personal-data';
 
@@ -86,56 +89,15 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
         </HStack>
       </Flex>
 
-      <Drawer.Root open={drawerOpen} onOpenChange={(e) => setDrawerOpen(e.open)} placement="end">
-        <Portal>
-          <Drawer.Backdrop />
-          <Drawer.Positioner>
-            <Drawer.Content data-testid="menu-drawer">
-              <Drawer.Header>
-                <Drawer.Title>{t('header.menuLabel')}</Drawer.Title>
-              </Drawer.Header>
-              <Drawer.Body>
-                <Stack as="nav" aria-label={t('header.menuLabel')} gap="1">
-                  {items.map((item) => (
-                    <Button key={item.to} asChild variant="ghost" justifyContent="flex-start" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
-                      <Link to={item.to} onClick={close} aria-current={isCurrent(item.to) ? 'page' : undefined}>
-                        {t(item.labelKey)}
-                      </Link>
-                    </Button>
-                  ))}
-                  <Separator my="3" />
-                  {signedIn ? (
-                    <>
-                      <Button asChild variant="ghost" justifyContent="flex-start">
-                        <Link to={PROFILE_PATH} onClick={close}>
-                          <UserIcon />
-                          {session?.user?.name}
-                        </Link>
-                      </Button>
-                      <Button
-                        variant="outline"
-                        justifyContent="flex-start"
-                        onClick={() => {
-                          close();
-                          onSignOut();
-                        }}
-                      >
-                        <SignOutIcon className="flip-rtl" />
-                        {t('header.signOut')}
-                      </Button>
-                    </>
-                  ) : (
-                    !onLoginPage && signInButton
-                  )}
-                </Stack>
-              </Drawer.Body>
-              <Drawer.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label={t('header.closeMenu')} />
-              </Drawer.CloseTrigger>
-            </Drawer.Content>
-          </Drawer.Positioner>
-        </Portal>
-      </Drawer.Root>
+      <MenuDrawer
+        open={drawerOpen}
+        onClose={close}
+        items={items}
+        isCurrent={isCurrent}
+        userName={signedIn ? (session?.user?.name ?? '') : null}
+        signInButton={!onLoginPage && signInButton}
+        onSignOut={onSignOut}
+      />
     </Box>
   );
 }

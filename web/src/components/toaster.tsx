@@ -1,6 +1,9 @@
-import { Portal, Stack, Toast, Toaster as ChakraToaster, createToaster } from '@chakra-ui/react';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { createToaster } from '@chakra-ui/react';
 
-/** The portal's one toaster; put <Toaster /> once in the shell (AppShell does) and call `notify.*` anywhere. */
+const ToastList = lazy(() => import('./ToastList').then((m) => ({ default: m.ToastList })));
+
+/** The portal's one toaster; put <Toaster /> once (main.tsx does) and call `notify.*` anywhere. */
 export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 5 });
 
 type Message = string | string[];
@@ -14,21 +17,16 @@ export const notify = {
   warning: (message: Message, title?: string) => toaster.warning({ title, description: describe(message), closable: true }),
 };
 
+/**
+ * Put <Toaster /> once (main.tsx does). The toast machinery loads with the first toast, not with every page: a
+ * toast created meanwhile waits in the store and shows when the list mounts.
+ */
 export function Toaster() {
-  return (
-    <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} data-testid="toast">
-            <Toast.Indicator />
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && <Toast.Description whiteSpace="pre-line">{toast.description}</Toast.Description>}
-            </Stack>
-            {toast.closable && <Toast.CloseTrigger />}
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
-  );
+  const [used, setUsed] = useState(() => toaster.getVisibleToasts().length > 0);
+  useEffect(() => (used ? undefined : toaster.subscribe(() => setUsed(true))), [used]);
+  return used ? (
+    <Suspense fallback={null}>
+      <ToastList />
+    </Suspense>
+  ) : null;
 }
