@@ -13,8 +13,10 @@ export interface WorkflowEngine {
    * `expectedVersion`), 'NotAuthorized' (403, the state takes this event but not from this actor),
    * 'TransitionNotAllowed' (409, the state does not take it), 'ValidationFailed' (400, payload). A refusal writes nothing.
    * `expectedVersion` undefined skips the version check (the timer runner, which holds the row lock anyway).
+   * `options.admit` sees the request the engine read (before the version check and the machine) and throws to refuse:
+   * a caller's own check of who may act on the request, without a read of its own.
    */
-  send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number): Promise<RequestView>;
+  send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options?: SendOptions): Promise<RequestView>;
   /** The request, or null when there is none (deleted drafts included: they stay readable to their history). */
   get(id: string): Promise<RequestView | null>;
   /** Accepted events in order (seq 1 is 'START'). */
@@ -32,6 +34,11 @@ export interface WorkflowEngine {
   list(query: QueueQuery): Promise<Page<RequestSummaryView>>;
   /** Stops background work (timer runner, clients). Does not close the database. */
   close(): Promise<void>;
+}
+
+export interface SendOptions {
+  /** Throws (an AppError) when this caller may not send to the request; the engine then writes nothing. */
+  admit?: (request: { kind: string; facilityId: string }) => void;
 }
 
 /** What the caller provides on start; `requestId` is created by the engine. */

@@ -4,7 +4,10 @@
  *
  * 1. POST /api/requests/:id/events at 8 connections, each on its own request in the registration queue, sending
  *    ASSIGN_TO_ME / CANCEL_ASSIGNMENT in turn with the version it last saw, alternated in rounds with the engine's own
- *    send of the same events in the same process (the ratio HTTP/engine is issue 18's "0.6 of the engine").
+ *    send of the same events in the server's process (the ratio HTTP/engine is issue 18's "0.6 of the engine").
+ *
+ * The HTTP clients (events and lists) run in a process of their own (tests/bench/http-client.ts), so the server's
+ * figures do not carry the client's CPU.
  * 2. 100,000 requests seeded (bulk SQL copies of a real request, spread over 50 facilities, queues and dates), then
  *    GET /api/queues/registration?tab=waiting as a registration employee and GET /api/queues/all?facilityId=...&tab=any
  *    as the facility's applicant (the facility's request list of the web), and the query plans (EXPLAIN ANALYZE).
@@ -13,7 +16,7 @@
  * BENCH_SECONDS (default 6) per measurement; BENCH_REQUESTS (default 100000) seeded. Prints figures, asserts nothing,
  * and ends with one line of name=value figures.
  */
-import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
@@ -23,6 +26,7 @@ import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestDatabase } from '../helpers/db';
 import { internalCertificateData } from '../services/fixtures';
 import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
+import type { EventsResult, GetResult, Job } from './http-client';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const SEEDED = Number(process.env.BENCH_REQUESTS ?? 100_000);
@@ -41,6 +45,18 @@ async function main() {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const client = fork(new URL('./http-client.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  /** One job at a time: the client answers each with its figures. */
+  const ask = <R>(job: Job) =>
+    new Promise<R>((resolve, reject) => {
+      const died = (code: number | null) => reject(new Error(`bench client exited (${code})`));
+      client.once('exit', died);
+      client.once('message', (r) => {
+        client.off('exit', died);
+        resolve(r as R);
+      });
+      client.send(job);
+    });
   try {
     const login = async (userName: string) => {
       const res = await fetch(`${base}/api/auth/login`, {
@@ -73,36 +89,18 @@ async function main() {
     const http = { latencies: [] as number[], seconds: 0, errors: 0 };
     const engine = { latencies: [] as number[], seconds: 0 };
 
-    // The event loop needs each answer's version before the next send, which autocannon's request pipeline does not
-    // give (it builds the next request before the answer is read: 409s), so the events go through Node's fetch
-    // (undici, keep-alive), each client awaiting its answer; the GET lists below use autocannon.
     const statuses = new Map<number, number>();
     const runHttp = async (seconds: number) => {
-      const end = performance.now() + seconds * 1000;
-      const started = performance.now();
-      await Promise.all(
-        httpState.map(async (st) => {
-          while (performance.now() < end) {
-            const t0 = performance.now();
-            const res = await fetch(`${base}/api/requests/${st.id}/events`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', cookie: staff.cookie, 'x-csrf-token': staff.csrf },
-              body: JSON.stringify({ type: LOOP[st.step % 2], expectedVersion: st.version }),
-            });
-            const body = await res.text();
-            http.latencies.push(performance.now() - t0);
-            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-            if (res.status !== 200) {
-              http.errors++;
-              if (statuses.get(res.status) === 1) console.log(`first ${res.status}: ${body.slice(0, 300)}`);
-              continue;
-            }
-            st.version = (JSON.parse(body) as { version: number }).version;
-            st.step++;
-          }
-        }),
-      );
-      http.seconds += (performance.now() - started) / 1000;
+      const headers = { cookie: staff.cookie, 'x-csrf-token': staff.csrf };
+      const r = await ask<EventsResult>({ op: 'events', base, headers, clients: httpState, loop: LOOP, seconds });
+      r.clients.forEach((c, i) => Object.assign(httpState[i], c));
+      for (const line of r.firstErrors) console.log(line);
+      for (const [status, n] of r.statuses) {
+        statuses.set(status, (statuses.get(status) ?? 0) + n);
+        if (status !== 200) http.errors += n;
+      }
+      http.latencies.push(...r.latencies);
+      http.seconds += r.seconds;
     };
     const runEngine = async (seconds: number) => {
       const end = performance.now() + seconds * 1000;
@@ -122,6 +120,7 @@ async function main() {
     await runEngine(1);
     Object.assign(http, { latencies: [], seconds: 0, errors: 0 });
     Object.assign(engine, { latencies: [], seconds: 0 });
+    statuses.clear();
     for (let r = 0; r < ROUNDS; r++) {
       await runHttp(Math.max(1, Math.round(SECONDS / ROUNDS)));
       await runEngine(Math.max(1, Math.round(SECONDS / ROUNDS)));
@@ -133,7 +132,7 @@ async function main() {
     console.log(`${database.kind}, ${CLIENTS} clients, ASSIGN_TO_ME / CANCEL_ASSIGNMENT`);
     line('POST /api/requests/:id/events', h);
     console.log(`  statuses: ${[...statuses].map(([k, v]) => `${k} x${v}`).join(', ')}`);
-    line('engine.send (same process)', e);
+    line("engine.send (server's process)", e);
 
     // --- 2. 100,000 requests, then the lists.
     const t0 = performance.now();
@@ -157,14 +156,8 @@ async function main() {
     console.log(`seeded ${SEEDED} requests in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
 
     const get = async (path: string, who: { cookie: string }) => {
-      const latencies: number[] = [];
-      const result = await new Promise<{ duration: number; non2xx: number }>((resolve, reject) => {
-        const instance = autocannon({ url: `${base}${path}`, connections: CLIENTS, duration: SECONDS, headers: { cookie: who.cookie } }, (err: unknown, r: never) =>
-          err ? reject(err) : resolve(r),
-        );
-        instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
-      });
-      return summary(latencies, result.duration, result.non2xx);
+      const r = await ask<GetResult>({ op: 'get', url: `${base}${path}`, headers: { cookie: who.cookie }, connections: CLIENTS, seconds: SECONDS });
+      return summary(r.latencies, r.seconds, r.non2xx);
     };
     const queuePath = '/api/queues/registration?tab=waiting&pageNumber=1&pageSize=20';
     const facilityPath = `/api/queues/all?facilityId=${FACILITY}&tab=any&pageNumber=1&pageSize=20`;
@@ -202,6 +195,7 @@ async function main() {
       ].join(' '),
     );
   } finally {
+    client.send({ op: 'exit' } satisfies Job);
     await app.close();
     await database.close();
   }

@@ -4,6 +4,7 @@ import { bills, certificates, requestHistory, requests } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
+import { ZRequest } from '../../server/modules/requests/schemas';
 
 /** The workflow calls through the HTTP stack: sessions, policies, visibility, errors in the caller's language. */
 let t: TestApp;
@@ -101,6 +102,20 @@ describe('POST /api/requests/:id/events', () => {
     expect(Number(bill.total)).toBeCloseTo(Number(bill.amount) * 1.15, 2);
   });
 
+  it('the answer is exactly the documented request: no key the schema does not name, none missing', async () => {
+    // The route writes its 200 body without a zod pass (server/trusted-response.ts): the body must still be what the
+    // OpenAPI document says, and the same as GET /api/requests/:id without its clock.
+    const r = await inRegistration();
+    const res = await send(registration, r.id, 'ASSIGN_TO_ME', r.version + 2);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(ZRequest.strict().parse(body)).toEqual(body);
+    const { clock: _clock, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
+    expect(body).toEqual({ ...read, notices: [] });
+    // Back to the queue, unassigned: the queue tests below count this employee's requests.
+    expect((await send(registration, r.id, 'CANCEL_ASSIGNMENT', body.version)).statusCode).toBe(200);
+  });
+
   it('a stale expectedVersion is 409 with the concurrency message, in the caller language', async () => {
     const r = await startDraft();
     await send(applicant, r.id, 'SUBMIT', r.version, { agreementAccepted: true });
@@ -124,6 +139,26 @@ describe('POST /api/requests/:id/events', () => {
     expect(e400.json().error.validationErrors[0]).toEqual({ members: ['agreementAccepted'], message: 'You must tick the agreement checkbox' });
     expect(await t.database.db.select().from(requests).where(eq(requests.id, r.id))).toEqual(before);
     expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(r.version);
+  });
+
+  it("another facility's request does not exist for the caller: 404 before any version, state or data check", async () => {
+    // The engine's locked read serves the visibility check on most events; SUBMIT and the file events read first.
+    const r = await inRegistration();
+    const head = async () => (await t.database.db.select().from(requests).where(eq(requests.id, r.id)))[0];
+    const before = await head();
+    for (const [type, version, payload] of [
+      ['CANCEL', r.version + 2, {}],
+      ['CANCEL', r.version, {}],
+      ['ASSIGN_TO_ME', r.version + 2, {}],
+      ['SUBMIT', r.version + 2, { agreementAccepted: true }],
+      ['SUBMIT_AUDIT_RESULT', r.version + 2, {}],
+    ] as const) {
+      const res = await send(external, r.id, type, version, payload);
+      expect([type, version, res.statusCode, res.json().error.code]).toEqual([type, version, 404, 'EntityNotFound']);
+    }
+    expect(await head()).toEqual(before);
+    expect((await send(registration, '00000000-0000-4000-8000-000000000000', 'ASSIGN_TO_ME', 1)).statusCode).toBe(404);
+    expect((await send(registration, 'not-a-uuid', 'ASSIGN_TO_ME', 1)).statusCode).toBe(404);
   });
 
   it('a malformed body is 400 before anything runs', async () => {

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { AppError, AppErrorCode } from '../../lib/app-error';
 import type { MachineCatalogue } from '../catalogue';
-import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
+import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, SendOptions, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
 import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
 import {
@@ -82,10 +82,11 @@ export class EmbeddedEngine implements WorkflowEngine {
     return viewOf(row);
   }
 
-  async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number): Promise<RequestView> {
+  async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
     const row = await this.db.transaction(async (tx) => {
       const locked = await lockRequest(tx, id);
       if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
+      options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
       if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
       const result = await this.apply(tx, locked, event, actor);
       if (!result.ok) throw refusalError(result.refusal);

@@ -15,6 +15,7 @@ import type {
   QueueQuery,
   RequestSummaryView,
   RequestView,
+  SendOptions,
   StartInput,
   StartOptions,
   VerifyResult,
@@ -175,10 +176,11 @@ export class TemporalEngine implements WorkflowEngine {
     return this.mustRead(requestId);
   }
 
-  async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number): Promise<RequestView> {
+  async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
     const row = await readRequest(this.db, id);
     if (!row || row.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
-    if ((ENTITY_KINDS as readonly string[]).includes(row.kind)) return this.entities.send(id, event, actor, expectedVersion);
+    if ((ENTITY_KINDS as readonly string[]).includes(row.kind)) return this.entities.send(id, event, actor, expectedVersion, options);
+    options.admit?.({ kind: row.kind, facilityId: row.facilityPublicId });
     // The workflow checks the version too; answering a stale one here saves the round trip.
     if (expectedVersion !== undefined && row.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
     try {

@@ -5,6 +5,7 @@ import { Permissions } from '../../../machines/permissions';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
+import { trustedSuccess } from '../../trusted-response';
 import { previewFees, sendRequestEvent, startRequest, visibleRequest } from './service';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { AppError as Err, registerErrorStatus } from '../../errors';
@@ -114,6 +115,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         body: ZSendEvent,
         response: { 200: ZRequest, ...errors, 409: ZErrorBody },
       },
+      serializerCompiler: trustedSuccess,
     },
     async (request) => {
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body);

@@ -124,6 +124,18 @@ async function assertEligibleAssignee(app: FastifyInstance, view: RequestView, a
   if (!staff || !needed.some((p) => assignee.permissions.includes(p))) throw refuse();
 }
 
+/**
+ * Who may send to a request at all, before the machine decides: one they may not see does not exist for them (404),
+ * and delegations are driven by their own calls only (their steps need the OTP service and the delegate's account).
+ */
+const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string }) => {
+  if (!canSee(actor, request.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
+  if (OWN_CALLS_ONLY.has(request.kind)) throw new AppError(AppErrorCode.NotAuthorized);
+};
+
+/** Events whose checks below need the request before the engine runs (the assignee's eligibility, files, submission). */
+const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT']);
+
 export interface SendBody {
   type: string;
   expectedVersion: number;
@@ -135,11 +147,16 @@ export interface SendBody {
  * person should read (products excluded because the certificate already lists them).
  */
 export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: string, body: SendBody): Promise<{ view: RequestView; notices: Notice[] }> {
-  const view = await visibleRequest(app, id, actor);
-  // Delegations are driven by their own calls only (their steps need the OTP service and the delegate's account).
-  if (OWN_CALLS_ONLY.has(view.kind)) throw new AppError(AppErrorCode.NotAuthorized);
   const payload = body.payload ?? {};
   const timing = planTimingIssues(body.type, payload, new Date());
+  const admit = admitFor(actor);
+  if (!timing.length && !READS_REQUEST_FIRST.has(body.type)) {
+    // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
+    // visibility check, one read instead of two (issue 18, the event path).
+    return { view: await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, { admit }), notices: [] };
+  }
+  const view = await visibleRequest(app, id, actor);
+  admit(view);
   if (timing.length) throw invalid(timing);
   if (body.type === 'ASSIGN_TO_EMPLOYEE') await assertEligibleAssignee(app, view, payload.assigneeUserId);
   await assertEventFilesBelong(app, view.id, body.type, payload);
@@ -150,13 +167,13 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
     // Allowed at all? The machine answers first (403/409 before any data check).
     const allowed = await app.engine.allowedActions(view.id, actor);
-    if (!allowed.some((a) => a.type === body.type)) return { view: await app.engine.send(view.id, { ...payload, type: body.type }, actor, expectedVersion), notices };
+    if (!allowed.some((a) => a.type === body.type)) return { view: await app.engine.send(view.id, { ...payload, type: body.type }, actor, expectedVersion, { admit }), notices };
     const prepared = await prepareSubmission(app, def, view, actor, expectedVersion);
     expectedVersion = prepared.version;
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
-  return { view: await app.engine.send(view.id, event, actor, expectedVersion), notices };
+  return { view: await app.engine.send(view.id, event, actor, expectedVersion, { admit }), notices };
 }
 
 /**
