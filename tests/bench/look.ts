@@ -8,8 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { finishAnimations, launchBrowser, waitForIdle } from '../e2e/harness/browser';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const [outDir, ...builds] = process.argv.slice(2);
@@ -17,7 +18,7 @@ if (!outDir || builds.length === 0) throw new Error('usage: look.ts <outDir> <la
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
 
 const server = await spawnServer();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await launchBrowser();
 
 const call = (path: string, init: RequestInit = {}, cookie = '', csrf = '') =>
   fetch(`${server.url}${path}`, { ...init, headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf } });
@@ -65,21 +66,13 @@ const shots: Shot[] = [
 
 /** Loaded, calls done, fonts and images in, finite animations ended. */
 async function settle(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.appState === 'ready', undefined, { timeout: 30_000 });
-  await page.locator('[data-testid="page-loader"]').waitFor({ state: 'detached', timeout: 30_000 });
+  await waitForIdle(page);
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => document.fonts.ready);
   // Lazy images load in one run and not the next (full-page shots reach them while they load): all load first.
   await page.evaluate(() => document.querySelectorAll('img').forEach((i) => (i.loading = 'eager')));
   await page.waitForFunction(() => [...document.images].every((i) => i.complete), undefined, { timeout: 15_000 });
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => Number(a.effect?.getComputedTiming().endTime) < 5_000)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  await finishAnimations(page);
   await page.waitForTimeout(300);
 }
 

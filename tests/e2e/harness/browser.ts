@@ -79,11 +79,8 @@ export async function signIn(page: Page, userName: string, options: { password?:
   await waitForIdle(page);
 }
 
-/** Saves test-results/screenshots/<name>.png (for the docs and for looking at a failure). */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const path = join(SCREENSHOT_DIR, `${name}.png`);
-  // Let opening dialogs and drawers finish sliding in (endless animations such as spinners are skipped).
+/** Lets opening dialogs and drawers finish sliding in (endless animations such as spinners are skipped). */
+export async function finishAnimations(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -92,6 +89,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+}
+
+/** Saves test-results/screenshots/<name>.png (for the docs and for looking at a failure). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await finishAnimations(page);
   await page.screenshot({ path, fullPage: true });
   return path;
 }
