@@ -146,7 +146,9 @@ export interface QueueQuery {
 
 export interface Page<T> {
   items: T[];
+  /** Exact, unless totalCapped: then the list has more rows than this (COUNT_AHEAD in workflows/queries.ts). */
   totalCount: number;
+  totalCapped?: boolean;
   pageNumber: number;
   pageSize: number;
 }

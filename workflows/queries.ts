@@ -1,4 +1,4 @@
-import { and, count, desc, eq, exists, ilike, isNull, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, ilike, isNull, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { ENTITY_KINDS } from '../machines/services/types';
 import type { Db } from '../db/client';
 import { requestHistory, requests } from '../db/schema';
@@ -39,10 +39,17 @@ const summaryColumns = {
   updatedAt: requests.updatedAt,
 };
 
+/**
+ * How many rows past a page's first one a list counts (product decision, docs/performance.md "Lists, third pass"):
+ * beyond it the total reads "more than N" and the pager can still go forward, each page counting further ahead.
+ */
+export const COUNT_AHEAD = 1000;
+
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestSummaryView>> {
+/** The rows a list may show: the viewer's facilities, the queue and tab, the filters. */
+function listWhere(db: Db, q: QueueQuery): SQL | undefined {
   const me = q.viewer.userId;
   const staff = q.viewer.permissions.includes(Permissions.portals.halalCenter);
   const conditions: (SQL | undefined)[] = [isNull(requests.deletedAt)];
@@ -93,18 +100,47 @@ export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestS
     const p = like(q.any);
     conditions.push(or(ilike(requests.number, p), ilike(requests.creatorName, p), ilike(requests.brandNames, p)));
   }
-  const where = and(...conditions);
-  const [{ total }] = await db.select({ total: count() }).from(requests).where(where);
+  return and(...conditions);
+}
+
+/** The list's total counted up to `limit` rows: a subquery that does not refer to an outer row. */
+const countedUpTo = (where: SQL | undefined, limit: number) =>
+  sql<number>`(select count(*) from (select 1 from ${requests} where ${where} limit ${limit}) as counted)`.mapWith(Number);
+
+/**
+ * A list's one statement: the page, each row carrying the total counted up to COUNT_AHEAD rows past the page's start
+ * and one more (to know there are more). An exact count walks every row of the list (20,000 index entries for a busy
+ * queue) and cost more than the rest of the call; as a subquery of the page it costs no round trip of its own, and
+ * PostgreSQL runs it once (an InitPlan). Exported for the plans bench:http prints.
+ */
+export function listStatement(db: Db, q: QueueQuery) {
+  const where = listWhere(db, q);
+  const offset = (q.pageNumber - 1) * q.pageSize;
   // The columns of a summary only: the snapshot and input are a few kB of jsonb each, and reading, sending and parsing
   // them for every row of a page cost more than the query itself.
-  const rows = await db
-    .select(summaryColumns)
+  const page = db
+    .select({ ...summaryColumns, counted: countedUpTo(where, offset + COUNT_AHEAD + 1) })
     .from(requests)
     .where(where)
     .orderBy(desc(requests.updatedAt), desc(requests.number))
     .limit(q.pageSize)
-    .offset((q.pageNumber - 1) * q.pageSize);
-  return { items: rows.map(({ machineDone, ...r }) => ({ ...r, finished: machineDone || r.queue === 'final' })), totalCount: Number(total), pageNumber: q.pageNumber, pageSize: q.pageSize };
+    .offset(offset);
+  return { where, offset, page };
+}
+
+export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestSummaryView>> {
+  const { where, offset, page } = listStatement(db, q);
+  const rows = await page;
+  const ahead = offset + COUNT_AHEAD;
+  // A page past the end has no row to carry the count.
+  const n = rows.length ? rows[0].counted : offset ? (await db.select({ n: countedUpTo(where, ahead + 1) }).from(sql`(select 1) as one`))[0].n : 0;
+  return {
+    items: rows.map(({ machineDone, counted: _, ...r }) => ({ ...r, finished: machineDone || r.queue === 'final' })),
+    totalCount: Math.min(n, ahead),
+    totalCapped: n > ahead,
+    pageNumber: q.pageNumber,
+    pageSize: q.pageSize,
+  };
 }
 
 /** The reads both engine adapters serve from the same tables (the Temporal workflows write them too). */

@@ -123,7 +123,9 @@ export const ZQueueQuery = z.object({
 
 export const ZQueuePage = z.object({
   items: z.array(ZRequestSummary),
+  /** Exact up to 1,000 rows past the page's first one; beyond, totalCapped says the list has more than totalCount. */
   totalCount: z.number().int(),
+  totalCapped: z.boolean().optional(),
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
 });

@@ -6593,6 +6593,7 @@ export interface operations {
                         }[];
                         pageNumber: number;
                         pageSize: number;
+                        totalCapped?: boolean;
                         totalCount: number;
                     };
                 };
@@ -14334,6 +14335,7 @@ export interface operations {
                         }[];
                         pageNumber: number;
                         pageSize: number;
+                        totalCapped?: boolean;
                         totalCount: number;
                     };
                 };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Box, Flex, HStack, IconButton, NativeSelect, Skeleton, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ChevronEndIcon, ChevronStartIcon, ChevronsEndIcon, ChevronsStartIcon } from './icons';
 
 export interface Column<T> {
@@ -17,6 +18,8 @@ export interface Paging {
   page: number;
   pageSize: number;
   total: number;
+  /** The list has more rows than `total`: the server counted only so far ahead (the request lists count 1,000 rows). */
+  totalCapped?: boolean;
   onPageChange: (page: number) => void;
   onPageSizeChange?: (pageSize: number) => void;
   pageSizes?: number[];
@@ -55,6 +58,14 @@ export function usePaging(initialPageSize = 10) {
 }
 
 export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+
+/** The pager's two texts; a capped total reads "more than N", and its last page is the last one counted so far. */
+export function pagerTexts(t: TFunction, { page, pageSize, total, totalCapped }: Pick<Paging, 'page' | 'pageSize' | 'total' | 'totalCapped'>) {
+  const pages = pageCount(total, pageSize);
+  return totalCapped
+    ? { total: t('common:paging.moreThan', { count: total }), pageOf: t('common:paging.pageOfAtLeast', { page, pages }) }
+    : { total: t('common:paging.total', { count: total }), pageOf: t('common:paging.pageOf', { page, pages }) };
+}
 
 /** A list with columns and first / previous / next / last paging, the way every portal list looks. */
 export function DataTable<T>({ columns, rows, rowKey, loading, emptyText, paging, caption, onRowClick }: DataTableProps<T>) {
@@ -114,12 +125,13 @@ function Pager({ paging }: { paging: Paging }) {
   const { t } = useTranslation('common');
   const { page, pageSize, total, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50] } = paging;
   const pages = pageCount(total, pageSize);
+  const texts = pagerTexts(t, paging);
   const atFirst = page <= 1;
   const atLast = page >= pages;
   return (
     <Flex px="3" py="2" borderTopWidth="1px" align="center" justify="space-between" gap="3" wrap="wrap" data-testid="pager">
       <Text fontSize="sm" color="fg.muted">
-        {t('paging.total', { count: total })}
+        {texts.total}
       </Text>
       <HStack gap="1">
         <IconButton size="xs" variant="ghost" aria-label={t('paging.first')} disabled={atFirst} onClick={() => onPageChange(1)}>
@@ -129,7 +141,7 @@ function Pager({ paging }: { paging: Paging }) {
           <ChevronStartIcon className="flip-rtl" />
         </IconButton>
         <Text fontSize="sm" px="2" aria-live="polite">
-          {t('paging.pageOf', { page, pages })}
+          {texts.pageOf}
         </Text>
         <IconButton size="xs" variant="ghost" aria-label={t('paging.next')} disabled={atLast} onClick={() => onPageChange(page + 1)}>
           <ChevronEndIcon className="flip-rtl" />

@@ -20,7 +20,7 @@ export function CorrectiveActionsPage() {
       <Text mb="4" color="fg.muted">
         {t('requests:corrective.help')}
       </Text>
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
     </PageContainer>
   );
 }

@@ -47,7 +47,7 @@ export function InternalRequestsPage() {
         }
       />
       <Stack>
-        <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
+        <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
       </Stack>
     </PageContainer>
   );

@@ -17,7 +17,7 @@ export function HalalRequestsPage() {
   return (
     <PageContainer>
       <PageHeader title={t('requests:list.allTitle')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:list.allTitle') }]} />
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={setPage} />
     </PageContainer>
   );
 }

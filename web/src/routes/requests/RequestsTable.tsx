@@ -17,6 +17,8 @@ const ROW_EVENTS = new Set(['ASSIGN_TO_ME', 'ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGN
 export function RequestsTable(p: {
   rows: RequestSummary[];
   total: number;
+  /** The total is a floor: the list has more rows (QueuePage.totalCapped). */
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
   loading: boolean;
@@ -55,7 +57,7 @@ export function RequestsTable(p: {
       rowKey={(r) => r.id}
       loading={p.loading}
       emptyText={t('list.empty')}
-      paging={{ page: p.page, pageSize: p.pageSize, total: p.total, onPageChange: p.onPageChange }}
+      paging={{ page: p.page, pageSize: p.pageSize, total: p.total, totalCapped: p.totalCapped, onPageChange: p.onPageChange }}
     />
   );
 }

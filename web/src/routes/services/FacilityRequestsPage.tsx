@@ -146,7 +146,7 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
           </Flex>
         </Box>
       </Flex>
-      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={(p) => set({ page: p })} />
+      <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={(p) => set({ page: p })} />
     </Stack>
   );
 }
@@ -199,7 +199,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
         rowKey={(r) => r.id}
         loading={list.isLoading}
         emptyText={t(p.kind === 'certificate' ? 'requests:list.noCertificates' : 'requests:list.noMarks')}
-        paging={{ page, pageSize, total: list.data?.totalCount ?? 0, onPageChange: setPage }}
+        paging={{ page, pageSize, total: list.data?.totalCount ?? 0, totalCapped: list.data?.totalCapped, onPageChange: setPage }}
       />
     </Box>
   );

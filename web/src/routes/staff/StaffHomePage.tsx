@@ -68,7 +68,7 @@ export function StaffHomePage() {
         </Flex>
         <RequestsTable
           rows={list.data?.items ?? []}
-          total={list.data?.totalCount ?? 0}
+          total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped}
           page={page}
           pageSize={pageSize}
           loading={list.isLoading}
