@@ -85,7 +85,16 @@ export const requestHistory = pgTable(
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.requestId, t.seq] }), index('request_history_from_queue_idx').on(t.fromQueue)],
+  (t) => [
+    primaryKey({ columns: [t.requestId, t.seq] }),
+    index('request_history_from_queue_idx').on(t.fromQueue),
+    // The steps that move a request to another queue, for the lists' working-day clocks (server/modules/requests/clock.ts
+    // queueMovesOf): a few rows per request where the history has thousands. Events that keep the queue (the busiest:
+    // assignments, notes) write no entry. Measured in docs/performance.md, "Lists, third pass".
+    index('request_history_queue_moves_idx')
+      .on(t.requestId, t.seq, t.at, t.toQueue)
+      .where(sql`${t.toQueue} is distinct from ${t.fromQueue}`),
+  ],
 );
 
 /**

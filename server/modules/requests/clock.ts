@@ -15,18 +15,26 @@ export const ZClock = z.object({
   warning: z.boolean(),
 });
 
+/**
+ * The steps that move requests to another queue, in order: an event that keeps the queue (a note, an assignment) splits
+ * a running interval in two without changing its length, and a busy request has thousands of them. The partial index
+ * request_history_queue_moves_idx holds exactly these rows (with at and to_queue), so a list's clocks read a few index
+ * entries per request instead of every history row. Exported for the plans bench:http prints.
+ */
+export function queueMovesOf(db: Db, requestIds: string[]) {
+  return db
+    .select({ requestId: requestHistory.requestId, at: requestHistory.at, toQueue: requestHistory.toQueue })
+    .from(requestHistory)
+    .where(and(inArray(requestHistory.requestId, requestIds), sql`${requestHistory.toQueue} is distinct from ${requestHistory.fromQueue}`))
+    .orderBy(asc(requestHistory.requestId), asc(requestHistory.seq));
+}
+
 /** The clocks of several requests from their histories (one query), by request id; null for kinds without a limit. */
 export async function clocksFor(db: Db, items: { id: string; kind: string }[], holidays: readonly string[], now = new Date()): Promise<Map<string, RequestClock | null>> {
   const timed = items.filter((i) => CLOCK_LIMITS[i.kind as keyof typeof CLOCK_LIMITS]);
   const out = new Map<string, RequestClock | null>(items.map((i) => [i.id, null]));
   if (!timed.length) return out;
-  const rows = await db
-    .select({ requestId: requestHistory.requestId, at: requestHistory.at, toQueue: requestHistory.toQueue })
-    .from(requestHistory)
-    // Only the steps that move the request to another queue: an event that keeps the queue (a note, an assignment)
-    // splits a running interval in two without changing its length, and a busy request has thousands of them.
-    .where(and(inArray(requestHistory.requestId, timed.map((i) => i.id)), sql`${requestHistory.toQueue} is distinct from ${requestHistory.fromQueue}`))
-    .orderBy(asc(requestHistory.requestId), asc(requestHistory.seq));
+  const rows = await queueMovesOf(db, timed.map((i) => i.id));
   const steps = new Map<string, ClockStep[]>();
   for (const r of rows) (steps.get(r.requestId) ?? steps.set(r.requestId, []).get(r.requestId)!).push({ at: r.at, toQueue: r.toQueue });
   for (const i of timed) out.set(i.id, requestClock(i.kind, steps.get(i.id) ?? [], holidays, now));

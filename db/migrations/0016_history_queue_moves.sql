@@ -1,0 +1,1 @@
+CREATE INDEX "request_history_queue_moves_idx" ON "request_history" USING btree ("request_id","seq","at","to_queue") WHERE "request_history"."to_queue" is distinct from "request_history"."from_queue";
