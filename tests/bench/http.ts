@@ -10,7 +10,8 @@
  * figures do not carry the client's CPU.
  * 2. 100,000 requests seeded (bulk SQL copies of a real request, spread over 50 facilities, queues and dates), then
  *    GET /api/queues/registration?tab=waiting as a registration employee and GET /api/queues/all?facilityId=...&tab=any
- *    as the facility's applicant (the facility's request list of the web), and the query plans (EXPLAIN ANALYZE).
+ *    as the facility's applicant (the facility's request list of the web), and the plans of the statements the server
+ *    runs for them (EXPLAIN ANALYZE of workflows/queries.ts listStatement).
  *
  * DATABASE_URL: a PostgreSQL server (a fresh database is created on it and dropped); PGlite in memory without it.
  * BENCH_SECONDS (default 6) per measurement; BENCH_REQUESTS (default 100000) seeded. Prints figures, asserts nothing,
@@ -18,9 +19,14 @@
  */
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { testConfig } from '../../server/config';
+import { actorOf } from '../../server/plugins/auth';
+import { users } from '../../db/schema';
+import { listRequests, listStatement } from '../../workflows/queries';
+import { queueMovesOf } from '../../server/modules/requests/clock';
+import type { QueueQuery } from '../../workflows/engine';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestDatabase } from '../helpers/db';
@@ -167,17 +173,28 @@ async function main() {
     line('GET /api/queues/all (facility list)', f);
 
     if (database.kind === 'postgres' && process.env.BENCH_EXPLAIN !== '0') {
-      const explain = async (title: string, query: ReturnType<typeof sql>) => {
-        const res = (await database.db.execute(sql`explain (analyze, costs off, timing off, summary on) ${query}`)) as unknown as { 'QUERY PLAN': string }[] | { rows: { 'QUERY PLAN': string }[] };
-        const rows = Array.isArray(res) ? res : res.rows;
+      // The plans of the statements the server runs for the two lists (workflows/queries.ts listStatement), for the
+      // actors the sessions of the two users build.
+      const client = (database.db as unknown as { $client: { unsafe: (text: string, params: unknown[]) => Promise<{ 'QUERY PLAN': string }[]> } }).$client;
+      const viewer = async (userName: string) => {
+        const [u] = await database.db.select({ id: users.id, roles: users.roles }).from(users).where(eq(users.userName, userName));
+        return actorOf(app, u.id, u.roles);
+      };
+      const explain = async (title: string, statement: { toSQL(): { sql: string; params: unknown[] } }) => {
+        const { sql: text, params } = statement.toSQL();
+        const rows = await client.unsafe(`explain (analyze, buffers, costs off, timing off, summary on) ${text}`, params);
         console.log(`\n-- ${title}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
       };
-      const staffWhere = sql`deleted_at is null and kind not in ('bill','certificate','halalMark','delegation') and queue = 'registration' and not (coalesce(assignee_user_id, '') = ${registration.userId})`;
-      await explain('registration queue, waiting: page', sql`select id, number, status, queue, updated_at from requests where ${staffWhere} order by updated_at desc, number desc limit 20`);
-      await explain('registration queue, waiting: count', sql`select count(*) from requests where ${staffWhere}`);
-      const facWhere = sql`deleted_at is null and facility_public_id in (${FACILITY}) and kind not in ('bill','certificate','halalMark','delegation') and facility_public_id = ${FACILITY}`;
-      await explain('facility list: page', sql`select id, number, status, queue, updated_at from requests where ${facWhere} order by updated_at desc, number desc limit 20`);
-      await explain('facility list: count', sql`select count(*) from requests where ${facWhere}`);
+      const page = { pageNumber: 1, pageSize: 20 };
+      const lists: [string, QueueQuery][] = [
+        ['registration queue, waiting', { queue: 'registration', tab: 'waiting', viewer: await viewer('registration'), ...page }],
+        ['facility list', { queue: 'all', tab: 'any', facilityId: FACILITY, viewer: await viewer('internal.main'), ...page }],
+      ];
+      for (const [title, q] of lists) {
+        await explain(`${title}: the page and its total`, listStatement(database.db, q).page);
+        // The working-day clocks of the page's rows (the requests of the events phase are on it, with their histories).
+        await explain(`${title}: the clocks`, queueMovesOf(database.db, (await listRequests(database.db, q)).items.map((i) => i.id)));
+      }
     }
 
     console.log(
