@@ -130,7 +130,9 @@ export function listStatement(db: Db, q: QueueQuery) {
 
 export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestSummaryView>> {
   const { where, offset, page } = listStatement(db, q);
-  const rows = await page;
+  // Prepared (postgres.js keeps one per statement text and connection): PostgreSQL parses and plans it once, not on
+  // every call; the generic plan is the same as the custom one (docs/performance.md, "Lists, third pass").
+  const rows = await page.prepare('request_list').execute();
   const ahead = offset + COUNT_AHEAD;
   // A page past the end has no row to carry the count.
   const n = rows.length ? rows[0].counted : offset ? (await db.select({ n: countedUpTo(where, ahead + 1) }).from(sql`(select 1) as one`))[0].n : 0;
