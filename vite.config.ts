@@ -1,14 +1,35 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { preloadFonts, serviceWorker } from './web/build/shell-plugins';
+
+const GLOBAL_CSS = 'virtual:chakra-global.css';
+
+/**
+ * `import 'virtual:chakra-global.css'` (main.tsx): the Chakra system's global CSS written at build time
+ * (web/src/global-css.ts), so the first render does not serialise and insert it through emotion. A change to
+ * web/src/theme.ts needs a restart of the dev server to show here.
+ */
+function chakraGlobalCss(): Plugin {
+  return {
+    name: 'halal-chakra-global-css',
+    resolveId: (id) => (id === GLOBAL_CSS ? `\0${GLOBAL_CSS}` : undefined),
+    async load(id) {
+      if (id !== `\0${GLOBAL_CSS}`) return undefined;
+      const { chakraGlobalCss: css } = await import('./web/src/global-css');
+      return css();
+    },
+  };
+}
 
 // The web app lives in web/; in development /api is proxied to the Fastify server (npm run dev).
 // The build writes gzip and brotli copies of every text asset next to it; the server sends them as they are
 // (server/plugins/web.ts, preCompressed), so no request pays for compression.
 export default defineConfig({
   root: 'web',
-  plugins: [react(), preloadFonts(), serviceWorker(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json|txt|xml)$/, threshold: 1024 })],
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  plugins: [react(), chakraGlobalCss(), preloadFonts(), serviceWorker(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json|txt|xml)$/, threshold: 1024 })],
+  // CSS is not minified: the Chakra global CSS comes out of emotion already compact, and left as it is it stays
+  // rule for rule what the provider would insert (tests/e2e/public.e2e.ts compares them).
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, cssMinify: false },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000', '/simulators': 'http://localhost:3000' } },
 });

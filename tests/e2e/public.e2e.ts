@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
+import { chakraGlobalCss } from '../../web/src/global-css';
 
 /** The public site (issue 7): HS codes, accredited CBs, verification, content pages, the assistant, accessibility. */
 
@@ -191,6 +192,48 @@ describe('public site', () => {
     await expect.poll(() => testId(page, 'news-page').innerText()).toBe('Page 2 of 2');
     await screenshot(page, 'public-media-center-en');
     expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws with the Chakra global CSS of the build stylesheet, rule for rule what the provider would insert', async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await open(page, '/home?lang=en');
+    // Each rule as the browser reads it back (nested rules after their @layer or @media), in order.
+    const rules = (css: string | null) =>
+      page.evaluate((text) => {
+        const out: string[] = [];
+        const walk = (list: CSSRuleList) => {
+          for (const rule of Array.from(list)) {
+            const group = rule as CSSGroupingRule & { name?: string; conditionText?: string };
+            if (group.cssRules?.length) {
+              out.push(`${rule.constructor.name} ${group.name ?? group.conditionText ?? ''}`);
+              walk(group.cssRules);
+            } else out.push(rule.cssText);
+          }
+        };
+        if (text === null) {
+          for (const link of Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]'))) walk(link.sheet!.cssRules);
+        } else {
+          const sheet = new CSSStyleSheet();
+          sheet.replaceSync(text);
+          walk(sheet.cssRules);
+        }
+        return out;
+      }, css);
+    const expected = await rules(chakraGlobalCss());
+    const served = await rules(null);
+    expect(expected.length).toBeGreaterThan(100);
+    // The layer order first, then the reset, keyframes, global styles and the token variables the components use.
+    expect(served.indexOf(expected[0]!)).toBeLessThan(served.indexOf(expected[1]!));
+    expect(served.filter((r) => expected.includes(r))).toEqual(expected);
+    expect(served.join('\n')).toContain('--chakra-colors-brand-solid: var(--chakra-colors-brand-700)');
+    // And emotion inserted none of it again at the first render.
+    const inserted = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('style[data-emotion]')).flatMap((s) => Array.from((s as HTMLStyleElement).sheet!.cssRules).map((r) => r.cssText)),
+    );
+    expect(inserted.filter((r) => r.includes('--chakra-colors-brand-solid:'))).toEqual([]);
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('Inter');
     expect(errors).toEqual([]);
     await context.close();
   });

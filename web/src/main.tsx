@@ -10,6 +10,8 @@ import '@fontsource/noto-sans-arabic/arabic-700.css';
 import '@fontsource/inter/latin-400.css';
 import '@fontsource/inter/latin-600.css';
 import '@fontsource/inter/latin-700.css';
+// The Chakra system's global CSS and token variables, written at build time (vite.config.ts, theme.ts).
+import 'virtual:chakra-global.css';
 import { initI18n } from './i18n';
 import { configureApi } from './api/client';
 import { markReadsStale, queryClient } from './api/query';

@@ -32,6 +32,9 @@ export function useNewVersion(): string | null {
     };
     document.addEventListener('visibilitychange', onVisible);
     const unsubscribe = router.subscribe('onResolved', () => void check());
+    // The shell mounts after the first navigation has resolved (its first render is deferred, AppShell.tsx): that
+    // navigation's check runs now.
+    if (router.state.status === 'idle') void check();
     return () => {
       stopped = true;
       window.clearInterval(timer);
