@@ -242,14 +242,16 @@ const routeTree = rootRoute.addChildren([
   ...routeTable.map(buildRoute),
 ]);
 
-export const router = createRouter({
+/** The router's options; the server's prerender (prerender/render.tsx) makes a router of its own per page with them. */
+export const routerOptions = {
   routeTree,
-  context: { session: sessionStore, queryClient },
   defaultPreload: false,
   defaultErrorComponent: RouteErrorScreen,
   defaultNotFoundComponent: NotFoundScreen,
   scrollRestoration: true,
-});
+} as const;
+
+export const router = createRouter({ ...routerOptions, context: { session: sessionStore, queryClient } });
 
 // <html data-app-state="loading|ready"> tells E2E tests (and anyone scripting the portal) when a navigation,
 // its guards and redirects included, has settled.

@@ -39,6 +39,12 @@ configureApi({
   },
 });
 
+/** The server's prerender (prerender/render.tsx) renders for an anonymous visitor without asking the API. */
+export function primeSession(session: Session): void {
+  sessionStore.set(session);
+  firstLoad = Promise.resolve(session);
+}
+
 /** Loads the session once per page load (the root route awaits it) and runs the on-load duties. */
 export function ensureSession(): Promise<Session> {
   firstLoad ??= loadSession().then((session) => {
