@@ -21,7 +21,8 @@ type RenderFn = (input: { url: string; lang: Language; fetch: (request: Request)
 const CACHE_MS = 60_000;
 const CACHE_ENTRIES = 500;
 
-export type Prerender = (url: string, lang: Language) => Promise<Prerendered | null>;
+/** The page of `url` in `lang` for a visitor at `ip`, or null: send the plain shell. */
+export type Prerender = (url: string, lang: Language, ip?: string) => Promise<Prerendered | null>;
 
 /**
  * Loads the prerender of `ssrDir`, or returns null when it is not built. Pages are cached per (URL, language):
@@ -33,13 +34,15 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
   if (!existsSync(entry)) return null;
   const { render } = (await import(pathToFileURL(entry).href)) as { render: RenderFn };
 
-  // The app's reads, answered in-process by the public API (GET only, no cookie: what an anonymous visitor gets).
-  const fetchApi = async (request: Request): Promise<Response> => {
+  // The app's reads, answered in-process by the public API (GET only, no cookie: what an anonymous visitor gets),
+  // from the visitor's address so per-address rate limits (verification) count them as theirs.
+  const fetchFrom = (remoteAddress: string) => async (request: Request): Promise<Response> => {
     if (request.method !== 'GET') return new Response(null, { status: 405 });
     const url = new URL(request.url);
     const res = await app.inject({
       method: 'GET',
       url: url.pathname + url.search,
+      remoteAddress,
       headers: { accept: 'application/json', 'accept-language': request.headers.get('accept-language') ?? 'ar' },
     });
     return new Response(res.statusCode === 204 ? null : res.body, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } });
@@ -50,12 +53,12 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) cache.clear();
   });
 
-  return async (url, lang) => {
+  const prerender: Prerender = async (url, lang, ip = '127.0.0.1') => {
     const key = `${lang} ${url}`;
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.page;
     try {
-      const page = await render({ url, lang, fetch: fetchApi });
+      const page = await render({ url, lang, fetch: fetchFrom(ip) });
       if (cache.size >= CACHE_ENTRIES) cache.clear();
       cache.set(key, { page, at: Date.now() });
       return page;
@@ -64,6 +67,14 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
       return null;
     }
   };
+  // The first page rendered pays for loading the screens and warming the JIT (seconds on a busy 2-core machine):
+  // the home page is rendered once in each language as soon as the server listens, not for the first visitor.
+  app.addHook('onListen', async () => {
+    void (async () => {
+      for (const lang of ['ar', 'en'] as const) await prerender(`/home?lang=${lang}`, lang);
+    })();
+  });
+  return prerender;
 }
 
 /** The JSON for a `<script type="application/json">`: nothing in it can close the tag. */

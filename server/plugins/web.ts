@@ -54,7 +54,7 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
       const html = injectPageMeta(await readFile(`${root}/index.html`, 'utf8'), meta);
       // Anonymous visitors get the page itself, painted before the app loads (plugins/prerender.ts); signed-in
       // users the shell, so their header never shows the anonymous one first.
-      const page = prerender && !request.cookies?.[SESSION_COOKIE] ? await prerender(request.url, lang) : null;
+      const page = prerender && !request.cookies?.[SESSION_COOKIE] ? await prerender(request.url, lang, request.ip) : null;
       if (page?.kind === 'redirect') return reply.redirect(page.href);
       reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
       return page ? reply.code(page.status).send(withPrerendered(html, page)) : reply.send(html);

@@ -31,7 +31,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = await buildApp({ config: testConfig(), database, extra: [(a) => registerWeb(a, { root })] });
   await app.ready();
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await app?.close();
   await database?.close();

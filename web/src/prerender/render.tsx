@@ -93,6 +93,9 @@ async function renderNow({ url, lang, fetch: fetchApi }: RenderInput): Promise<R
     if (pending.length === 0) break;
     await Promise.all(pending.map((q) => q.fetch().catch(() => undefined)));
   }
+  // A read that failed (a 404 verification code, a 429) is not shipped: the app would render it differently on its
+  // first render; the server sends the plain shell instead (server/plugins/prerender.ts).
+  if (queryClient.getQueryCache().findAll({ predicate: (q) => q.state.status !== 'success' }).length > 0) throw new Error(`prerender: a read of ${url} failed`);
   const notFound = router.state.matches.some((m) => m.status === 'notFound');
   return { kind: 'page', html, styles: styleTags(cache), state: { lang, queries: dehydrate(queryClient) }, status: notFound ? 404 : 200 };
 }
