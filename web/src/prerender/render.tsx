@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import { dehydrate, QueryClient } from '@tanstack/react-query';
+import { dehydrate, QueryClient, type Query } from '@tanstack/react-query';
 import { createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { App } from '../app';
 import { configureApi } from '../api/client';
@@ -79,7 +79,7 @@ async function renderNow({ url, lang, fetch: fetchApi }: RenderInput): Promise<R
   // (a page reads what an earlier answer names at most a couple of levels deep).
   let html = '';
   let cache = createCache({ key: 'css' });
-  for (let pass = 0; pass < 4; pass++) {
+  for (let pass = 0; ; pass++) {
     // A compat cache keeps the rules in `inserted` instead of writing <style> tags among the page's elements:
     // they go into <head> at once (what @emotion/server's extraction does).
     cache = createCache({ key: 'css' });
@@ -89,15 +89,24 @@ async function renderNow({ url, lang, fetch: fetchApi }: RenderInput): Promise<R
         <App router={router} queryClient={queryClient} />
       </CacheProvider>,
     );
-    const pending = queryClient.getQueryCache().findAll({ predicate: (q) => q.state.status === 'pending' && q.state.fetchStatus === 'idle' });
+    const pending = queryClient.getQueryCache().findAll({ predicate: (q) => q.state.status === 'pending' && q.state.fetchStatus === 'idle' && enabled(q) });
     if (pending.length === 0) break;
+    if (pass === 3) throw new Error(`prerender: ${url} still starts reads after 4 renders`);
     await Promise.all(pending.map((q) => q.fetch().catch(() => undefined)));
   }
   // A read that failed (a 404 verification code, a 429) is not shipped: the app would render it differently on its
   // first render; the server sends the plain shell instead (server/plugins/prerender.ts).
-  if (queryClient.getQueryCache().findAll({ predicate: (q) => q.state.status !== 'success' }).length > 0) throw new Error(`prerender: a read of ${url} failed`);
+  if (queryClient.getQueryCache().findAll({ predicate: (q) => q.state.status === 'error' }).length > 0) throw new Error(`prerender: a read of ${url} failed`);
   const notFound = router.state.matches.some((m) => m.status === 'notFound');
-  return { kind: 'page', html, styles: styleTags(cache), state: { lang, queries: dehydrate(queryClient) }, status: notFound ? 404 : 200 };
+  const queries = dehydrate(queryClient);
+  queryClient.clear();
+  return { kind: 'page', html, styles: styleTags(cache), state: { lang, queries }, status: notFound ? 404 : 200 };
+}
+
+/** A read the screen asked for now (`useApi(..., { enabled })`: e.g. the HS tree only once its tab is open). */
+function enabled(query: Query): boolean {
+  const option = (query.options as { enabled?: boolean | ((q: Query) => boolean) }).enabled;
+  return typeof option === 'function' ? option(query) : option !== false;
 }
 
 /** The emotion rules the page used, as the tag emotion's cache picks up in the browser (data-emotion="css ids"). */
