@@ -18,7 +18,19 @@ export default defineConfig(({ isSsrBuild }) =>
         publicDir: false,
         // Self-contained (dependencies bundled in): it runs wherever it was written, e.g. the E2E run's temporary folder.
         ssr: { noExternal: true },
-        build: { ssr: true, outDir: 'dist-ssr', emptyOutDir: true, rollupOptions: { input: SSR_ENTRY, output: { entryFileNames: 'render.js' } } },
+        build: {
+          ssr: true,
+          outDir: 'dist-ssr',
+          emptyOutDir: true,
+          rollupOptions: {
+            input: SSR_ENTRY,
+            output: { entryFileNames: 'render.js' },
+            // Bundling dependencies in shows zod's comments Rollup cannot place (harmless; the client build drops them silently).
+            onwarn(warning, warn) {
+              if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
+            },
+          },
+        },
       }
     : {
         root: 'web',

@@ -48,13 +48,16 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
     // Public pages get their title and meta description in the visitor's language in the HTML itself, for search
     // engines and link previews that do not run the app (issue 7).
     // The language is picked again here: cookies are parsed by now (request.lang may have been set before they were).
-    const lang = pickLanguage(request.query, request.cookies?.lang, request.headers['accept-language']);
+    // Anonymous visitors get the page itself, painted before the app loads (plugins/prerender.ts); signed-in users
+    // the shell, so their header never shows the anonymous one first. A painted page is in the language the app
+    // starts in (web/src/i18n.ts: ?lang=, the remembered choice, else Arabic; not the browser's Accept-Language,
+    // spec 01 section 9), and its title with it.
+    const painted = prerender !== null && !request.cookies?.[SESSION_COOKIE];
+    const lang = pickLanguage(request.query, request.cookies?.lang, painted ? undefined : request.headers['accept-language']);
     const meta = await publicPageMeta(app.db, request.url, lang);
     if (meta) {
       const html = injectPageMeta(await readFile(`${root}/index.html`, 'utf8'), meta);
-      // Anonymous visitors get the page itself, painted before the app loads (plugins/prerender.ts); signed-in
-      // users the shell, so their header never shows the anonymous one first.
-      const page = prerender && !request.cookies?.[SESSION_COOKIE] ? await prerender(request.url, lang, request.ip) : null;
+      const page = painted ? await prerender(request.url, lang, request.ip) : null;
       if (page?.kind === 'redirect') return reply.redirect(page.href);
       reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
       return page ? reply.code(page.status).send(withPrerendered(html, page)) : reply.send(html);

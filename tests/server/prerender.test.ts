@@ -64,8 +64,11 @@ describe('public pages painted by the server', () => {
     expect(state.queries.queries.map((q: { queryKey: unknown[] }) => q.queryKey[0])).toEqual(expect.arrayContaining(['/api/public/pages/{key}', '/api/public/news']));
   });
 
-  it('sends the English home page left-to-right, following Accept-Language like the titles do', async () => {
-    const html = (await app.inject({ method: 'GET', url: '/home', headers: { 'accept-language': 'en-US,en;q=0.9' } })).body;
+  it('sends the English home page left-to-right for the remembered choice; Arabic otherwise, whatever the browser accepts', async () => {
+    const arabic = (await app.inject({ method: 'GET', url: '/home', headers: { 'accept-language': 'en-US,en;q=0.9' } })).body;
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(stateOf(arabic).lang).toBe('ar');
+    const html = (await app.inject({ method: 'GET', url: '/home', headers: { cookie: 'lang=en', 'accept-language': 'ar' } })).body;
     expect(html).toContain('<html lang="en" dir="ltr">');
     const main = rootOf(html);
     expect(main).toMatch(/<h1[^>]*data-testid="page-title"[^>]*>Trusted Halal certification/);

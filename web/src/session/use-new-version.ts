@@ -32,6 +32,8 @@ export function useNewVersion(): string | null {
     };
     document.addEventListener('visibilitychange', onVisible);
     const unsubscribe = router.subscribe('onResolved', () => void check());
+    // A page the server painted resolved its first navigation before the app mounted (prerender/take-over.tsx).
+    void check();
     return () => {
       stopped = true;
       window.clearInterval(timer);
