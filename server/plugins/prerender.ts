@@ -84,6 +84,8 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 export function withPrerendered(html: string, page: Extract<Prerendered, { kind: 'page' }>): string {
   return html
     .replace('</head>', () => `${page.styles}</head>`)
+    // The page is on screen without the app: its script comes after what paints it (styles, fonts).
+    .replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
     .replace(
       '<div id="root"></div>',
       () => `<div id="root">${page.html}</div><script type="application/json" id="prerender-state">${scriptJson(page.state)}</script>`,
