@@ -8,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 
 COPY . .
 # The web app is built once here, not on every start (npm start builds it for a fresh checkout).
-RUN node_modules/.bin/vite build --logLevel warn
+RUN node_modules/.bin/vite build --logLevel warn && node_modules/.bin/vite build --ssr --logLevel warn
 
 EXPOSE 3000
 CMD ["node_modules/.bin/tsx", "server/main.ts"]

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
 import { pickLanguage } from '../i18n';
+import { SESSION_COOKIE } from './auth';
+import { loadPrerender, withPrerendered } from './prerender';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -14,6 +16,8 @@ const NOT_SPA = /^\/(api|simulators)(\/|$)/;
 export interface WebOptions {
   /** The built web app (vite build); defaults to web/dist. */
   root?: string;
+  /** The prerender of public pages (vite build --ssr); defaults to `<root>-ssr`, skipped when not built. */
+  ssr?: string;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface WebOptions {
  * picked up on reload) for every other GET path that is not an API or simulator path, so the client router
  * decides what to show, its 404 screen included. Registered by server/main.ts.
  */
-export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: WebOptions = {}): Promise<void> {
+export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr = `${root}-ssr` }: WebOptions = {}): Promise<void> {
   if (!existsSync(`${root}/index.html`)) {
     app.log.warn(`${root} has no index.html: run \`npm run build\` to serve the portal pages`);
     return;
@@ -38,16 +42,25 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST }: Web
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  const prerender = await loadPrerender(app, ssr);
   app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     if (NOT_SPA.test(request.url)) return reply.callNotFound();
     // Public pages get their title and meta description in the visitor's language in the HTML itself, for search
     // engines and link previews that do not run the app (issue 7).
     // The language is picked again here: cookies are parsed by now (request.lang may have been set before they were).
-    const lang = pickLanguage(request.query, request.cookies?.lang, request.headers['accept-language']);
+    // Anonymous visitors get the page itself, painted before the app loads (plugins/prerender.ts); signed-in users
+    // the shell, so their header never shows the anonymous one first. A painted page is in the language the app
+    // starts in (web/src/i18n.ts: ?lang=, the remembered choice, else Arabic; not the browser's Accept-Language,
+    // spec 01 section 9), and its title with it.
+    const painted = prerender !== null && !request.cookies?.[SESSION_COOKIE];
+    const lang = pickLanguage(request.query, request.cookies?.lang, painted ? undefined : request.headers['accept-language']);
     const meta = await publicPageMeta(app.db, request.url, lang);
     if (meta) {
-      const html = await readFile(`${root}/index.html`, 'utf8');
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(injectPageMeta(html, meta));
+      const html = injectPageMeta(await readFile(`${root}/index.html`, 'utf8'), meta);
+      const page = painted ? await prerender(request.url, lang, request.ip) : null;
+      if (page?.kind === 'redirect') return reply.redirect(page.href);
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+      return page ? reply.code(page.status).send(withPrerendered(html, page)) : reply.send(html);
     }
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });

@@ -31,9 +31,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
   process.env.NODE_ENV = 'production';
   try {
     await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    // The prerender of public pages, where the server looks for it (server/plugins/web.ts: <web root>-ssr).
+    await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { ssr: true, outDir: `${outDir}-ssr`, emptyOutDir: true } });
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
   project.provide('webDist', outDir);
-  return () => rmSync(outDir, { recursive: true, force: true });
+  return () => {
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(`${outDir}-ssr`, { recursive: true, force: true });
+  };
 }

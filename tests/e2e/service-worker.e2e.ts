@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ describe('service worker', () => {
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'halal-sw-dist-'));
     cpSync(inject('webDist'), dist, { recursive: true });
+    // With the prerender of public pages beside it (server/plugins/web.ts: <web root>-ssr), as deployed.
+    if (existsSync(`${inject('webDist')}-ssr`)) cpSync(`${inject('webDist')}-ssr`, `${dist}-ssr`, { recursive: true });
     port = await freePort();
     await start('1');
     browser = await launchBrowser();
@@ -37,6 +39,7 @@ describe('service worker', () => {
     await browser?.close();
     await server?.stop();
     rmSync(dist, { recursive: true, force: true });
+    rmSync(`${dist}-ssr`, { recursive: true, force: true });
   });
 
   it('registers after 30 s, serves the shell from its cache, and lets a new build through', async () => {

@@ -124,8 +124,8 @@ export async function setLanguage(lang: Language): Promise<void> {
 
 export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE);
 
-export async function initI18n(): Promise<void> {
-  const lang = initialLanguage();
+/** `lang`: the language the server painted the page in (prerender), so the app takes over in the same one. */
+export async function initI18n(lang: Language = initialLanguage()): Promise<void> {
   // Remembered at once, before the texts arrive: a page left before they do (a quick next navigation) keeps the choice.
   remember(lang);
   const [namespaces] = await Promise.all([loadBundles(lang), loadTextOverrides(false)]);
@@ -143,6 +143,28 @@ export async function initI18n(): Promise<void> {
   });
   applyOverrides(lastOverrides);
   await setLanguage(lang);
+}
+
+/**
+ * The server's prerender (prerender/render.tsx): both languages' texts once, then per page the overrides in force
+ * (what GET /api/texts/overrides answers) and the visitor's language. Pages are rendered one at a time.
+ */
+export async function initServerI18n(lang: Language, overrides: Overrides): Promise<void> {
+  if (!i18next.isInitialized) {
+    const all = await Promise.all(LANGUAGES.map(async (l) => [l, await loadBundles(l)] as const));
+    await i18next.use(initReactI18next).init({
+      resources: Object.fromEntries(all.map(([l, namespaces]) => [l, structuredClone(namespaces)])),
+      lng: lang,
+      fallbackLng: false,
+      supportedLngs: [...LANGUAGES],
+      ns: Object.keys(all[0][1]),
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  }
+  applyOverrides(overrides);
+  if (i18next.language !== lang) await i18next.changeLanguage(lang);
 }
 
 export default i18next;

@@ -1,8 +1,3 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { ChakraProvider } from '@chakra-ui/react';
-import { RouterProvider } from '@tanstack/react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
 // Self-hosted fonts (nothing loads from a CDN): Arabic and Latin, regular and bold weights.
 import '@fontsource/noto-sans-arabic/arabic-400.css';
 import '@fontsource/noto-sans-arabic/arabic-600.css';
@@ -16,27 +11,19 @@ import { initI18n } from './i18n';
 import { configureApi } from './api/client';
 import { markReadsStale, queryClient } from './api/query';
 import { installProblemHandler } from './components/problem-handler';
-import { FullPageLoader } from './components/FullPageLoader';
-import { Toaster } from './components/toaster';
-import { router } from './router';
+import { router, startFirstLoads } from './router';
 import { registerServiceWorkerLater } from './service-worker';
-import { system } from './theme';
+import { App } from './app';
+import { mountApp, prerenderState } from './prerender/take-over';
 
 async function start() {
-  await initI18n();
+  // A public page the server painted (prerender/): the app takes over in the language it was painted in.
+  const prerendered = prerenderState();
+  startFirstLoads();
+  await initI18n(prerendered?.lang);
   installProblemHandler();
   configureApi({ afterWrite: markReadsStale });
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <ChakraProvider value={system}>
-          <RouterProvider router={router} />
-          <FullPageLoader />
-          <Toaster />
-        </ChakraProvider>
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  await mountApp(<App router={router} queryClient={queryClient} painted={prerendered !== null} />, prerendered, router, queryClient);
   registerServiceWorkerLater();
 }
 

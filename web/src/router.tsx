@@ -242,14 +242,16 @@ const routeTree = rootRoute.addChildren([
   ...routeTable.map(buildRoute),
 ]);
 
-export const router = createRouter({
+/** The router's options; the server's prerender (prerender/render.tsx) makes a router of its own per page with them. */
+export const routerOptions = {
   routeTree,
-  context: { session: sessionStore, queryClient },
   defaultPreload: false,
   defaultErrorComponent: RouteErrorScreen,
   defaultNotFoundComponent: NotFoundScreen,
   scrollRestoration: true,
-});
+} as const;
+
+export const router = createRouter({ ...routerOptions, context: { session: sessionStore, queryClient } });
 
 // <html data-app-state="loading|ready"> tells E2E tests (and anyone scripting the portal) when a navigation,
 // its guards and redirects included, has settled and the shell is on the page (its first render is deferred).
@@ -267,12 +269,16 @@ router.subscribe('onResolved', () => {
 });
 shellShown.subscribe(showAppState);
 
-// The session call and the current page's code start now, with the texts, instead of after the first render and
-// the session answer (the root's beforeLoad): two round trips less before a page draws on a phone network. The
-// router reuses both (ensureSession, the lazy component's own load).
-startSessionLoad();
-const [firstBranch] = router.getMatchedRoutes(window.location.pathname);
-for (const route of firstBranch) {
-  const component = route.options.component as { preload?: () => Promise<void> } | undefined;
-  void component?.preload?.().catch(() => undefined);
+/**
+ * Starts the session call and the current page's code (main.tsx, with the texts) instead of after the first render
+ * and the session answer (the root's beforeLoad): two round trips less before a page draws on a phone network. The
+ * router reuses both (ensureSession, the lazy component's own load). Browser only: the prerender imports this module.
+ */
+export function startFirstLoads(): void {
+  startSessionLoad();
+  const [firstBranch] = router.getMatchedRoutes(window.location.pathname);
+  for (const route of firstBranch) {
+    const component = route.options.component as { preload?: () => Promise<void> } | undefined;
+    void component?.preload?.().catch(() => undefined);
+  }
 }

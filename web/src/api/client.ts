@@ -45,6 +45,8 @@ interface ApiSettings {
   onProblem: (problem: ApiProblem) => void;
   /** After a write succeeded: cached reads may be out of date (query.ts marks them stale). */
   afterWrite: () => void;
+  /** Sends a call; the browser's fetch, or the server's in-process one when it prerenders a page (prerender/render.tsx). */
+  fetch: (request: Request) => Promise<Response>;
 }
 
 const settings: ApiSettings = {
@@ -53,6 +55,7 @@ const settings: ApiSettings = {
   refreshCsrfToken: async () => undefined,
   onProblem: () => undefined,
   afterWrite: () => undefined,
+  fetch: (request) => globalThis.fetch(request),
 };
 
 /** The language the calls ask for (query keys include it: server texts come back in it). */
@@ -143,7 +146,7 @@ export const api = createClient<paths>({
   baseUrl: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
   credentials: 'same-origin',
   // Resolved per call so tests (and the browser's own fetch) can be swapped in.
-  fetch: (request) => globalThis.fetch(request),
+  fetch: (request) => settings.fetch(request),
 });
 api.use(portalMiddleware);
 

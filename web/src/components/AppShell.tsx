@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useLayoutEffect, useState } from 'react';
+import { createContext, useContext, useDeferredValue, useEffect, useLayoutEffect, useState } from 'react';
 import { Flex, LocaleProvider, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -40,9 +40,16 @@ export const shellShown = createStore(false);
  * the browser handle input in between. Nothing was on the screen before it either: the root waits for the session.
  */
 export function AppShell() {
-  const show = useDeferredValue(true, false);
-  return show ? <Shell /> : null;
+  const atOnce = useContext(ShellAtOnce);
+  const deferred = useDeferredValue(true, false);
+  return atOnce || deferred ? <Shell /> : null;
 }
+
+/**
+ * True on a page the server paints (prerender/render.tsx) and on the browser's hydration of it (main.tsx): the shell
+ * renders at once, as the server painted it; deferred, the server's render and the hydration would both be empty.
+ */
+export const ShellAtOnce = createContext(false);
 
 /**
  * The layout of every page: header, the page, footer, and the shell's own

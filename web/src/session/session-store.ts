@@ -51,6 +51,12 @@ export function startSessionLoad(): void {
   early.catch(() => undefined);
 }
 
+/** The server's prerender (prerender/render.tsx) renders for an anonymous visitor without asking the API. */
+export function primeSession(session: Session): void {
+  sessionStore.set(session);
+  firstLoad = Promise.resolve(session);
+}
+
 /** Loads the session once per page load (the root route awaits it) and runs the on-load duties. */
 export function ensureSession(): Promise<Session> {
   firstLoad ??= (early ? early.catch(() => loadSession()) : loadSession()).then((session) => {

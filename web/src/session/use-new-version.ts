@@ -32,8 +32,8 @@ export function useNewVersion(): string | null {
     };
     document.addEventListener('visibilitychange', onVisible);
     const unsubscribe = router.subscribe('onResolved', () => void check());
-    // The shell mounts after the first navigation has resolved (its first render is deferred, AppShell.tsx): that
-    // navigation's check runs now.
+    // The shell mounts after the first navigation has resolved: its first render is deferred (AppShell.tsx), or the
+    // server painted the page and the navigation resolved before the app mounted (prerender/take-over.tsx).
     if (router.state.status === 'idle') void check();
     return () => {
       stopped = true;

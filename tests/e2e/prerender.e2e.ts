@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { launchBrowser, openPage, startServer, waitForIdle, type RunningServer } from './harness';
+import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
+
+/**
+ * Public pages painted by the server (issue 18 item 1, server/plugins/prerender.ts): readable and navigable with
+ * JavaScript off, and taken over by the app without a change on screen — same pixels, same elements (hydrated,
+ * not replaced), no layout shift, nothing in the console.
+ */
+
+const ARABIC = /[\u0600-\u06FF]/;
+const title = (page: Page) => page.locator('h1[data-testid="page-title"]').first();
+
+/** Pixels that differ between two PNG screenshots of the same size (-1 when the sizes differ). */
+function differingPixels(a: Buffer, b: Buffer): number {
+  const pa = PNG.sync.read(a);
+  const pb = PNG.sync.read(b);
+  if (pa.width !== pb.width || pa.height !== pb.height) return -1;
+  let n = 0;
+  for (let i = 0; i < pa.data.length; i += 4) {
+    if (pa.data[i] !== pb.data[i] || pa.data[i + 1] !== pb.data[i + 1] || pa.data[i + 2] !== pb.data[i + 2]) n++;
+  }
+  return n;
+}
+
+describe('public pages painted by the server', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the home page without JavaScript, in Arabic and in English, and its links work', async () => {
+    for (const [lang, dir, text] of [
+      ['ar', 'rtl', ARABIC],
+      ['en', 'ltr', /Trusted Halal certification/],
+    ] as const) {
+      // English for a visitor who chose it before (the lang cookie); Arabic otherwise, whatever the browser accepts.
+      const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false, locale: 'en-US' });
+      if (lang === 'en') await context.addCookies([{ name: 'lang', value: 'en', url: server.url }]);
+      const page = await context.newPage();
+      await page.goto('/home');
+      expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+      expect(await page.locator('html').getAttribute('dir')).toBe(dir);
+      expect(await title(page).textContent()).toMatch(text);
+      // Styled: the hero's heading is white on the brand gradient, not the browser's default black.
+      expect(await title(page).evaluate((h) => getComputedStyle(h).color)).toBe('rgb(255, 255, 255)');
+      await page.locator('a[href="/hs-code"]').first().click();
+      await page.waitForURL('**/hs-code');
+      expect(await title(page).textContent()).toMatch(lang === 'ar' ? ARABIC : /HS codes/i);
+      await context.close();
+    }
+  });
+
+  it('is taken over by the app with no change on screen, no layout shift and nothing in the console', async () => {
+    const news = (await (await fetch(`${server.url}/api/public/news?pageSize=1`)).json()) as { items: { id: string }[] };
+    const paths = ['/home?lang=ar', '/home?lang=en', '/hs-code?lang=ar', '/faq?lang=en', `/media-center/${news.items[0]!.id}?lang=ar`, `/verify/${DEMO_VERIFICATION_CODES.active}?lang=en`];
+    for (const path of paths) {
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      const console: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') console.push(`${m.type()}: ${m.text()}`);
+      });
+      await page.addInitScript(() => {
+        const w = window as unknown as { shift: number };
+        w.shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.shift += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // The entry script is held back until the server's page has been looked at.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: 'commit' });
+      await title(page).waitFor();
+      // Every font face loaded first: a face the page has not asked for yet (a heading's bold) would swap in later,
+      // app or not.
+      await page.evaluate(() => Promise.all(Array.from(document.fonts).map((f) => f.load())).then(() => document.fonts.ready).then(() => undefined));
+      expect(await page.evaluate(() => document.documentElement.dataset.appState)).toBeUndefined();
+      await page.evaluate(() => ((window as unknown as { painted: Element | null }).painted = document.querySelector('h1')));
+      const box = await title(page).boundingBox();
+      const before = await page.screenshot();
+
+      // Shifts from here on are the takeover's (the font swap of the first paint is counted before).
+      await page.evaluate(() => ((window as unknown as { shift: number }).shift = 0));
+      release();
+      await waitForIdle(page);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      expect(console, path).toEqual([]);
+      expect(errors).toEqual([]);
+      // Hydrated: the heading is the very element the server sent, where it was.
+      expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), path).toBe(true);
+      expect(await title(page).boundingBox(), path).toEqual(box);
+      expect(differingPixels(before, await page.screenshot()), `${path}: pixels that changed when the app took over`).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), path).toBeLessThan(0.01);
+      await context.close();
+    }
+  });
+});
