@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,11 @@ describe('service worker', () => {
     writeFileSync(join(dist, 'sw.js'), sw);
     rmSync(join(dist, 'sw.js.gz'), { force: true });
     rmSync(join(dist, 'sw.js.br'), { force: true });
+    // A new build's files replace the old ones: the code of the open page's dialogs and toasts is gone from the
+    // server, and the new-version dialog must still open (fetched when the worker registered: lazy-when-open.tsx).
+    for (const file of readdirSync(join(dist, 'assets'))) {
+      if (/^(ModalNoticeDialog|ToastList)-/.test(file)) rmSync(join(dist, 'assets', file));
+    }
     await start('2');
 
     // The open page learns of it on its next navigation and offers to update; updating loads the new page.

@@ -1,7 +1,7 @@
 /*
  * The portal's service worker (spec 01 section 9: registered 30 s after the page has loaded, by web/src/service-worker.ts).
  * The build (web/build/shell-plugins.ts) writes it to /sw.js with BUILD (this build's id) and SHELL (index.html, the entry
- * script and its static imports, the entry CSS and the fonts it names) filled in.
+ * script and its static imports, the shell's lazy dialogs and toasts, the entry CSS and the fonts it names) filled in.
  *
  * - Hashed files (/assets/...) never change: from the cache first, cached when first fetched.
  * - Pages (navigations) from the network first, so a new build is seen at once (and the new-version dialog's reload

@@ -6,14 +6,18 @@ import type { Plugin } from 'vite';
 /*
  * Build-time parts of the shell's loading (issue 18 item 1):
  * - serviceWorker(): writes /sw.js from ./service-worker.js with this build's id and its shell files (the page,
- *   the entry script with everything it imports statically, its CSS and the fonts the CSS names).
+ *   the entry script with everything it imports statically, the shell's lazy dialogs, its CSS and the fonts).
  * - preloadFonts(): preload links for the regular weights, so text is drawn in its own font from the first paint
  *   instead of swapping (a layout shift) when the font arrives after the entry script.
  */
 
 const TEMPLATE = new URL('./service-worker.js', import.meta.url);
 
-/** The entry chunk's file and every chunk and CSS file it imports statically, transitively. */
+/**
+ * The entry chunk's file and every chunk and CSS file it imports statically, transitively, and the shell's own lazy
+ * parts (web/src/components: its dialogs, drawer and toasts, lazy-when-open.tsx) with theirs: an open page of an old
+ * build must still open the new-version dialog after a new build has replaced the files on the server.
+ */
 function shellFiles(bundle: OutputBundle): string[] {
   const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === 'chunk');
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
@@ -28,6 +32,11 @@ function shellFiles(bundle: OutputBundle): string[] {
     }
   };
   chunks.filter((c) => c.isEntry).forEach(visit);
+  const lazyParts = [...files]
+    .flatMap((file) => byName.get(file)?.dynamicImports ?? [])
+    .map((name) => byName.get(name))
+    .filter((chunk) => chunk?.facadeModuleId?.includes('/web/src/components/'));
+  lazyParts.forEach((chunk) => visit(chunk!));
   return [...files];
 }
 

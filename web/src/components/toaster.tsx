@@ -1,7 +1,9 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { createToaster } from '@chakra-ui/react';
+import { lazyPart } from './lazy-when-open';
 
-const ToastList = lazy(() => import('./ToastList').then((m) => ({ default: m.ToastList })));
+const loadToastList = lazyPart(() => import('./ToastList'));
+const ToastList = lazy(() => loadToastList().then((m) => ({ default: m.ToastList })));
 
 /** The portal's one toaster; put <Toaster /> once (main.tsx does) and call `notify.*` anywhere. */
 export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 5 });
