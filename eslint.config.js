@@ -20,7 +20,7 @@ const LAYERS = [
 ].flatMap(({ target, from, message }) => from.map((f) => ({ target, from: f, message })));
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'web/dist', 'data', 'db/migrations', 'docs', 'test-results', 'web/src/api/schema.gen.ts'] },
+  { ignores: ['node_modules', 'web/dist', 'web/dist-ssr', 'data', 'db/migrations', 'docs', 'test-results', 'web/src/api/schema.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
