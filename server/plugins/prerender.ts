@@ -95,8 +95,9 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 export function withPrerendered(html: string, page: Extract<Prerendered, { kind: 'page' }>): string {
   return html
     .replace('</head>', () => `${page.styles}</head>`)
-    // The page is on screen without the app: its script comes after what paints it (styles, fonts).
-    .replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
+    // The page is on screen without the app: its entry script is requested after the first paint (web/public/
+    // after-paint.js), so what paints the page (HTML, styles, fonts) does not share the connection with it.
+    .replace(/<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/, (_, entry: string) => `<script defer src="/after-paint.js" data-entry="${entry}"></script>`)
     .replace(
       '<div id="root"></div>',
       () => `<div id="root">${page.html}</div><script type="application/json" id="prerender-state">${scriptJson(page.state)}</script>`,

@@ -60,6 +60,10 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
       const page = painted ? await prerender(request.url, lang, request.ip) : null;
       if (page?.kind === 'redirect') return reply.redirect(page.href);
       reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+      // A language asked for with ?lang= is remembered as the app remembers a choice (web/src/i18n.ts, same cookie):
+      // a link followed before the app has taken over the painted page opens the next page in that language too.
+      const asked = (request.query as { lang?: unknown }).lang;
+      if (page && asked === lang) reply.setCookie('lang', lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax' });
       return page ? reply.code(page.status).send(withPrerendered(html, page)) : reply.send(html);
     }
     return reply.type('text/html; charset=utf-8').sendFile('index.html');

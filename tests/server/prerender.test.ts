@@ -60,6 +60,9 @@ describe('public pages painted by the server', () => {
     const classes = [...main.matchAll(/class="(css-[a-z0-9]+)/g)].map((m) => m[1]!.slice(4));
     expect(classes.length).toBeGreaterThan(10);
     for (const id of classes) expect(head).toContain(`.css-${id}`);
+    // The app's entry script is asked for after the first paint (web/public/after-paint.js), not with the page.
+    expect(html).toContain('<script defer src="/after-paint.js" data-entry="/assets/index.js"></script>');
+    expect(html).not.toContain('<script type="module"');
     const state = stateOf(html);
     expect(state.lang).toBe('ar');
     expect(state.queries.queries.map((q: { queryKey: unknown[] }) => q.queryKey[0])).toEqual(expect.arrayContaining(['/api/public/pages/{key}', '/api/public/news']));
@@ -75,6 +78,12 @@ describe('public pages painted by the server', () => {
     expect(main).toMatch(/<h1[^>]*data-testid="page-title"[^>]*>Trusted Halal certification/);
     expect(main).toContain('Verify a certificate');
     expect(stateOf(html).lang).toBe('en');
+  });
+
+  it('remembers a language asked for with ?lang=, so a link followed before the app loads keeps it', async () => {
+    const res = await app.inject({ method: 'GET', url: '/home?lang=en' });
+    expect(res.headers['set-cookie']).toMatch(/^lang=en; Max-Age=31536000; Path=\/; SameSite=Lax/);
+    expect((await app.inject({ method: 'GET', url: '/home' })).headers['set-cookie']).toBeUndefined();
   });
 
   it('sends the HS code list with its rows', async () => {
