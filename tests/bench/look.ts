@@ -11,6 +11,7 @@ import { extname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { finishAnimations, launchBrowser, waitForIdle } from '../e2e/harness/browser';
+import { pixelDifference } from '../e2e/harness/pixels';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const [outDir, ...builds] = process.argv.slice(2);
@@ -118,21 +119,13 @@ async function take(label: string, dist: string) {
 function compare(first: string, label: string): number {
   let differing = 0;
   for (const name of readdirSync(join(outDir!, first)).filter((f) => f.endsWith('.png')).sort()) {
-    const a = PNG.sync.read(readFileSync(join(outDir!, first, name)));
-    const b = PNG.sync.read(readFileSync(join(outDir!, label, name)));
-    if (a.width !== b.width || a.height !== b.height) {
-      console.log(`${label} ${name}: size ${a.width}x${a.height} against ${b.width}x${b.height}`);
+    const compared = pixelDifference(readFileSync(join(outDir!, first, name)), readFileSync(join(outDir!, label, name)));
+    if (!compared) {
+      console.log(`${label} ${name}: the sizes differ`);
       differing++;
       continue;
     }
-    const diff = new PNG({ width: a.width, height: a.height });
-    let pixels = 0;
-    for (let i = 0; i < a.data.length; i += 4) {
-      const same = a.data[i] === b.data[i] && a.data[i + 1] === b.data[i + 1] && a.data[i + 2] === b.data[i + 2];
-      if (!same) pixels++;
-      for (let c = 0; c < 3; c++) diff.data[i + c] = same ? 170 + a.data[i + c]! / 3 : c === 0 ? 255 : 0;
-      diff.data[i + 3] = 255;
-    }
+    const { pixels, image: diff } = compared;
     console.log(`${label} ${name}: ${pixels === 0 ? 'same' : `${pixels} pixels differ`}`);
     if (pixels > 0) {
       writeFileSync(join(outDir!, label, `diff-${name}`), PNG.sync.write(diff));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { launchBrowser, openPage, startServer, waitForIdle, type RunningServer } from './harness';
+import { pixelDifference } from './harness/pixels';
 import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
 
 /**
@@ -12,18 +12,6 @@ import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
 
 const ARABIC = /[\u0600-\u06FF]/;
 const title = (page: Page) => page.locator('h1[data-testid="page-title"]').first();
-
-/** Pixels that differ between two PNG screenshots of the same size (-1 when the sizes differ). */
-function differingPixels(a: Buffer, b: Buffer): number {
-  const pa = PNG.sync.read(a);
-  const pb = PNG.sync.read(b);
-  if (pa.width !== pb.width || pa.height !== pb.height) return -1;
-  let n = 0;
-  for (let i = 0; i < pa.data.length; i += 4) {
-    if (pa.data[i] !== pb.data[i] || pa.data[i + 1] !== pb.data[i + 1] || pa.data[i + 2] !== pb.data[i + 2]) n++;
-  }
-  return n;
-}
 
 describe('public pages painted by the server', () => {
   let server: RunningServer;
@@ -103,7 +91,7 @@ describe('public pages painted by the server', () => {
       // Hydrated: the heading is the very element the server sent, where it was.
       expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), path).toBe(true);
       expect(await title(page).boundingBox(), path).toEqual(box);
-      expect(differingPixels(before, await page.screenshot()), `${path}: pixels that changed when the app took over`).toBe(0);
+      expect(pixelDifference(before, await page.screenshot())?.pixels, `${path}: pixels that changed when the app took over`).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), path).toBeLessThan(0.01);
       await context.close();
     }
