@@ -65,9 +65,12 @@ class Child {
     this.proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    this.proc.stderr!.on('data', (d) => (this.stderr = (this.stderr + String(d)).slice(-4000)));
+    // The log's tail (stdout and stderr) goes into the failure message: a start that never answers says where it stopped.
+    const keep = (d: Buffer) => (this.stderr = (this.stderr + String(d)).slice(-4000));
+    this.proc.stdout!.on('data', keep);
+    this.proc.stderr!.on('data', keep);
     // Generous: the first start migrates and seeds, and CI machines may be busy.
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline) {
