@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -42,6 +41,8 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Read once, like the file list above: a new build is served after a restart.
+  const shell = readFileSync(`${root}/index.html`, 'utf8');
   const prerender = await loadPrerender(app, ssr);
   app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     if (NOT_SPA.test(request.url)) return reply.callNotFound();
@@ -56,7 +57,7 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
     const lang = pickLanguage(request.query, request.cookies?.lang, painted ? undefined : request.headers['accept-language']);
     const meta = await publicPageMeta(app.db, request.url, lang);
     if (meta) {
-      const html = injectPageMeta(await readFile(`${root}/index.html`, 'utf8'), meta);
+      const html = injectPageMeta(shell, meta);
       const page = painted ? await prerender(request.url, lang, request.ip) : null;
       if (page?.kind === 'redirect') return reply.redirect(page.href);
       reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');

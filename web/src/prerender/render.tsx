@@ -78,7 +78,7 @@ async function renderNow({ url, lang, fetch: fetchApi }: RenderInput): Promise<R
   // The screens start their reads while rendering: render, answer the reads they started, until none is left
   // (a page reads what an earlier answer names at most a couple of levels deep).
   let html = '';
-  let cache = createCache({ key: 'css' });
+  let cache: ReturnType<typeof createCache>;
   for (let pass = 0; ; pass++) {
     // A compat cache keeps the rules in `inserted` instead of writing <style> tags among the page's elements:
     // they go into <head> at once (what @emotion/server's extraction does).
