@@ -73,6 +73,10 @@ describe('public pages painted by the server', () => {
       });
       await page.goto(path, { waitUntil: 'commit' });
       await title(page).waitFor();
+      // What the visitor sees: the server's page once its stylesheet has come and a frame has been drawn (the
+      // browser draws nothing before that; a layout read earlier sees the unstyled page, body margin and all).
+      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every((l) => l.sheet !== null));
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       // Every font face loaded first: a face the page has not asked for yet (a heading's bold) would swap in later,
       // app or not.
       await page.evaluate(() => Promise.all(Array.from(document.fonts).map((f) => f.load())).then(() => document.fonts.ready).then(() => undefined));
