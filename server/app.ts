@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import jwt from '@fastify/jwt';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -16,6 +15,7 @@ import hostileInput from './plugins/hostile-input';
 import privateAnswers from './plugins/private-answers';
 import auth from './plugins/auth';
 import csrf from './plugins/csrf';
+import securityHeaders from './plugins/security-headers';
 import { modules } from './modules';
 import { configureHistoryKeys } from '../workflows/hash-chain';
 import { registerSimulators } from './simulators';
@@ -100,7 +100,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     request.t = tFor(request.lang);
   });
 
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

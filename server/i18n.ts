@@ -74,9 +74,18 @@ export function applyTextOverrides(overrides: TextOverride[]): void {
   }
   for (const [id, o] of next) if (applied.get(id)?.value !== o.value) instance.addResource(o.lang, o.namespace, o.key, o.value, { silent: true });
   applied = next;
+  // The texts changed: callers get a new `t`, so the labels remembered per `t` (requests/present.ts) are dropped.
+  fixedTs.clear();
 }
 
-export const tFor = (lang: Language): TFunction => instance.getFixedT(lang);
+/*
+ * One `t` per language, shared by the requests, until the texts change (applyTextOverrides, the only writer of the
+ * server's i18next resources after initI18n). Labels memoised per `t` (requests/present.ts statusLabel) therefore
+ * live across requests: on an event POST the status label's i18next lookup was ~3 % of the CPU (docs/performance.md,
+ * HTTP fourth pass). Before, a new `t` per request kept that memo to one request.
+ */
+const fixedTs = new Map<Language, TFunction>();
+export const tFor = (lang: Language): TFunction => fixedTs.get(lang) ?? fixedTs.set(lang, instance.getFixedT(lang)).get(lang)!;
 
 /** Picks the caller's language: ?lang=, then the `lang` cookie, then Accept-Language, then Arabic. */
 export function pickLanguage(query: unknown, cookie: string | undefined, acceptLanguage: string | undefined): Language {

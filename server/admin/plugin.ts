@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { AppError, registerErrorStatus } from '../errors';
-import { purgeAudit, writeAudit } from './audit-log';
+import { apiCallWriter, purgeAudit } from './audit-log';
 import './types';
 
 registerErrorStatus({ ReadOnlyRole: 403, UserLocked: 401, UserNameTaken: 400, RoleInUse: 409, RoleNameTaken: 400, DefaultRoleKept: 400 });
@@ -40,6 +40,7 @@ function requestIdOf(request: FastifyRequest): string | null {
  */
 export default fp(async (app) => {
   app.decorateRequest('auditErrorCode', undefined);
+  const writeApiCall = apiCallWriter(app.db);
 
   app.addHook('onRequest', async (request) => {
     if (request.readOnly && WRITES.has(request.method) && !READ_ONLY_ALLOWED.has(routeOf(request))) {
@@ -74,7 +75,7 @@ export default fp(async (app) => {
     const typed = anonymous?.typed ? (request.body as Record<string, unknown> | undefined)?.[anonymous.typed] : undefined;
     const outcome = reply.statusCode < 400 ? 'success' : 'failure';
     try {
-      await writeAudit(app.db, {
+      await writeApiCall({
         action: anonymous ? anonymous.action : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
         userId: request.sessionUser?.id ?? null,
         userName: request.sessionUser?.userName ?? (typeof typed === 'string' ? typed.trim().toLowerCase().slice(0, 200) : null),
@@ -85,7 +86,7 @@ export default fp(async (app) => {
         outcome,
         ip: request.ip,
         requestId: requestIdOf(request),
-        details: request.auditErrorCode ? { error: request.auditErrorCode } : null,
+        errorCode: request.auditErrorCode || null,
       });
     } catch (err) {
       request.log.error({ err }, 'could not write the audit log');

@@ -3,6 +3,8 @@ import { desc, eq, inArray } from 'drizzle-orm';
 import { auditLogs, textOverrides } from '../../db/schema';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import type { Client } from '../helpers/app';
+import { internalCertificateData } from '../services/fixtures';
+import { FACILITY, applicant } from '../workflows/fixtures/internal-certificate-scenario';
 import { createFacilitiesTestApp, type FacilitiesTestApp } from './facilities-harness';
 
 /**
@@ -124,6 +126,18 @@ describe('text overrides', () => {
     expect((await overrides()).en.shell?.['menu.home']).toBeUndefined();
     const rowsNow = await rows();
     expect(rowsNow.filter((r) => r.key === 'menu.home')).toEqual([]);
+  });
+
+  it("a status label override is in the next request's answer, though the label was shown before (labels are remembered across requests)", async () => {
+    const owner = await t.login('internal.main');
+    const r = await t.app.engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: internalCertificateData() }, applicant);
+    const status = async () => ((await owner.get(`/api/requests/${r.id}?lang=en`)).json() as { status: { code: number; label: string } }).status;
+    const before = await status();
+    expect(before.label).not.toBe(String(before.code));
+    expect((await put({ lang: 'en', namespace: 'status', key: `internalCertificate.${before.code}`, value: 'Being written' })).statusCode).toBe(200);
+    expect(await status()).toEqual({ code: before.code, label: 'Being written' });
+    expect((await admin.post('/api/admin/texts/reset', { lang: 'en', namespace: 'status', key: `internalCertificate.${before.code}` })).statusCode).toBe(200);
+    expect(await status()).toEqual(before);
   });
 
   it('an override saved by another server process is in force here after the refresh interval', async () => {

@@ -11,7 +11,10 @@ import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schem
  * from the machines' catalogues in locales/<lang>/status.json and machines.json).
  */
 
-/** Labels already looked up with one request's `t` (a fresh function per request, so text overrides still apply). */
+/**
+ * Labels already looked up with a `t`. server/i18n.ts tFor hands out one `t` per language and a new one when the texts
+ * change (an administrator's override), so a label is looked up once per language and text version.
+ */
 const labelsOf = new WeakMap<TFunction, Map<string, string>>();
 
 export function statusLabel(t: TFunction, kind: string, code: number): string {

@@ -116,6 +116,9 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZRequest, ...errors, 409: ZErrorBody },
       },
       serializerCompiler: trustedSuccess,
+      // The answer of a write is one request (~2.7 KB): brotli of it cost ~5 % of the call's CPU (and its
+      // decompression the caller's) to save ~1.8 KB (docs/performance.md, HTTP fourth pass). Lists stay compressed.
+      compress: false,
     },
     async (request) => {
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body);
