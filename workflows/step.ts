@@ -47,10 +47,15 @@ const snapshotTexts = new WeakMap<StoredSnapshot, string>();
  * that left the data alone). The copy then keeps it instead of parsing the data back (most of a snapshot's text), and
  * projections of the effects find the sections the send already parsed (machines/services/project.ts parseComplete).
  */
-export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
-  const p = machine.getPersistedSnapshot(snapshot) as unknown as StoredSnapshot & { children?: unknown };
-  const stored: StoredSnapshot = { value: p.value, context: p.context, status: p.status, historyValue: p.historyValue };
-  if (p.output !== undefined) stored.output = p.output;
+export function persistSnapshot(_machine: AnyStateMachine, snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
+  // What xstate's getPersistedSnapshot keeps of it, without its walk of the whole context looking for actor refs to
+  // replace (the machines neither invoke nor spawn, so a context holds none): history states as node ids.
+  const historyValue: Record<string, { id: string }[]> = {};
+  for (const [key, nodes] of Object.entries((snapshot.historyValue ?? {}) as Record<string, { id: string }[]>)) {
+    if (Array.isArray(nodes)) historyValue[key] = nodes.map((n) => ({ id: n.id }));
+  }
+  const stored: StoredSnapshot = { value: snapshot.value, context: snapshot.context as Record<string, unknown>, status: snapshot.status, historyValue };
+  if (snapshot.output !== undefined) stored.output = snapshot.output;
   const text = JSON.stringify(stored);
   let copy: StoredSnapshot;
   if (storedData === undefined) copy = JSON.parse(text) as StoredSnapshot;

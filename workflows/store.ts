@@ -58,11 +58,49 @@ const lockStatement = new HotStatement<LockedRow>(
   fieldsOf(requests, LOCKED_COLUMNS),
 );
 
-/** SELECT ... FOR UPDATE: serialises every writer of one request until the transaction ends. */
-export async function lockRequest(tx: Tx, id: string): Promise<LockedRow | undefined> {
+/**
+ * The same lock, for a caller that holds the snapshot it wrote at `known` (version and history head): the row comes
+ * without its snapshot (null) when it is still at that version and head, so the database neither sends it nor the
+ * driver parses it again.
+ */
+const lockKnownStatement = new HotStatement<LockedRow>(
+  'wf_lock_request_known',
+  (db) =>
+    db
+      .select(
+        Object.fromEntries(
+          LOCKED_COLUMNS.map((c) => [
+            c,
+            c === 'snapshot'
+              ? sql`case when ${requests.version} = ${param('version')} and ${requests.historyHash} = ${param('historyHash')} then null else ${requests.snapshot} end`
+              : getTableColumns(requests)[c as keyof RequestRow],
+          ]),
+        ),
+      )
+      .from(requests)
+      .where(eq(requests.id, param('id')))
+      .for('update'),
+  fieldsOf(requests, LOCKED_COLUMNS),
+);
+
+/**
+ * SELECT ... FOR UPDATE: serialises every writer of one request until the transaction ends. With `known` (the
+ * snapshot this process wrote, at that version and history head) the stored snapshot is read only when the row has
+ * moved since; otherwise the row carries `known.snapshot`, the very object that was written.
+ */
+export async function lockRequest(
+  tx: Tx,
+  id: string,
+  known?: { version: number; historyHash: string; snapshot: LockedRow['snapshot'] },
+): Promise<LockedRow | undefined> {
   if (!isRequestId(id)) return undefined;
-  const [row] = await lockStatement.execute(tx, { id });
-  return row;
+  if (!known) {
+    const [row] = await lockStatement.execute(tx, { id });
+    return row;
+  }
+  const [row] = await lockKnownStatement.execute(tx, { id, version: known.version, historyHash: known.historyHash });
+  // The snapshot column is never null: null says the row is at `known`.
+  return row && row.snapshot === null ? { ...row, snapshot: known.snapshot } : row;
 }
 
 /** Like lockRequest but gives up at once when another transaction holds the row (the timer runner never waits). */

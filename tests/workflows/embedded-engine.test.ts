@@ -186,6 +186,21 @@ describe('events', () => {
     expect((await engine.history(r.id)).at(-1)).toMatchObject({ event: 'RETURN', note: 'Trademark certificate expired', fromQueue: 'registration', toQueue: 'applicant' });
   });
 
+  it('an event another server process sent in between is seen: the next event is decided on the state it left', async () => {
+    // Two engines on one database, as two server processes: each remembers the snapshots it wrote.
+    const other = new EmbeddedEngine({ db: database.db, deps: testStoreDeps({ catalogue }) });
+    const r = await start();
+    await engine.send(r.id, { type: 'SUBMIT' }, applicant, 1);
+    const returned = await other.send(r.id, { type: 'RETURN', reason: 'Missing trademark' }, reviewer, 2);
+    expect(returned.queue).toBe('applicant');
+    // Back with the applicant: SUBMIT is taken again (on the snapshot this engine wrote, it would be refused).
+    const resubmitted = await engine.send(r.id, { type: 'SUBMIT' }, applicant, 3);
+    expect([resubmitted.version, resubmitted.queue]).toEqual([4, 'registration']);
+    expect((await engine.history(r.id)).map((h) => h.event)).toEqual(['START', 'SUBMIT', 'RETURN', 'SUBMIT']);
+    // And the other engine, whose last write is now behind, sees this one's.
+    expect((await other.send(r.id, { type: 'RETURN', reason: 'Still missing' }, reviewer, 4)).queue).toBe('applicant');
+  });
+
   it('the stored snapshot equals the replay of the history', async () => {
     const r = await start({ trademarks: [{ nameEn: 'Replay' }] });
     await engine.send(r.id, { type: 'SUBMIT' }, applicant, 1);

@@ -29,6 +29,9 @@ export interface EmbeddedEngineOptions {
   now?: () => Date;
 }
 
+/** Requests whose last written snapshot the engine keeps (a few MB at ~2 KB each). */
+const WRITTEN_MAX = 2000;
+
 export function refusalError(refusal: Refusal): AppError {
   if (refusal.code === 'ValidationFailed') return new AppError(AppErrorCode.ValidationFailed, {}, refusal.issues);
   return new AppError(refusal.code === 'NotAuthorized' ? AppErrorCode.NotAuthorized : AppErrorCode.TransitionNotAllowed);
@@ -43,6 +46,14 @@ export class EmbeddedEngine implements WorkflowEngine {
   private readonly catalogue: MachineCatalogue;
   private readonly deps: StoreDeps;
   private readonly now: () => Date;
+  /**
+   * The stored snapshot this process last wrote for each request, with the row's version and history head at that
+   * write. A locked row with the same version and head still holds that snapshot (only the engine writes it, and every
+   * write moves both), so the event runs on the very object written instead of the driver's fresh parse of it: the
+   * projections and the submission check then find the sections already parsed (machines/services/project.ts
+   * parseComplete remembers per object). Stored snapshots are never mutated. Bounded; the oldest entry goes first.
+   */
+  private readonly written = new Map<string, { version: number; historyHash: string; snapshot: LockedRow['snapshot'] }>();
 
   constructor(opts: EmbeddedEngineOptions) {
     this.db = opts.db;
@@ -79,12 +90,25 @@ export class EmbeddedEngine implements WorkflowEngine {
         this.deps,
       ),
     );
+    this.remember(row);
     return viewOf(row);
+  }
+
+  private remember(row: LockedRow): void {
+    this.written.delete(row.id);
+    this.written.set(row.id, { version: row.version, historyHash: row.historyHash, snapshot: row.snapshot });
+    if (this.written.size > WRITTEN_MAX) this.written.delete(this.written.keys().next().value!);
+  }
+
+  /** The locked row with the snapshot object this process wrote, when the row has not moved since. */
+  private withWritten(row: LockedRow): LockedRow {
+    const w = this.written.get(row.id);
+    return w && w.version === row.version && w.historyHash === row.historyHash ? { ...row, snapshot: w.snapshot } : row;
   }
 
   async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
     const row = await this.db.transaction(async (tx) => {
-      const locked = await lockRequest(tx, id);
+      const locked = await lockRequest(tx, id, this.written.get(id));
       if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
       options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
       if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
@@ -92,6 +116,8 @@ export class EmbeddedEngine implements WorkflowEngine {
       if (!result.ok) throw refusalError(result.refusal);
       return result.row;
     });
+    // Only once committed: a rolled-back write leaves the row at a version and head the entry does not match anyway.
+    this.remember(row);
     return viewOf(row);
   }
 
@@ -160,6 +186,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     while (fired < limit) {
       let claimed: string | undefined;
       let outcome: 'none' | 'busy' | 'fired';
+      let written: LockedRow | undefined;
       try {
         outcome = await this.db.transaction(async (tx) => {
           const timer = await claimDueTimer(tx, now, skip, onlyEntities);
@@ -167,10 +194,12 @@ export class EmbeddedEngine implements WorkflowEngine {
           claimed = timer.id;
           const row = await tryLockRequest(tx, timer.requestId);
           if (!row) return 'busy' as const;
-          const result = row.deletedAt ? ({ ok: false } as const) : await this.apply(tx, row, { type: timer.event }, SYSTEM_ACTOR);
+          const result = row.deletedAt ? ({ ok: false } as const) : await this.apply(tx, this.withWritten(row), { type: timer.event }, SYSTEM_ACTOR);
           await markTimerFired(tx, timer.id, result.ok ? 'accepted' : 'refused', this.now());
+          written = result.ok ? result.row : undefined;
           return 'fired' as const;
         });
+        if (written) this.remember(written);
       } catch (err) {
         // A timer whose event fails (a bug in an effect, a lost connection) is retried next sweep; it must not
         // hold back the timers behind it.
