@@ -7,6 +7,8 @@
  * per function. Built files are attributed to their sources when the build has source maps
  * (`npx vite build --sourcemap --outDir <dir>` and WEB_DIST=<dir>). Serves web/dist or WEB_DIST through the real
  * server (tests/e2e/harness/spawn.ts). Asserts nothing; ends with a `name=value` line.
+ * A path with `{request}` (e.g. `/requests/{request}?lang=en`) is loaded signed in as internal.main, on a draft
+ * request made for it, as `npm run bench:web` measures the request page; the LCP element is printed too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -58,14 +60,39 @@ function sourceOf(url: string, line: number, column: number, detail = false): st
 
 const ms = (us: number) => us / 1000;
 const server = await spawnServer();
+
+/** Signs in as internal.main and starts a draft request (tests/bench/web.ts does the same). */
+async function signedInRequest(): Promise<{ cookie: string; requestId: string }> {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName: 'internal.main', password: 'Demo@12345' }),
+  });
+  const session = login.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const s = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: session.join('; ') } });
+  const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+  const { csrfToken } = (await s.json()) as { csrfToken: string };
+  const started = await fetch(`${server.url}/api/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrfToken },
+    body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
+  });
+  return { cookie, requestId: ((await started.json()) as { id: string }).id };
+}
+const signedIn = paths.some((p) => p.includes('{request}')) ? await signedInRequest() : null;
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 const figures: string[] = [];
 try {
-  for (const path of paths) {
+  for (const asked of paths) {
+    const path = signedIn ? asked.replace('{request}', signedIn.requestId) : asked;
     const page = await browser.newPage();
+    if (signedIn && asked !== path) {
+      const cookies = signedIn.cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url: server.url }));
+      await page.setCookie(...cookies);
+    }
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
     const cdp = await page.createCDPSession();
     await cdp.send('Network.clearBrowserCache');
@@ -75,7 +102,11 @@ try {
     await page.evaluateOnNewDocument(() => {
       (window as unknown as { __lcp: number }).__lcp = 0;
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) (window as unknown as { __lcp: number }).__lcp = e.startTime;
+        for (const e of list.getEntries()) {
+          (window as unknown as { __lcp: number }).__lcp = e.startTime;
+          const el = (e as PerformanceEntry & { element?: Element }).element;
+          (window as unknown as { __lcpElement: string }).__lcpElement = el ? `${el.outerHTML.slice(0, 160)} (${(e as PerformanceEntry & { size: number }).size} px²)` : '?';
+        }
       }).observe({ type: 'largest-contentful-paint', buffered: true });
     });
     await page.tracing.start({
@@ -87,9 +118,16 @@ try {
     const wallMs = Date.now() - started;
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
     const trace = JSON.parse(Buffer.from((await page.tracing.stop())!).toString("utf8")) as { traceEvents: TraceEvent[] };
-    const { fp, lcp } = await page.evaluate(() => ({
+    const { fp, lcp, lcpElement, chain } = await page.evaluate(() => ({
       fp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
       lcp: (window as unknown as { __lcp: number }).__lcp,
+      lcpElement: (window as unknown as { __lcpElement?: string }).__lcpElement ?? '',
+      // The chain: when the entry script, the API calls and the first few chunks were asked for and answered.
+      chain: performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((e) => /\/api\/|\/assets\/(index|RequestPage|ar-|en-)/.test(e.name))
+        .map((e) => `${new URL(e.name).pathname.slice(0, 48)} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)}`),
     }));
     await page.close();
 
@@ -106,6 +144,7 @@ try {
     const blocking = long.reduce((sum, t) => sum + ms(t.dur!) - 50, 0);
     const busy = tasks.reduce((sum, t) => sum + ms(t.dur!), 0);
     console.log(`\n${path}: wall ${wallMs} ms, FCP ${fp.toFixed(0)} ms, LCP ${lcp.toFixed(0)} ms, main thread busy ${busy.toFixed(0)} ms in ${tasks.length} tasks, ${long.length} over 50 ms, blocking ${blocking.toFixed(0)} ms (CPU ${CPU_SLOWDOWN}× slower)`);
+    console.log(`  LCP element: ${lcpElement}\n  requests (ms from navigation): ${chain.join('; ')}`);
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const sampleAt: number[] = [];
     profile.timeDeltas.reduce((at, d) => (sampleAt.push(at + d), at + d), profile.startTime);

@@ -10,8 +10,10 @@
  * figures. Asserts nothing.
  *
  * Settings: CHROME_PATH (default /usr/bin/chromium), BENCH_PAGES (comma-separated subset of the page names below),
- * BENCH_RUNS (Lighthouse runs per page, default 1; the median performance run is reported).
+ * BENCH_RUNS (Lighthouse runs per page, default 1; the median performance run is reported), BENCH_SAVE (a folder:
+ * each run's Lighthouse JSON is written there as <page>-<run>.json, for the critical request chain and LCP element).
  */
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -105,6 +107,7 @@ try {
       );
       if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
       const { lhr } = result;
+      if (process.env.BENCH_SAVE) writeFileSync(`${process.env.BENCH_SAVE}/${page.name}-${i}.json`, JSON.stringify(lhr));
       if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       const items = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
