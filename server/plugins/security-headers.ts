@@ -1,22 +1,17 @@
-import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
-
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => void;
-/** helmet, the one @fastify/helmet depends on (it is not a dependency of the portal's own). */
-const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: object) => Middleware;
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * helmet's security headers (CSP, HSTS, frame options, ...) on every answer, computed once.
  *
- * @fastify/helmet calls helmet(options) on every request, so each request parsed the CSP directives, built the header
- * middlewares and ran them: ~3 % of an event POST's CPU (docs/performance.md, HTTP fourth pass). The portal's options
+ * @fastify/helmet (which this plugin replaces) called helmet(options) on every request, so each request parsed the
+ * CSP directives, built the header middlewares and ran them: ~3 % of an event POST's CPU (docs/performance.md, HTTP fourth pass). The portal's options
  * hold no per-request value (no CSP nonce, no directive function; no route sets its own helmet options or uses
  * reply.helmet), so helmet's answer is the same for every request: it is recorded once at start, and each answer gets
  * those headers, set on the raw answer in onRequest as @fastify/helmet does.
  */
-export default fp<FastifyHelmetOptions>(
+export default fp<HelmetOptions>(
   async (app, options) => {
     const set: [string, string | number | readonly string[]][] = [];
     const removed: string[] = [];
