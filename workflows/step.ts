@@ -47,7 +47,7 @@ const snapshotTexts = new WeakMap<StoredSnapshot, string>();
  * that left the data alone). The copy then keeps it instead of parsing the data back (most of a snapshot's text), and
  * projections of the effects find the sections the send already parsed (machines/services/project.ts parseComplete).
  */
-export function persistSnapshot(_machine: AnyStateMachine, snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
+export function persistSnapshot(snapshot: AnyMachineSnapshot, storedData?: unknown): StoredSnapshot {
   // What xstate's getPersistedSnapshot keeps of it, without its walk of the whole context looking for actor refs to
   // replace (the machines neither invoke nor spawn, so a context holds none): history states as node ids.
   const historyValue: Record<string, { id: string }[]> = {};
@@ -174,7 +174,7 @@ export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, sn
   const queue = catalogue.queueOf(snapshot);
   const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
   return {
-    stored: stored ?? persistSnapshot(machine, snapshot, storedData),
+    stored: stored ?? persistSnapshot(snapshot, storedData),
     status: catalogue.statusOf(snapshot),
     queue,
     stateValue: stateValueText(snapshot.value as StateValue),
@@ -293,5 +293,5 @@ export function replay(
     if (e.event === 'PAYMENT_REFUSED') continue;
     [snapshot] = machineTransition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor } as EventObject);
   }
-  return persistSnapshot(machine, snapshot);
+  return persistSnapshot(snapshot);
 }
