@@ -48,6 +48,23 @@ describe('public pages painted by the server', () => {
     }
   });
 
+  it('asks only for the fonts its HTML preloads, so no text waits for a face found late', async () => {
+    for (const path of ['/home?lang=ar', '/home?lang=en', '/hs-code?lang=en']) {
+      const { page, context } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      const fonts = new Set<string>();
+      page.on('request', (r) => {
+        if (r.resourceType() === 'font') fonts.add(new URL(r.url()).pathname);
+      });
+      await page.goto(path);
+      await waitForIdle(page);
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      const preloaded = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')).map((l) => new URL(l.href).pathname));
+      expect(fonts.size, path).toBeGreaterThan(0);
+      expect([...fonts].filter((f) => !preloaded.includes(f)), `${path}: fonts fetched without a preload`).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('is taken over by the app with no change on screen, no layout shift and nothing in the console', async () => {
     const news = (await (await fetch(`${server.url}/api/public/news?pageSize=1`)).json()) as { items: { id: string }[] };
     const paths = ['/home?lang=ar', '/home?lang=en', '/hs-code?lang=ar', '/faq?lang=en', `/media-center/${news.items[0]!.id}?lang=ar`, `/verify/${DEMO_VERIFICATION_CODES.active}?lang=en`];

@@ -1,10 +1,10 @@
-// Self-hosted fonts (nothing loads from a CDN): Arabic and Latin, regular and bold weights.
+// Self-hosted fonts (nothing loads from a CDN): Arabic and Latin, regular and semibold. Two weights, not three:
+// text asked in bold (700) is drawn in the semibold face, so a first view fetches four font files (~150 KB), all
+// preloaded (web/build/shell-plugins.ts), instead of six, two of them found only once the page was laid out.
 import '@fontsource/noto-sans-arabic/arabic-400.css';
 import '@fontsource/noto-sans-arabic/arabic-600.css';
-import '@fontsource/noto-sans-arabic/arabic-700.css';
 import '@fontsource/inter/latin-400.css';
 import '@fontsource/inter/latin-600.css';
-import '@fontsource/inter/latin-700.css';
 // The Chakra system's global CSS and token variables, written at build time (vite.config.ts, theme.ts).
 import 'virtual:chakra-global.css';
 import { initI18n } from './i18n';
