@@ -1,3 +1,4 @@
+import type { Tx } from '../db/client';
 import type { Actor } from '../machines/actor';
 
 /**
@@ -39,6 +40,13 @@ export interface WorkflowEngine {
 export interface SendOptions {
   /** Throws (an AppError) when this caller may not send to the request; the engine then writes nothing. */
   admit?: (request: { kind: string; facilityId: string }) => void;
+  /**
+   * A caller's own row (the API's audit row), written in the event's transaction: committed with the event or not at
+   * all, and no commit of its own. Called once, at the transaction's start (before the engine decides): a refusal rolls
+   * it back, and its failure refuses the event. An engine that has no such transaction (temporal/, for requests) does
+   * not call it: a caller that sees it was not called writes its row itself.
+   */
+  alsoWrite?: (tx: Tx) => Promise<void>;
 }
 
 /** What the caller provides on start; `requestId` is created by the engine. */

@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { auditLogs } from '../../db/schema';
+import { HotStatement } from '../../workflows/hot-statements';
 
 export type AuditEntry = Omit<typeof auditLogs.$inferInsert, 'id' | 'at'> & { at?: Date };
 
@@ -19,26 +20,36 @@ export type ApiCallEntry = Required<Pick<AuditEntry, 'action' | 'userId' | 'user
  * POST's CPU (docs/performance.md, HTTP fourth pass). The same row: `details` is `{ error: code }` or null.
  */
 export function apiCallWriter(db: Db): (entry: ApiCallEntry) => Promise<void> {
-  const p = (name: keyof ApiCallEntry) => sql.placeholder(name);
-  const statement = db
-    .insert(auditLogs)
-    .values({
-      action: p('action'),
-      userId: p('userId'),
-      userName: p('userName'),
-      method: p('method'),
-      route: p('route'),
-      path: p('path'),
-      statusCode: p('statusCode'),
-      outcome: p('outcome'),
-      ip: p('ip'),
-      requestId: p('requestId'),
-      details: sql`case when ${p('errorCode')}::text is null then null else jsonb_build_object('error', ${p('errorCode')}::text) end`,
-    })
-    .prepare('audit_api_call');
+  const statement = apiCallInsert(db).prepare('audit_api_call');
   return async (entry) => {
     await statement.execute(entry);
   };
+}
+
+const p = (name: keyof ApiCallEntry) => sql.placeholder(name);
+const apiCallInsert = (db: Db | Tx) =>
+  db.insert(auditLogs).values({
+    action: p('action'),
+    userId: p('userId'),
+    userName: p('userName'),
+    method: p('method'),
+    route: p('route'),
+    path: p('path'),
+    statusCode: p('statusCode'),
+    outcome: p('outcome'),
+    ip: p('ip'),
+    requestId: p('requestId'),
+    details: sql`case when ${p('errorCode')}::text is null then null else jsonb_build_object('error', ${p('errorCode')}::text) end`,
+  });
+
+const apiCallInTx = new HotStatement('audit_api_call_tx', apiCallInsert);
+
+/**
+ * The same row, written inside the caller's transaction (an event's: SendOptions.alsoWrite), with a statement built
+ * once and prepared per connection: the row commits with the event, with no commit of its own.
+ */
+export async function writeApiCallIn(tx: Tx, entry: ApiCallEntry): Promise<void> {
+  await apiCallInTx.execute(tx, entry);
 }
 
 /** Deletes the rows older than `days` days; returns how many went. */

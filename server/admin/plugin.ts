@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { AppError, registerErrorStatus } from '../errors';
-import { apiCallWriter, purgeAudit } from './audit-log';
+import type { Tx } from '../../db/client';
+import { apiCallWriter, purgeAudit, writeApiCallIn, type ApiCallEntry } from './audit-log';
 import './types';
 
 registerErrorStatus({ ReadOnlyRole: 403, UserLocked: 401, UserNameTaken: 400, RoleInUse: 409, RoleNameTaken: 400, DefaultRoleKept: 400 });
@@ -33,13 +34,42 @@ function requestIdOf(request: FastifyRequest): string | null {
   return route.startsWith('/api/requests/:id') && typeof id === 'string' ? id : null;
 }
 
+/** The audit row of an API write, as answered with `statusCode`. */
+function apiCallEntry(request: FastifyRequest, route: string, statusCode: number): ApiCallEntry {
+  const anonymous = ANONYMOUS_ACTIONS[route];
+  const typed = anonymous?.typed ? (request.body as Record<string, unknown> | undefined)?.[anonymous.typed] : undefined;
+  return {
+    action: anonymous ? anonymous.action : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
+    userId: request.sessionUser?.id ?? null,
+    userName: request.sessionUser?.userName ?? (typeof typed === 'string' ? typed.trim().toLowerCase().slice(0, 200) : null),
+    method: request.method,
+    route,
+    path: request.url.split('?')[0].slice(0, 500),
+    statusCode,
+    outcome: statusCode < 400 ? 'success' : 'failure',
+    ip: request.ip,
+    requestId: requestIdOf(request),
+    errorCode: request.auditErrorCode || null,
+  };
+}
+
 /**
  * The audit log and the read-only roles (issue 15): every write through the API and every sign-in attempt is
- * written to audit_logs once its answer is sent (who, when, what, from which address, outcome); a user holding a
- * read-only role is refused every write. Old rows are purged by the retention setting, hourly.
+ * written to audit_logs (who, when, what, from which address, outcome); a user holding a read-only role is refused
+ * every write. Old rows are purged by the retention setting, hourly.
+ *
+ * When: an event the engine takes (POST /api/requests/:id/events) has its row written in the event's own
+ * transaction (request.auditInEvent, passed to the engine as SendOptions.alsoWrite): never an event without its row,
+ * and one commit per event instead of two. Every other call, a refused or failed event included, and an event on an
+ * engine that does not call alsoWrite (Temporal), has its row written once the answer is sent (onResponse).
  */
 export default fp(async (app) => {
   app.decorateRequest('auditErrorCode', undefined);
+  app.decorateRequest('auditWrittenInEvent', false);
+  app.decorateRequest('auditInEvent', async function (this: FastifyRequest, tx: Tx) {
+    await writeApiCallIn(tx, apiCallEntry(this, routeOf(this), 200));
+    this.auditWrittenInEvent = true;
+  });
   const writeApiCall = apiCallWriter(app.db);
 
   app.addHook('onRequest', async (request) => {
@@ -71,23 +101,11 @@ export default fp(async (app) => {
   app.addHook('onResponse', async (request, reply) => {
     const route = routeOf(request);
     if (!WRITES.has(request.method) || !route.startsWith('/api/')) return;
-    const anonymous = ANONYMOUS_ACTIONS[route];
-    const typed = anonymous?.typed ? (request.body as Record<string, unknown> | undefined)?.[anonymous.typed] : undefined;
-    const outcome = reply.statusCode < 400 ? 'success' : 'failure';
+    // Written with the event (auditInEvent). A failure answer after it still gets its row: the event's transaction
+    // rolled back (its row with it), or, had the answer failed after the commit, the log says so too.
+    if (request.auditWrittenInEvent && reply.statusCode < 400) return;
     try {
-      await writeApiCall({
-        action: anonymous ? anonymous.action : route === '/api/auth/logout' ? 'auth.logout' : 'api.write',
-        userId: request.sessionUser?.id ?? null,
-        userName: request.sessionUser?.userName ?? (typeof typed === 'string' ? typed.trim().toLowerCase().slice(0, 200) : null),
-        method: request.method,
-        route,
-        path: request.url.split('?')[0].slice(0, 500),
-        statusCode: reply.statusCode,
-        outcome,
-        ip: request.ip,
-        requestId: requestIdOf(request),
-        errorCode: request.auditErrorCode || null,
-      });
+      await writeApiCall(apiCallEntry(request, route, reply.statusCode));
     } catch (err) {
       request.log.error({ err }, 'could not write the audit log');
     }

@@ -20,6 +20,7 @@
  * and ends with one line of name=value figures.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
@@ -96,19 +97,37 @@ async function main() {
     const httpState = httpIds.map((v) => ({ id: v.id, version: v.version, step: 0 }));
     const engineState = engineIds.map((v) => ({ id: v.id, version: v.version, step: 0 }));
     // cpu: the server process's CPU time (user + system, µs) over the phase; clientCpu: the client process's.
-    const http = { latencies: [] as number[], seconds: 0, errors: 0, cpu: 0, clientCpu: 0 };
-    const engine = { latencies: [] as number[], seconds: 0, cpu: 0 };
+    const http = { latencies: [] as number[], seconds: 0, errors: 0, cpu: 0, clientCpu: 0, pg: 0 };
+    const engine = { latencies: [] as number[], seconds: 0, cpu: 0, pg: 0 };
     const cpuSince = (c: NodeJS.CpuUsage) => {
       const d = process.cpuUsage(c);
       return d.user + d.system;
     };
 
+    // pgCpu: the CPU time (µs) of the PostgreSQL backends serving this database (same machine; /proc, 10 ms ticks),
+    // so the database's share of an event is counted too (a commit fewer shows there, not in the server's process).
+    const pgCpu = async (): Promise<number> => {
+      if (database.kind !== 'postgres') return 0;
+      const rows = (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { pid: number }[];
+      let ticks = 0;
+      for (const { pid } of rows) {
+        try {
+          const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+          ticks += Number(fields[11]) + Number(fields[12]);
+        } catch {
+          // not on this machine, or gone
+        }
+      }
+      return ticks * 10_000;
+    };
     const statuses = new Map<number, number>();
     const runHttp = async (seconds: number) => {
       const headers = { cookie: staff.cookie, 'x-csrf-token': staff.csrf };
+      const pg0 = await pgCpu();
       const cpu0 = process.cpuUsage();
       const r = await ask<EventsResult>({ op: 'events', base, headers, clients: httpState, loop: LOOP, seconds });
       http.cpu += cpuSince(cpu0);
+      http.pg += (await pgCpu()) - pg0;
       http.clientCpu += r.cpuMicros;
       r.clients.forEach((c, i) => Object.assign(httpState[i], c));
       for (const line of r.firstErrors) console.log(line);
@@ -122,6 +141,7 @@ async function main() {
     const runEngine = async (seconds: number) => {
       const end = performance.now() + seconds * 1000;
       const started = performance.now();
+      const pg0 = await pgCpu();
       const cpu0 = process.cpuUsage();
       await Promise.all(
         engineState.map(async (st) => {
@@ -134,11 +154,12 @@ async function main() {
       );
       engine.seconds += (performance.now() - started) / 1000;
       engine.cpu += cpuSince(cpu0);
+      engine.pg += (await pgCpu()) - pg0;
     };
     await runHttp(1);
     await runEngine(1);
-    Object.assign(http, { latencies: [], seconds: 0, errors: 0, cpu: 0, clientCpu: 0 });
-    Object.assign(engine, { latencies: [], seconds: 0, cpu: 0 });
+    Object.assign(http, { latencies: [], seconds: 0, errors: 0, cpu: 0, clientCpu: 0, pg: 0 });
+    Object.assign(engine, { latencies: [], seconds: 0, cpu: 0, pg: 0 });
     statuses.clear();
     for (let r = 0; r < ROUNDS; r++) {
       await runHttp(Math.max(1, Math.round(SECONDS / ROUNDS)));
@@ -158,6 +179,9 @@ async function main() {
     const clientCpu = perEvent(http.clientCpu, http.latencies.length);
     const engineCpu = perEvent(engine.cpu, engine.latencies.length);
     console.log(`  CPU per event: server ${httpCpu.toFixed(0)} µs (HTTP) vs ${engineCpu.toFixed(0)} µs (engine.send); bench client ${clientCpu.toFixed(0)} µs`);
+    const httpPg = perEvent(http.pg, http.latencies.length);
+    const enginePg = perEvent(engine.pg, engine.latencies.length);
+    if (database.kind === 'postgres') console.log(`  PostgreSQL backends' CPU per event: ${httpPg.toFixed(0)} µs (HTTP) vs ${enginePg.toFixed(0)} µs (engine.send)`);
 
     const listFigures: string[] = [];
     if (PHASES.has('lists')) {
@@ -234,6 +258,7 @@ async function main() {
         `events_http_server_cpu_us=${httpCpu.toFixed(0)}`,
         `events_http_client_cpu_us=${clientCpu.toFixed(0)}`,
         `events_engine_cpu_us=${engineCpu.toFixed(0)}`,
+        ...(database.kind === 'postgres' ? [`events_http_pg_cpu_us=${httpPg.toFixed(0)}`, `events_engine_pg_cpu_us=${enginePg.toFixed(0)}`] : []),
         ...listFigures,
         `http_engine_ratio=${(h.rps / e.rps).toFixed(2)}`,
       ].join(' '),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
-import { auditLogs, bills, portalSettings } from '../../db/schema';
+import { auditLogs, bills, portalSettings, requestHistory } from '../../db/schema';
 import { Permissions } from '../../machines/permissions';
 import { AUDITOR_ROLE } from '../../machines/default-roles';
 import { SettingsStore } from '../../server/admin/settings-store';
@@ -113,6 +113,38 @@ describe('audit log', () => {
     expect((await found()).items.every((i: { userName: string }) => i.userName === 'internal.main')).toBe(true);
     const search = (await admin.get('/api/admin/audit-logs?search=internal.main&outcome=failure')).json();
     expect(search.items.some((i: { requestId: string }) => i.requestId === r.id)).toBe(true);
+  });
+
+  it("writes a taken event's row in the event's transaction and a refused one's after the answer: each once, same fields", async () => {
+    const applicant = await t.login('internal.main');
+    const r = await completeDraft(applicant, 'internalCertificate', FACILITY);
+    const rows = () =>
+      t.database.db
+        .select()
+        .from(auditLogs)
+        .where(and(eq(auditLogs.requestId, r.id), eq(auditLogs.route, '/api/requests/:id/events')))
+        .orderBy(auditLogs.id);
+    // The taken EDIT's row committed with the EDIT: written by the same transaction as its history row.
+    expect(await rows()).toMatchObject([{ statusCode: 200, outcome: 'success' }]);
+    const xmin = sql<string>`xmin::text`;
+    const [auditTx] = await t.database.db.select({ xmin }).from(auditLogs).where(eq(auditLogs.id, (await rows())[0].id));
+    const [historyTx] = await t.database.db.select({ xmin }).from(requestHistory).where(eq(requestHistory.requestId, r.id)).orderBy(desc(requestHistory.seq)).limit(1);
+    expect(auditTx.xmin).toBe(historyTx.xmin);
+    const stale = await send(applicant, r.id, 'EDIT', r.version - 1, { data: {} });
+    expect(stale.statusCode).toBe(409);
+    // The refusal's row comes once its answer is sent.
+    await expect.poll(async () => (await rows()).some((row) => row.outcome === 'failure')).toBe(true);
+    const same = { action: 'api.write', userName: 'internal.main', method: 'POST', route: '/api/requests/:id/events', path: `/api/requests/${r.id}/events`, ip: '127.0.0.1', requestId: r.id };
+    expect(await rows()).toMatchObject([
+      { ...same, statusCode: 200, outcome: 'success', details: null },
+      { ...same, statusCode: 409, outcome: 'failure', details: { error: 'ConcurrencyConflict' } },
+    ]);
+    const [taken, refused] = await rows();
+    expect(taken.userId).not.toBeNull();
+    expect(taken.userId).toBe(refused.userId);
+    // Nothing more comes after the answer of the taken EDIT (a second row for it would have landed by now).
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await rows()).toHaveLength(2);
   });
 
   it('exports CSV with formula-looking cells neutralised', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bills, certificates, requestHistory, requests, workflowTimers } from '../../db/schema';
+import { auditLogs, bills, certificates, requestHistory, requests, workflowTimers } from '../../db/schema';
 import { AppError } from '../../server/errors';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { TimerRunner } from '../../workflows/embedded/timer-runner';
@@ -11,6 +11,7 @@ import { EFFECT_HANDLERS } from '../../workflows/effects';
 import { EFFECT_NAMES } from '../../machines/effects';
 import { replay, type StoredSnapshot } from '../../workflows/step';
 import type { MachineCatalogue } from '../../workflows/catalogue';
+import type { SendOptions } from '../../workflows/engine';
 import { createTestDatabase } from '../helpers/db';
 import { fixtureCatalogue } from './fixtures/payment-machine';
 import { FACILITY, applicant, otherApplicant, reviewer, reviewer2 } from './fixtures/actors';
@@ -165,6 +166,29 @@ describe('events', () => {
     expect(await engine.history(r.id)).toHaveLength(1);
     const accepted = await engine.send(r.id, { type: 'SUBMIT' }, applicant, 1, { admit: () => {} });
     expect(accepted.version).toBe(2);
+  });
+
+  it("alsoWrite's row commits with the event or not at all: a refusal rolls it back, its failure refuses the event", async () => {
+    const r = await start();
+    const rowsOf = () => database.db.select().from(auditLogs).where(eq(auditLogs.requestId, r.id));
+    const alsoWrite = async (tx: Parameters<NonNullable<SendOptions['alsoWrite']>>[0]) => {
+      await tx.insert(auditLogs).values({ action: 'engine.test', outcome: 'success', requestId: r.id });
+    };
+    expect((await refusal(engine.send(r.id, { type: 'APPROVE' }, applicant, 1, { alsoWrite }))).code).toBe('TransitionNotAllowed');
+    expect((await refusal(engine.send(r.id, { type: 'SUBMIT' }, applicant, 9, { alsoWrite }))).code).toBe('ConcurrencyConflict');
+    const refuse = () => {
+      throw new AppError('EntityNotFound');
+    };
+    expect((await refusal(engine.send(r.id, { type: 'SUBMIT' }, applicant, 1, { alsoWrite, admit: refuse }))).code).toBe('EntityNotFound');
+    expect(await rowsOf()).toEqual([]);
+    const failing = async () => {
+      throw new Error('the extra row failed');
+    };
+    await expect(engine.send(r.id, { type: 'SUBMIT' }, applicant, 1, { alsoWrite: failing })).rejects.toThrow('the extra row failed');
+    expect((await engine.get(r.id))!.version).toBe(1);
+    expect(await engine.history(r.id)).toHaveLength(1);
+    expect((await engine.send(r.id, { type: 'SUBMIT' }, applicant, 1, { alsoWrite })).version).toBe(2);
+    expect(await rowsOf()).toHaveLength(1);
   });
 
   it('a targetless event (a note) is accepted: history row with the note, status unchanged', async () => {

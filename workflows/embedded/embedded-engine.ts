@@ -108,12 +108,17 @@ export class EmbeddedEngine implements WorkflowEngine {
 
   async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
     const row = await this.db.transaction(async (tx) => {
+      // The caller's own row (SendOptions.alsoWrite) is sent with the lock read, one round trip for both; a refusal
+      // below rolls it back with the rest.
+      const also = options.alsoWrite?.(tx);
+      also?.catch(() => {});
       const locked = await lockRequest(tx, id, this.written.get(id));
       if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
       options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
       if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
       const result = await this.apply(tx, locked, event, actor);
       if (!result.ok) throw refusalError(result.refusal);
+      await also;
       return result.row;
     });
     // Only once committed: a rolled-back write leaves the row at a version and head the entry does not match anyway.

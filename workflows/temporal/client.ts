@@ -181,6 +181,8 @@ export class TemporalEngine implements WorkflowEngine {
     if (!row || row.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
     if ((ENTITY_KINDS as readonly string[]).includes(row.kind)) return this.entities.send(id, event, actor, expectedVersion, options);
     options.admit?.({ kind: row.kind, facilityId: row.facilityPublicId });
+    // options.alsoWrite is not called: the event commits in Temporal's history, not in a transaction of ours, so the
+    // caller writes its row itself (the API's audit row: once the answer is sent).
     // The workflow checks the version too; answering a stale one here saves the round trip.
     if (expectedVersion !== undefined && row.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
     try {

@@ -121,7 +121,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       compress: false,
     },
     async (request) => {
-      const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body);
+      // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
+      const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
       return { ...presentRequest(request.t, view), notices: notices.map((n) => request.t(n.key, n.params)) };
     },
   );

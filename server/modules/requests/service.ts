@@ -8,7 +8,7 @@ import { isRequestKind, productKey, serviceOf, validateSubmission, type FeeRule,
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
 import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
-import type { RequestView, WorkflowEvent } from '../../../workflows/engine';
+import type { RequestView, SendOptions, WorkflowEvent } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { readRequest } from '../../../workflows/store';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
@@ -144,16 +144,24 @@ export interface SendBody {
 
 /**
  * Sends an event to a request on behalf of a person. Returns the request as the event left it, and the notices the
- * person should read (products excluded because the certificate already lists them).
+ * person should read (products excluded because the certificate already lists them). `alsoWrite` goes with the
+ * event itself (SendOptions.alsoWrite: the call's audit row), not with an EDIT a submission sends before it.
  */
-export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: string, body: SendBody): Promise<{ view: RequestView; notices: Notice[] }> {
+export async function sendRequestEvent(
+  app: FastifyInstance,
+  actor: Actor,
+  id: string,
+  body: SendBody,
+  alsoWrite?: SendOptions['alsoWrite'],
+): Promise<{ view: RequestView; notices: Notice[] }> {
   const payload = body.payload ?? {};
   const timing = planTimingIssues(body.type, payload, new Date());
   const admit = admitFor(actor);
+  const options: SendOptions = alsoWrite ? { admit, alsoWrite } : { admit };
   if (!timing.length && !READS_REQUEST_FIRST.has(body.type)) {
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
-    return { view: await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, { admit }), notices: [] };
+    return { view: await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options), notices: [] };
   }
   const view = await visibleRequest(app, id, actor);
   admit(view);
@@ -167,13 +175,13 @@ export async function sendRequestEvent(app: FastifyInstance, actor: Actor, id: s
   if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
     // Allowed at all? The machine answers first (403/409 before any data check).
     const allowed = await app.engine.allowedActions(view.id, actor);
-    if (!allowed.some((a) => a.type === body.type)) return { view: await app.engine.send(view.id, { ...payload, type: body.type }, actor, expectedVersion, { admit }), notices };
+    if (!allowed.some((a) => a.type === body.type)) return { view: await app.engine.send(view.id, { ...payload, type: body.type }, actor, expectedVersion, options), notices };
     const prepared = await prepareSubmission(app, def, view, actor, expectedVersion);
     expectedVersion = prepared.version;
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
-  return { view: await app.engine.send(view.id, event, actor, expectedVersion, { admit }), notices };
+  return { view: await app.engine.send(view.id, event, actor, expectedVersion, options), notices };
 }
 
 /**
