@@ -8,7 +8,7 @@ import type { RequestContext } from '../machines/types';
 import type { Deadline, MachineCatalogue } from './catalogue';
 import type { HistoryEntry, RequestView, WorkflowEvent } from './engine';
 import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } from './effects';
-import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
+import { checkChain, historyHash, rememberCanonical, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
 import { sendStep, snapshotText, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
@@ -149,8 +149,25 @@ export function viewOf(row: LockedRow): RequestView {
   };
 }
 
+/**
+ * The stored forms of the actors seen lately, by their JSON text, frozen at every depth: one actor sends many events,
+ * and the history hash then reads the canonical text of its stored form once (hash-chain.ts rememberCanonical).
+ */
+const actorJsons = new Map<string, Record<string, unknown>>();
+const actorTexts = new WeakMap<object, string>();
+const ACTOR_JSONS_MAX = 1000;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The actor as its history row stores it (a JSON copy; frozen, shared by the rows of one actor). */
 export function actorJson(actor: Actor): Record<string, unknown> {
-  return toJson({
+  const text = JSON.stringify({
     userId: actor.userId,
     roles: actor.roles,
     permissions: actor.permissions,
@@ -159,6 +176,15 @@ export function actorJson(actor: Actor): Record<string, unknown> {
     ...(actor.facilityPermissions ? { facilityPermissions: actor.facilityPermissions } : {}),
     ...(actor.system ? { system: true } : {}),
   });
+  let json = actorJsons.get(text);
+  if (!json) {
+    json = deepFreeze(JSON.parse(text) as Record<string, unknown>);
+    rememberCanonical(json);
+    actorTexts.set(json, text);
+    actorJsons.set(text, json);
+    if (actorJsons.size > ACTOR_JSONS_MAX) actorJsons.delete(actorJsons.keys().next().value!);
+  }
+  return json;
 }
 
 /** The note of a history row: the event's `note`, else its `reason`. */
@@ -197,7 +223,7 @@ const HISTORY_COLUMNS = [
 function historyValues(row: HashedRow & { prevHash: string; hash: string }, payloadText?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const c of HISTORY_COLUMNS) out[`h_${c}`] = row[c];
-  out.h_actor = JSON.stringify(row.actor);
+  out.h_actor = actorTexts.get(row.actor) ?? JSON.stringify(row.actor);
   out.h_payload = payloadText ?? JSON.stringify(row.payload);
   out.h_at = row.at.toISOString();
   return out;
