@@ -325,7 +325,9 @@ const cancelParam = (deadlines: Deadline[]) => JSON.stringify(deadlines.map((d) 
 /** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
 export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
   const number = rec.number ?? (await nextRequestNumber(tx, rec.now));
-  const input = toJson(rec.input);
+  // The input's JSON text serves the write as is (its parse is the stored input: the same text again).
+  const inputText = JSON.stringify(rec.input);
+  const input = JSON.parse(inputText) as Record<string, unknown>;
   const first = chainRow({ seq: 0, hash: '' }, {
     requestId: rec.id,
     actorUserId: rec.actor.userId,
@@ -363,7 +365,6 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     updatedAt: rec.now,
   };
   const deadlines = rec.next.deadlines;
-  const inputText = JSON.stringify(input);
   await startStatements[deadlines.length ? 1 : 0].execute(tx, {
     ...historyValues({ ...first, payload: input }, inputText),
     ...row,
