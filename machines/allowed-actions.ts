@@ -51,6 +51,22 @@ export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor, kin
   return [...out.values()];
 }
 
+/**
+ * Whether allowedActionsOf(snapshot, actor) lists `type`, without building the list: the engine's check of every
+ * event it is sent (the same transitions, guards and context conditions).
+ */
+export function mayAct(snapshot: AnyMachineSnapshot, actor: Actor, type: string): boolean {
+  if (snapshot.status !== 'active' || !isEventType(type)) return false;
+  const context = snapshot.context as BaseContext;
+  for (const t of getNextTransitions(snapshot)) {
+    if (t.eventType !== type) continue;
+    const params = guardParamsOf(t);
+    if (!params || !authorize(actor, context, params)) continue;
+    if (conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined))) return true;
+  }
+  return false;
+}
+
 /** allowedActions for a request of `kind` (at its pinned `version`), from a live or persisted snapshot. */
 export function allowedActions(
   kind: MachineKind,

@@ -7,7 +7,7 @@
  * `deadlinesOf` to store and schedule; `validateEvent` before sending; `effectsOf(actions)` for the DB effects.
  */
 export { registry, getMachine, getDefinition, definitions, isMachineKind, DEFINITIONS } from './registry';
-export { allowedActions, allowedActionsOf, canSend, guardParamsOf, mayStart, queueWorkPermissions, type AllowedAction } from './allowed-actions';
+export { allowedActions, allowedActionsOf, canSend, guardParamsOf, mayAct, mayStart, queueWorkPermissions, type AllowedAction } from './allowed-actions';
 export { statusOf, queueOf, deadlinesOf, toSnapshot, type ActiveDeadline, type PersistedSnapshot } from './snapshot';
 export { eventSchemas, validateEvent, parseEvent, parseStartData, parseEventPayload, eventTypesOf, type EventIssue, type ParsedEvent } from './validate-event';
 export { EVENT_DEFINITIONS, EventMessage, ZAuditPlan, ZNonConformity, ZCorrectiveAction, ZReturnPayload, ZEditPayload } from './events';

@@ -34,6 +34,8 @@ export interface MachineCatalogue {
   /** The machine of `kind` at `version` (a request keeps the version it started with). */
   getMachine(kind: string, version: number): AnyStateMachine;
   allowedActions(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number): AllowedAction[];
+  /** Whether allowedActions would list `type` (optional: without it the engine builds the list and looks). */
+  mayAct?(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number, type: string): boolean;
   statusOf(snapshot: AnyMachineSnapshot): number;
   queueOf(snapshot: AnyMachineSnapshot): string | null;
   deadlinesOf(snapshot: AnyMachineSnapshot): Deadline[];

@@ -79,14 +79,19 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   if (Array.isArray(value)) {
+    // An array of primitives is its own JSON text (undefined, functions and symbols become null in both).
+    if (flatArray(value)) return JSON.stringify(value);
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
     return out + ']';
   }
   // Built in one pass (it runs on every history row): the default sort compares UTF-16 code units, as `<` does.
   const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Keys already in order and only strings, numbers, booleans and nulls as values: JSON.stringify writes the same text.
+  if (flatSortedRecord(record, keys)) return JSON.stringify(record);
   let out = '{';
-  for (const key of Object.keys(record).sort()) {
+  for (const key of keys.sort()) {
     const v = record[key];
     if (v === undefined) continue;
     out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + canonicalJson(v);
@@ -94,9 +99,45 @@ export function canonicalJson(value: unknown): string {
   return out + '}';
 }
 
+function flatArray(value: unknown[]): boolean {
+  if ('toJSON' in value) return false;
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    if (typeof v === 'object' && v !== null) return false;
+  }
+  return true;
+}
+
+function flatSortedRecord(record: Record<string, unknown>, keys: string[]): boolean {
+  const proto = Object.getPrototypeOf(record);
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in record) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && !(keys[i - 1] < keys[i])) return false;
+    const v = record[keys[i]];
+    const t = typeof v;
+    if (t !== 'string' && t !== 'number' && t !== 'boolean' && v !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * Canonical texts of objects that cannot change (frozen at every depth by their maker: actorJson in
+ * workflows/store.ts). One actor sends many events, and its canonical text is most of a pair event's row.
+ */
+const frozenCanonical = new WeakMap<object, string>();
+
+/** Remembers the canonical text of `value`, which its maker froze at every depth. */
+export function rememberCanonical(value: object): void {
+  frozenCanonical.set(value, canonicalJson(value));
+}
+
 function canonicalRow(row: HashedRow): string {
   const { requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at } = row;
-  return canonicalJson({ requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at });
+  const known = actor !== null && typeof actor === 'object' ? frozenCanonical.get(actor) : undefined;
+  if (known === undefined) return canonicalJson({ requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at });
+  // The same text as canonicalJson of the whole row: 'actor' sorts first, and undefined values are left out.
+  const rest = canonicalJson({ actorUserId, at, event, fromQueue, fromStatus, note, payload, requestId, seq, toQueue, toStatus });
+  return rest === '{}' ? `{"actor":${known}}` : `{"actor":${known},${rest.slice(1)}`;
 }
 
 /** The unkeyed hash of before (a bare SHA-256 over the previous hash and the canonical row); verify-only. */

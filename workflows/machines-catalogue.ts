@@ -1,4 +1,4 @@
-import { allowedActions, deadlinesOf, getMachine, isMachineKind, parseEvent, parseStartData, queueOf, registry, statusOf } from '../machines';
+import { allowedActions, deadlinesOf, getMachine, isMachineKind, mayAct, parseEvent, parseStartData, queueOf, registry, statusOf, toSnapshot } from '../machines';
 import { SERVICES, type ServiceRegistry } from '../machines/services';
 import type { MachineCatalogue } from './catalogue';
 
@@ -23,6 +23,7 @@ export function createMachinesCatalogue(services: ServiceRegistry = SERVICES): M
         ...(permission ? { permission } : {}),
         requiresReason,
       })),
+    mayAct: (kind, snapshot, actor, version, type) => mayAct(toSnapshot(getMachine(kindOf(kind), version), snapshot), actor, type),
     statusOf: (snapshot) => statusOf(snapshot),
     queueOf: (snapshot) => queueOf(snapshot),
     deadlinesOf: (snapshot) =>

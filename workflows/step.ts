@@ -41,6 +41,12 @@ export function toJson<T>(value: T): T {
 /** The JSON text each persisted snapshot was made from (the store writes it as is instead of serialising again). */
 const snapshotTexts = new WeakMap<StoredSnapshot, string>();
 
+/** The JSON text of stored data objects (a context's `data`, never changed in place), made once per object. */
+const dataTexts = new WeakMap<object, string>();
+/** Stands for the data in a snapshot's text until the data's own text replaces it (checked to occur once). */
+const DATA_MARK = `\u0001stored-data:${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const DATA_MARK_TEXT = JSON.stringify(DATA_MARK);
+
 /**
  * The snapshot's stored form: a copy that equals its jsonb round trip, and the JSON text it stands for.
  * `storedData`: the stored (JSON) form of the context's data when the snapshot still holds that very object (an event
@@ -56,19 +62,32 @@ export function persistSnapshot(snapshot: AnyMachineSnapshot, storedData?: unkno
   }
   const stored: StoredSnapshot = { value: snapshot.value, context: snapshot.context as Record<string, unknown>, status: snapshot.status, historyValue };
   if (snapshot.output !== undefined) stored.output = snapshot.output;
-  const text = JSON.stringify(stored);
-  let copy: StoredSnapshot;
-  if (storedData === undefined) copy = JSON.parse(text) as StoredSnapshot;
-  else {
-    copy = JSON.parse(JSON.stringify({ ...stored, context: { ...stored.context, data: undefined } })) as StoredSnapshot;
-    // The keys in their order, data where it was (JSON drops keys whose value is undefined; so does this copy).
-    const context: Record<string, unknown> = {};
-    for (const key of Object.keys(stored.context)) {
-      if (key === 'data') context.data = storedData;
-      else if (key in copy.context) context[key] = copy.context[key];
+  const data = stored.context.data;
+  if (data !== null && typeof data === 'object' && (storedData === undefined || storedData === data)) {
+    // The data's text is serialised once per stored data object; the rest of the snapshot is small. The rest is
+    // written with a mark where the data goes, which the data's text then replaces (the same text as JSON.stringify
+    // of the whole), and the copy is parsed from the rest: its data is the stored data object itself, else a copy
+    // parsed from the data's text (which it keeps for the next event that leaves the data alone).
+    let dataText = dataTexts.get(data);
+    if (dataText === undefined) {
+      dataText = JSON.stringify(data);
+      // Only stored data is never changed in place; a live object's text is not kept.
+      if (storedData === data) dataTexts.set(data, dataText);
     }
-    copy.context = context;
+    const rest = JSON.stringify({ ...stored, context: { ...stored.context, data: DATA_MARK } });
+    const at = rest.indexOf(DATA_MARK_TEXT);
+    // The mark is a random string no stored value should hold; should one hold it anyway, the plain way below.
+    if (at >= 0 && rest.indexOf(DATA_MARK_TEXT, at + 1) < 0) {
+      const copy = JSON.parse(rest) as StoredSnapshot;
+      let copied = storedData as object | undefined;
+      if (copied === undefined) dataTexts.set((copied = JSON.parse(dataText) as object), dataText);
+      copy.context.data = copied;
+      snapshotTexts.set(copy, rest.slice(0, at) + dataText + rest.slice(at + DATA_MARK_TEXT.length));
+      return copy;
+    }
   }
+  const text = JSON.stringify(stored);
+  const copy = JSON.parse(text) as StoredSnapshot;
   snapshotTexts.set(copy, text);
   return copy;
 }
@@ -248,7 +267,10 @@ export function sendStep(
   const snapshot = restoreSnapshot(machine, stored);
   const handled = snapshot.status === 'active' && getNextTransitions(snapshot).some((t) => t.eventType === event.type);
   if (!handled) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
-  if (!catalogue.allowedActions(kind, snapshot, actor, version).some((a) => a.type === event.type)) {
+  const allowed = catalogue.mayAct
+    ? catalogue.mayAct(kind, snapshot, actor, version, event.type)
+    : catalogue.allowedActions(kind, snapshot, actor, version).some((a) => a.type === event.type);
+  if (!allowed) {
     return { ok: false, refusal: { code: 'NotAuthorized' } };
   }
   // The transition runs on the parsed payload (sections parsed, defaults applied), never on the raw one.

@@ -8,7 +8,7 @@ import type { RequestContext } from '../machines/types';
 import type { Deadline, MachineCatalogue } from './catalogue';
 import type { HistoryEntry, RequestView, WorkflowEvent } from './engine';
 import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } from './effects';
-import { checkChain, historyHash, type ChainCheck, type HashedRow } from './hash-chain';
+import { checkChain, historyHash, rememberCanonical, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
 import { sendStep, snapshotText, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
@@ -88,11 +88,7 @@ const lockKnownStatement = new HotStatement<LockedRow>(
  * snapshot this process wrote, at that version and history head) the stored snapshot is read only when the row has
  * moved since; otherwise the row carries `known.snapshot`, the very object that was written.
  */
-export async function lockRequest(
-  tx: Tx,
-  id: string,
-  known?: { version: number; historyHash: string; snapshot: LockedRow['snapshot'] },
-): Promise<LockedRow | undefined> {
+export async function lockRequest(tx: Tx, id: string, known?: KnownRow): Promise<LockedRow | undefined> {
   if (!isRequestId(id)) return undefined;
   if (!known) {
     const [row] = await lockStatement.execute(tx, { id });
@@ -149,8 +145,25 @@ export function viewOf(row: LockedRow): RequestView {
   };
 }
 
+/**
+ * The stored forms of the actors seen lately, by their JSON text, frozen at every depth: one actor sends many events,
+ * and the history hash then reads the canonical text of its stored form once (hash-chain.ts rememberCanonical).
+ */
+const actorJsons = new Map<string, Record<string, unknown>>();
+const actorTexts = new WeakMap<object, string>();
+const ACTOR_JSONS_MAX = 1000;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The actor as its history row stores it (a JSON copy; frozen, shared by the rows of one actor). */
 export function actorJson(actor: Actor): Record<string, unknown> {
-  return toJson({
+  const text = JSON.stringify({
     userId: actor.userId,
     roles: actor.roles,
     permissions: actor.permissions,
@@ -159,6 +172,15 @@ export function actorJson(actor: Actor): Record<string, unknown> {
     ...(actor.facilityPermissions ? { facilityPermissions: actor.facilityPermissions } : {}),
     ...(actor.system ? { system: true } : {}),
   });
+  let json = actorJsons.get(text);
+  if (!json) {
+    json = deepFreeze(JSON.parse(text) as Record<string, unknown>);
+    rememberCanonical(json);
+    actorTexts.set(json, text);
+    actorJsons.set(text, json);
+    if (actorJsons.size > ACTOR_JSONS_MAX) actorJsons.delete(actorJsons.keys().next().value!);
+  }
+  return json;
 }
 
 /** The note of a history row: the event's `note`, else its `reason`. */
@@ -197,7 +219,7 @@ const HISTORY_COLUMNS = [
 function historyValues(row: HashedRow & { prevHash: string; hash: string }, payloadText?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const c of HISTORY_COLUMNS) out[`h_${c}`] = row[c];
-  out.h_actor = JSON.stringify(row.actor);
+  out.h_actor = actorTexts.get(row.actor) ?? JSON.stringify(row.actor);
   out.h_payload = payloadText ?? JSON.stringify(row.payload);
   out.h_at = row.at.toISOString();
   return out;
@@ -227,6 +249,25 @@ export interface StartRecord {
   now: Date;
   /** An entity whose row the caller inserted with this status: the lifecycle's first status is mirrored only when it differs. */
   entityStatus?: number;
+  /** The rows this process wrote (the embedded engine's): entity lifecycles started or moved by effects use it too. */
+  written?: WrittenRows;
+}
+
+/** A request row as this process last wrote it: its version and history head then, and the snapshot object written. */
+export interface KnownRow {
+  version: number;
+  historyHash: string;
+  snapshot: LockedRow['snapshot'];
+}
+
+/**
+ * What the embedded engine remembers of the rows it wrote (embedded-engine.ts `written`), handed down to the entity
+ * lifecycles effects move inside a request's transaction: their locks read the snapshot only when the row moved since
+ * (lockRequest's `known`), and the rows they write are reported, to be remembered once that transaction commits.
+ */
+export interface WrittenRows {
+  get(id: string): KnownRow | undefined;
+  wrote(row: LockedRow): void;
 }
 
 const START_COLUMNS = [
@@ -299,7 +340,9 @@ const cancelParam = (deadlines: Deadline[]) => JSON.stringify(deadlines.map((d) 
 /** Inserts a new request with its 'START' history row, applies its initial effects and arms its first deadlines. */
 export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): Promise<RequestRow> {
   const number = rec.number ?? (await nextRequestNumber(tx, rec.now));
-  const input = toJson(rec.input);
+  // The input's JSON text serves the write as is (its parse is the stored input: the same text again).
+  const inputText = JSON.stringify(rec.input);
+  const input = JSON.parse(inputText) as Record<string, unknown>;
   const first = chainRow({ seq: 0, hash: '' }, {
     requestId: rec.id,
     actorUserId: rec.actor.userId,
@@ -337,7 +380,6 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     updatedAt: rec.now,
   };
   const deadlines = rec.next.deadlines;
-  const inputText = JSON.stringify(input);
   await startStatements[deadlines.length ? 1 : 0].execute(tx, {
     ...historyValues({ ...first, payload: input }, inputText),
     ...row,
@@ -348,7 +390,8 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     ...(deadlines.length ? { arm: armParam(deadlines, rec.now, deps), now: rec.now.toISOString() } : {}),
   });
   if (ENTITY_KINDS.has(rec.kind) && rec.entityStatus !== rec.next.status) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
-  await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
+  rec.written?.wrote(row);
+  await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now, rec.written) }, deps);
   return row;
 }
 
@@ -356,7 +399,7 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
  * Starting and moving entity lifecycles from a request's effects, inside its transaction: the entity's workflow row,
  * history and timers are written with the same store code, by the system actor.
  */
-export function entityPort(tx: Tx, deps: StoreDeps, now: Date): EntityPort {
+export function entityPort(tx: Tx, deps: StoreDeps, now: Date, written?: WrittenRows): EntityPort {
   return {
     async start(kind: EntityKind, rec) {
       const machineVersion = deps.catalogue.currentVersion(kind);
@@ -380,17 +423,18 @@ export function entityPort(tx: Tx, deps: StoreDeps, now: Date): EntityPort {
           actor: SYSTEM_ACTOR,
           now,
           entityStatus: rec.status,
+          written,
         },
         deps,
       );
     },
     async send(id, event) {
-      const row = await lockRequest(tx, id);
+      const row = await lockRequest(tx, id, written?.get(id));
       if (!row) return false;
       const machine = deps.catalogue.getMachine(row.kind, row.machineVersion);
       const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, SYSTEM_ACTOR);
       if (!step.ok) return false;
-      await persistTransition(tx, row, { ...step, actor: SYSTEM_ACTOR, now }, deps);
+      await persistTransition(tx, row, { ...step, actor: SYSTEM_ACTOR, now, written }, deps);
       return true;
     },
   };
@@ -442,6 +486,8 @@ export interface TransitionRecord {
   now: Date;
   /** false when the transition left the data as it was: the stored brand names stay (absent: recomputed). */
   dataChanged?: boolean;
+  /** See StartRecord.written. */
+  written?: WrittenRows;
 }
 
 /**
@@ -488,13 +534,14 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
   let updated: LockedRow = { ...row, ...changes };
   if (ENTITY_KINDS.has(row.kind) && rec.prev.status !== rec.next.status) await mirrorEntityStatus(tx, row.kind, row.id, rec.next.status, rec.now);
   if (rec.effects.length) {
-    await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now) }, deps);
+    await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now, rec.written) }, deps);
     // An effect may have changed the row itself (a deleted draft).
     if (rec.effects.some((e) => ROW_EFFECTS.has(e.type))) updated = (await lockRequest(tx, row.id)) ?? updated;
   }
   if (rec.cancelled.length || rec.armed.length) {
     await timersStatement.execute(tx, { id: row.id, now: rec.now.toISOString(), arm: armParam(rec.armed, rec.now, deps), cancel: cancelParam(rec.cancelled) });
   }
+  rec.written?.wrote(updated);
   return updated;
 }
 

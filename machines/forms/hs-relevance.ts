@@ -56,10 +56,20 @@ export function parseHsRules(source: HsRulesSource): HsRule[] {
 }
 
 const cache = new Map<string, HsRule[]>();
+/** Rule lists by identity: a product schema checks every product against the same list (no join per product). */
+const byList = new WeakMap<readonly unknown[], HsRule[]>();
 
 function rulesOf(source: HsRulesSource): HsRule[] {
   if (typeof source !== 'string' && source.length > 0 && typeof source[0] === 'object') return parseHsRules(source);
-  const key = typeof source === 'string' ? source : (source as readonly string[]).join(',');
+  if (typeof source !== 'string') {
+    let rules = byList.get(source);
+    if (!rules) byList.set(source, (rules = rulesOfText((source as readonly string[]).join(','), source)));
+    return rules;
+  }
+  return rulesOfText(source, source);
+}
+
+function rulesOfText(key: string, source: HsRulesSource): HsRule[] {
   let rules = cache.get(key);
   if (!rules) {
     rules = parseHsRules(source);

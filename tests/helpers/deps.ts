@@ -16,6 +16,10 @@ export function withProductionEntities(fixture: MachineCatalogue): MachineCatalo
     currentVersion: (kind) => pick(kind).currentVersion(kind),
     getMachine: (kind, version) => pick(kind).getMachine(kind, version),
     allowedActions: (kind, snapshot, actor, version) => pick(kind).allowedActions(kind, snapshot, actor, version),
+    mayAct: (kind, snapshot, actor, version, type) => {
+      const c = pick(kind);
+      return c.mayAct ? c.mayAct(kind, snapshot, actor, version, type) : c.allowedActions(kind, snapshot, actor, version).some((a) => a.type === type);
+    },
     // Status, queue and deadlines read the snapshot's own machine: the fixture's when it is one of its kinds.
     statusOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).statusOf(snapshot),
     queueOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).queueOf(snapshot),

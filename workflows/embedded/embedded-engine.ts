@@ -18,6 +18,7 @@ import {
   viewOf,
   type LockedRow,
   type StoreDeps,
+  type WrittenRows,
 } from '../store';
 
 export interface EmbeddedEngineOptions {
@@ -71,6 +72,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     if (!started.ok) throw refusalError(started.refusal);
     const { step: { next, effects }, input: fullInput } = started;
     const now = this.now();
+    const written = this.writtenRows();
     const row = await this.db.transaction((tx) =>
       persistStart(
         tx,
@@ -86,11 +88,12 @@ export class EmbeddedEngine implements WorkflowEngine {
           effects,
           actor,
           now,
+          written,
         },
         this.deps,
       ),
     );
-    this.remember(row);
+    written.commit();
     return viewOf(row);
   }
 
@@ -100,6 +103,19 @@ export class EmbeddedEngine implements WorkflowEngine {
     if (this.written.size > WRITTEN_MAX) this.written.delete(this.written.keys().next().value!);
   }
 
+  /**
+   * The remembered rows for one transaction, as the store sees them (entity lifecycles moved by effects lock with
+   * them too): the rows it writes are remembered by `commit`, called once the transaction committed.
+   */
+  private writtenRows(): WrittenRows & { commit(): void } {
+    const rows: LockedRow[] = [];
+    return {
+      get: (id) => this.written.get(id),
+      wrote: (row) => void rows.push(row),
+      commit: () => rows.forEach((row) => this.remember(row)),
+    };
+  }
+
   /** The locked row with the snapshot object this process wrote, when the row has not moved since. */
   private withWritten(row: LockedRow): LockedRow {
     const w = this.written.get(row.id);
@@ -107,6 +123,7 @@ export class EmbeddedEngine implements WorkflowEngine {
   }
 
   async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
+    const written = this.writtenRows();
     const row = await this.db.transaction(async (tx) => {
       // The caller's own row (SendOptions.alsoWrite) is sent with the lock read, one round trip for both; a refusal
       // below rolls it back with the rest.
@@ -116,13 +133,13 @@ export class EmbeddedEngine implements WorkflowEngine {
       if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
       options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
       if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
-      const result = await this.apply(tx, locked, event, actor);
+      const result = await this.apply(tx, locked, event, actor, written);
       if (!result.ok) throw refusalError(result.refusal);
       await also;
       return result.row;
     });
     // Only once committed: a rolled-back write leaves the row at a version and head the entry does not match anyway.
-    this.remember(row);
+    written.commit();
     return viewOf(row);
   }
 
@@ -132,12 +149,13 @@ export class EmbeddedEngine implements WorkflowEngine {
     row: LockedRow,
     event: WorkflowEvent,
     actor: Actor,
+    written: WrittenRows,
   ): Promise<{ ok: true; row: LockedRow } | { ok: false; refusal: Refusal }> {
     const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
     const stored = row.snapshot as unknown as StoredSnapshot;
     const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);
     if (!step.ok) return step;
-    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now() }, this.deps);
+    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now(), written }, this.deps);
     return { ok: true, row: updated };
   }
 
@@ -191,7 +209,7 @@ export class EmbeddedEngine implements WorkflowEngine {
     while (fired < limit) {
       let claimed: string | undefined;
       let outcome: 'none' | 'busy' | 'fired';
-      let written: LockedRow | undefined;
+      const written = this.writtenRows();
       try {
         outcome = await this.db.transaction(async (tx) => {
           const timer = await claimDueTimer(tx, now, skip, onlyEntities);
@@ -199,12 +217,11 @@ export class EmbeddedEngine implements WorkflowEngine {
           claimed = timer.id;
           const row = await tryLockRequest(tx, timer.requestId);
           if (!row) return 'busy' as const;
-          const result = row.deletedAt ? ({ ok: false } as const) : await this.apply(tx, this.withWritten(row), { type: timer.event }, SYSTEM_ACTOR);
+          const result = row.deletedAt ? ({ ok: false } as const) : await this.apply(tx, this.withWritten(row), { type: timer.event }, SYSTEM_ACTOR, written);
           await markTimerFired(tx, timer.id, result.ok ? 'accepted' : 'refused', this.now());
-          written = result.ok ? result.row : undefined;
           return 'fired' as const;
         });
-        if (written) this.remember(written);
+        written.commit();
       } catch (err) {
         // A timer whose event fails (a bug in an effect, a lost connection) is retried next sweep; it must not
         // hold back the timers behind it.
