@@ -12,8 +12,12 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
 export { schema };
-/** The one database type the rest of the code sees, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * The one database type the rest of the code sees, whichever driver is underneath. Without drizzle's relational
+ * query API (`db.query.*`), which nothing uses: given the schema, drizzle builds a query helper per table for the
+ * database and again for every transaction (~30 objects per event; issue 18, the engine's CPU per event).
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle (same query API as Db). */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -38,19 +42,19 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const client = postgres(opts.databaseUrl, { max: opts.maxConnections ?? 10, onnotice: () => {} });
-    const db = drizzlePostgres({ client, schema });
+    const db = drizzlePostgres({ client });
     await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }
   if (!opts.dataDir || opts.dataDir.startsWith('memory://')) {
     const client = new PGlite(opts.dataDir);
-    const db = drizzlePglite({ client, schema });
+    const db = drizzlePglite({ client });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
   }
   const durable = await openDurablePglite(opts.dataDir);
   try {
-    const db = drizzlePglite({ client: durable.client, schema });
+    const db = drizzlePglite({ client: durable.client });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return { db: db as unknown as Db, kind: 'pglite', close: durable.close };
   } catch (e) {

@@ -11,7 +11,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import tar from 'tar-stream';
 import { z } from 'zod';
-import { fsyncPath, fsyncTree, LOCK_FILE, lockDataDir, openDatabase, openDurablePglite, schema, type Database, type Db } from '../../db/client';
+import { fsyncPath, fsyncTree, LOCK_FILE, lockDataDir, openDatabase, openDurablePglite, type Database, type Db } from '../../db/client';
 import { attachments, facilityAttachments, requestHistory, requests } from '../../db/schema';
 import { verifyRequestHistory } from '../../workflows/queries';
 
@@ -168,7 +168,7 @@ export async function backup(target: Target, file: string): Promise<Manifest> {
     const pg = await openDurablePglite(dataDir, { locked: true });
     let rows;
     try {
-      rows = await countRows(drizzle({ client: pg.client, schema }) as unknown as Db);
+      rows = await countRows(drizzle({ client: pg.client }) as unknown as Db);
     } finally {
       await pg.close();
     }

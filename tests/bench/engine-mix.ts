@@ -3,7 +3,7 @@ import type postgres from 'postgres';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { schema, type Database, type Db } from '../../db/client';
+import { type Database, type Db } from '../../db/client';
 import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import type { WorkflowEvent } from '../../workflows/engine';
@@ -64,8 +64,8 @@ export async function recordMix(database: Database): Promise<Statement[][]> {
   const client = (database.db as unknown as { $client: unknown }).$client;
   const db = (
     database.kind === 'postgres'
-      ? drizzlePostgres({ client: client as postgres.Sql, schema, logger })
-      : drizzlePglite({ client: client as PGlite, schema, logger })
+      ? drizzlePostgres({ client: client as postgres.Sql, logger })
+      : drizzlePglite({ client: client as PGlite, logger })
   ) as unknown as Db;
   const engine = new EmbeddedEngine({ db, deps: testStoreDeps({ catalogue: machinesCatalogue }) });
   const next = engineMixClient(engine);

@@ -21,7 +21,7 @@ import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_FOLDER, openDatabase, schema, type Database, type Db } from '../../db/client';
+import { MIGRATIONS_FOLDER, openDatabase, type Database, type Db } from '../../db/client';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { benchScenario } from './engine-scenario';
 import { MIX, engineMixClient, opName, rawMixClient, recordMix } from './engine-mix';
@@ -148,7 +148,7 @@ async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop
   if (kind === 'pglite-nofsync') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
     const client = await PGlite.create(join(dir, 'db'));
-    const db = drizzle({ client, schema });
+    const db = drizzle({ client });
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return {
       database: { db: db as unknown as Db, kind: 'pglite', close: () => client.close() },
