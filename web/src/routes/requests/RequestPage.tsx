@@ -16,7 +16,7 @@ import { BillsPanel } from '../payments/BillsPanel';
 import { ClockBadge } from './ClockBadge';
 import { ActionBar } from './ActionBar';
 import { baselineAtLastReturn } from './data-changes';
-import { EventDialog } from './EventDialog';
+import { EventDialog, preloadEventDialog } from './LazyEventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { AuditorPanel } from '../admin/AuditorPanel';
 import { RequestDataView } from './RequestDataView';
@@ -111,7 +111,7 @@ export function RequestPage() {
             </Alert.Content>
           </Alert.Root>
         )}
-        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
+        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} onIntent={preloadEventDialog} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
             <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
