@@ -1,7 +1,7 @@
 import { Box, Button, Flex } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { servicePath, type RequestKind } from '../../../../machines/services';
-import { WEB_SERVICES } from '../services/services';
+import type { RequestKind } from '../../../../machines/services/types';
+import { SERVICE_WIZARDS } from '../services/wizards';
 import type { AllowedActionView } from './requests-api';
 
 /** Events answered in the request's wizard rather than in a dialog (the wizard validates the whole form). */
@@ -25,7 +25,7 @@ export function ActionBar(props: {
   const { requestId, kind, actions, onAction, onIntent } = props;
   const intent = onIntent ? () => void onIntent() : undefined;
   const navigate = useNavigate();
-  const wizard = WEB_SERVICES[kind as RequestKind]?.wizard;
+  const wizard = SERVICE_WIZARDS[kind as RequestKind];
   // No actions, no bar: an empty sticky strip would only cover the page.
   if (actions.length === 0) return null;
   // Approving actions first, destructive ones after them, set apart.
@@ -47,7 +47,7 @@ export function ActionBar(props: {
               data-destructive={destructive || undefined}
               onClick={() => {
                 if (wizard && WIZARD_EVENTS.has(a.type)) {
-                  void navigate({ to: servicePath(wizard, { requestId }), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
+                  void navigate({ to: wizard.replaceAll('$requestId', encodeURIComponent(requestId)), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
                 } else onAction(a);
               }}
             >
