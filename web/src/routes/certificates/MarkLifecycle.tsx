@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/query';
 import { notify } from '../../components/toaster';
 import { ActionBar } from '../requests/ActionBar';
-import { EventDialog } from '../requests/EventDialog';
+import { EventDialog, preloadEventDialog } from '../requests/LazyEventDialog';
 import { HistoryTimeline } from '../requests/HistoryTimeline';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from '../requests/requests-api';
 
@@ -26,7 +26,7 @@ export function MarkLifecycle({ markId, onChange }: { markId: string; onChange: 
   const items = history.data?.items ?? [];
   return (
     <Stack gap="4" data-testid="mark-lifecycle">
-      <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
+      <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} onIntent={preloadEventDialog} />
       <Box>
         <HistoryTimeline items={items} />
       </Box>

@@ -1,7 +1,7 @@
 import { Box, Button, Flex } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import { servicePath, type RequestKind } from '../../../../machines/services';
-import { WEB_SERVICES } from '../services/services';
+import type { RequestKind } from '../../../../machines/services/types';
+import { SERVICE_WIZARDS } from '../services/wizards';
 import type { AllowedActionView } from './requests-api';
 
 /** Events answered in the request's wizard rather than in a dialog (the wizard validates the whole form). */
@@ -14,17 +14,25 @@ export const isDestructive = (type: string) => DESTRUCTIVE.test(type);
  * The action bar: one button per allowed action of GET /api/requests/:id/actions, in the order the machine lists
  * them. Nothing here depends on the status or the role; the event type only picks the dialog (or the wizard).
  */
-export function ActionBar(props: { requestId: string; kind: string; actions: readonly AllowedActionView[]; onAction: (a: AllowedActionView) => void }) {
-  const { requestId, kind, actions, onAction } = props;
+export function ActionBar(props: {
+  requestId: string;
+  kind: string;
+  actions: readonly AllowedActionView[];
+  onAction: (a: AllowedActionView) => void;
+  /** Called when the pointer or the focus reaches the bar (a touch, a hover, a tab): the dialogs' code is fetched then. */
+  onIntent?: () => unknown;
+}) {
+  const { requestId, kind, actions, onAction, onIntent } = props;
+  const intent = onIntent ? () => void onIntent() : undefined;
   const navigate = useNavigate();
-  const wizard = WEB_SERVICES[kind as RequestKind]?.wizard;
+  const wizard = SERVICE_WIZARDS[kind as RequestKind];
   // No actions, no bar: an empty sticky strip would only cover the page.
   if (actions.length === 0) return null;
   // Approving actions first, destructive ones after them, set apart.
   const ordered = [...actions.filter((a) => !isDestructive(a.type)), ...actions.filter((a) => isDestructive(a.type))];
   return (
     <Box position="sticky" top="16" zIndex="docked" bg="bg" py="2" borderBottomWidth="1px">
-      <Flex gap="2" wrap="wrap" data-testid="action-bar" role="toolbar">
+      <Flex gap="2" wrap="wrap" data-testid="action-bar" role="toolbar" onPointerEnter={intent} onPointerDown={intent} onFocus={intent}>
         {ordered.map((a, i) => {
           const destructive = isDestructive(a.type);
           const firstDestructive = destructive && (i === 0 || !isDestructive(ordered[i - 1]!.type));
@@ -39,7 +47,7 @@ export function ActionBar(props: { requestId: string; kind: string; actions: rea
               data-destructive={destructive || undefined}
               onClick={() => {
                 if (wizard && WIZARD_EVENTS.has(a.type)) {
-                  void navigate({ to: servicePath(wizard, { requestId }), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
+                  void navigate({ to: wizard.replaceAll('$requestId', encodeURIComponent(requestId)), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
                 } else onAction(a);
               }}
             >

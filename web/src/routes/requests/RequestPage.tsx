@@ -7,8 +7,8 @@ import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
-import type { RequestKind } from '../../../../machines/services';
-import { WEB_SERVICES } from '../services/services';
+import type { RequestKind } from '../../../../machines/services/types';
+import { SERVICE_CERTIFICATES } from '../services/certificates';
 import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
@@ -16,7 +16,7 @@ import { BillsPanel } from '../payments/BillsPanel';
 import { ClockBadge } from './ClockBadge';
 import { ActionBar } from './ActionBar';
 import { baselineAtLastReturn } from './data-changes';
-import { EventDialog } from './EventDialog';
+import { EventDialog, preloadEventDialog } from './LazyEventDialog';
 import { HistoryTimeline } from './HistoryTimeline';
 import { AuditorPanel } from '../admin/AuditorPanel';
 import { RequestDataView } from './RequestDataView';
@@ -24,7 +24,7 @@ import { AuditPlanPanel, NonConformitiesPanel } from './CasePanels';
 import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from './requests-api';
-import { sectionsOf } from '../../../../machines/sections';
+import { REQUEST_SECTIONS } from './request-sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 
 /**
@@ -65,7 +65,7 @@ export function RequestPage() {
 
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
-  const lookup = kind ? WEB_SERVICES[kind as RequestKind]?.certificate : undefined;
+  const lookup = kind ? SERVICE_CERTIFICATES[kind as RequestKind] : undefined;
   const issued = useApi(apiQuery(lookup ?? '/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
     enabled: finished && !!lookup,
   });
@@ -111,7 +111,7 @@ export function RequestPage() {
             </Alert.Content>
           </Alert.Root>
         )}
-        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} />
+        <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} onIntent={preloadEventDialog} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
             <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
@@ -151,7 +151,7 @@ export function RequestPage() {
               </Text>
             )}
             <AttachmentNames.Provider value={files.map}>
-              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? sectionsOf(r.kind as MachineKind) : []} />
+              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? REQUEST_SECTIONS[r.kind as MachineKind] : []} />
             </AttachmentNames.Provider>
           </Box>
           <HistoryTimeline items={items} />

@@ -1,6 +1,7 @@
 import { servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
 import { screenExists } from '../../screens';
 import { SERVICE_WIZARDS } from './wizards';
+import { SERVICE_CERTIFICATES, type CertificateLookup } from './certificates';
 
 /**
  * What the web adds to a service definition (machines/services): where its drafts are edited, and which of the data
@@ -64,24 +65,22 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
   });
 }
 
-export type CertificateLookup = '/api/internal-requests/{id}/certificate' | '/api/requests/{id}/certificate';
-const INTERNAL_CERTIFICATE: CertificateLookup = '/api/internal-requests/{id}/certificate';
-/** Any request's certificate: the one it issued or renewed, else the one it changed (GET /api/requests/{id}/certificate). */
-const REQUEST_CERTIFICATE: CertificateLookup = '/api/requests/{id}/certificate';
+const C = SERVICE_CERTIFICATES;
+export type { CertificateLookup };
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
-  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill, certificate: INTERNAL_CERTIFICATE },
-  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal, certificate: INTERNAL_CERTIFICATE },
-  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts, certificate: INTERNAL_CERTIFICATE },
+  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill, certificate: C.internalCertificate },
+  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal, certificate: C.internalRenewal },
+  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts, certificate: C.internalAddProducts },
   internalHalalMark: { wizard: SERVICE_WIZARDS.internalHalalMark },
-  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation, certificate: REQUEST_CERTIFICATE },
-  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal, certificate: REQUEST_CERTIFICATE },
-  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories, certificate: REQUEST_CERTIFICATE },
-  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate, certificate: REQUEST_CERTIFICATE },
-  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal, certificate: REQUEST_CERTIFICATE },
-  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts, certificate: REQUEST_CERTIFICATE },
+  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation, certificate: C.cbDesignation },
+  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal, certificate: C.cbRenewal },
+  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories, certificate: C.cbAddCategories },
+  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate, certificate: C.externalCertificate },
+  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal, certificate: C.externalRenewal },
+  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts, certificate: C.externalAddProducts },
   externalHalalMark: { wizard: SERVICE_WIZARDS.externalHalalMark },
-  shipment: { wizard: SERVICE_WIZARDS.shipment, certificate: REQUEST_CERTIFICATE },
+  shipment: { wizard: SERVICE_WIZARDS.shipment, certificate: C.shipment },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
