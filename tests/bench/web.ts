@@ -93,7 +93,8 @@ try {
   console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} run(s) per page, mobile preset`);
   for (const page of pages.filter((p) => !only || only.includes(p.name))) {
     const runs: Figures[] = [];
-    for (let i = 0; i < RUNS; i++) {
+    // A run Lighthouse could not trace (NO_NAVSTART, now and then on this Chromium) is run again, twice at most.
+    for (let i = 0, retries = 0; i < RUNS; i++) {
       if (page.cookie) await putCookies(server.url, page.cookie);
       const result = await lighthouse(
         `${server.url}${page.path}`,
@@ -108,7 +109,13 @@ try {
       if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);
       const { lhr } = result;
       if (process.env.BENCH_SAVE) writeFileSync(`${process.env.BENCH_SAVE}/${page.name}-${i}.json`, JSON.stringify(lhr));
-      if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      if (lhr.runtimeError) {
+        const message = `${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+        if (++retries > 2) throw new Error(message);
+        console.log(`  ${message}: run again`);
+        i--;
+        continue;
+      }
       const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       const items = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
       const size = (type: string) => (items.find((it) => it.resourceType === type)?.transferSize ?? 0) / 1024;
