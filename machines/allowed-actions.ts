@@ -35,10 +35,8 @@ export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor, kin
   const out = new Map<EventType, AllowedAction>();
   for (const t of getNextTransitions(snapshot)) {
     if (!isEventType(t.eventType) || out.has(t.eventType)) continue;
-    const params = guardParamsOf(t);
-    if (!params || !authorize(actor, context, params)) continue;
-    const contextOk = conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined));
-    if (!contextOk) continue;
+    const params = openTo(t, actor, context);
+    if (!params) continue;
     const reasonField = (kind ? eventDefinitionOf(kind, t.eventType) : EVENT_DEFINITIONS[t.eventType]).reasonField;
     const permission = grantedPermission(actor, params);
     out.set(t.eventType, {
@@ -59,12 +57,19 @@ export function mayAct(snapshot: AnyMachineSnapshot, actor: Actor, type: string)
   if (snapshot.status !== 'active' || !isEventType(type)) return false;
   const context = snapshot.context as BaseContext;
   for (const t of getNextTransitions(snapshot)) {
-    if (t.eventType !== type) continue;
-    const params = guardParamsOf(t);
-    if (!params || !authorize(actor, context, params)) continue;
-    if (conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined))) return true;
+    if (t.eventType === type && openTo(t, actor, context)) return true;
   }
   return false;
+}
+
+/**
+ * The transition's guard parameters when its permission and relation hold for the actor and its context conditions
+ * hold; payload conditions (e.g. compliant or not) are left to the event itself.
+ */
+function openTo(t: AnyTransitionDefinition, actor: Actor, context: BaseContext): MayParams | undefined {
+  const params = guardParamsOf(t);
+  if (!params || !authorize(actor, context, params)) return undefined;
+  return conditionsOf(params).every((c) => conditionReadsEvent(c) || testCondition(c, context, undefined)) ? params : undefined;
 }
 
 /** allowedActions for a request of `kind` (at its pinned `version`), from a live or persisted snapshot. */

@@ -72,6 +72,12 @@ export interface HashedRow {
 }
 
 /**
+ * Canonical texts of objects that cannot change (frozen at every depth by their maker: actorJson in
+ * workflows/store.ts). One actor sends many events, and its canonical text is most of a pair event's row.
+ */
+const frozenCanonical = new WeakMap<object, string>();
+
+/**
  * JSON with object keys sorted at every depth, so a row read back from jsonb (which reorders keys) hashes the same
  * as the row that was written.
  */
@@ -85,6 +91,8 @@ export function canonicalJson(value: unknown): string {
     for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
     return out + ']';
   }
+  const known = frozenCanonical.get(value);
+  if (known !== undefined) return known;
   // Built in one pass (it runs on every history row): the default sort compares UTF-16 code units, as `<` does.
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
@@ -120,11 +128,6 @@ function flatSortedRecord(record: Record<string, unknown>, keys: string[]): bool
   return true;
 }
 
-/**
- * Canonical texts of objects that cannot change (frozen at every depth by their maker: actorJson in
- * workflows/store.ts). One actor sends many events, and its canonical text is most of a pair event's row.
- */
-const frozenCanonical = new WeakMap<object, string>();
 
 /** Remembers the canonical text of `value`, which its maker froze at every depth. */
 export function rememberCanonical(value: object): void {
@@ -133,11 +136,7 @@ export function rememberCanonical(value: object): void {
 
 function canonicalRow(row: HashedRow): string {
   const { requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at } = row;
-  const known = actor !== null && typeof actor === 'object' ? frozenCanonical.get(actor) : undefined;
-  if (known === undefined) return canonicalJson({ requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at });
-  // The same text as canonicalJson of the whole row: 'actor' sorts first, and undefined values are left out.
-  const rest = canonicalJson({ actorUserId, at, event, fromQueue, fromStatus, note, payload, requestId, seq, toQueue, toStatus });
-  return rest === '{}' ? `{"actor":${known}}` : `{"actor":${known},${rest.slice(1)}`;
+  return canonicalJson({ requestId, seq, actorUserId, actor, event, payload, note, fromStatus, toStatus, fromQueue, toQueue, at });
 }
 
 /** The unkeyed hash of before (a bare SHA-256 over the previous hash and the canonical row); verify-only. */
