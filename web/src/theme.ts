@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
 import {
   accordionSlotRecipe,
   alertSlotRecipe,
@@ -166,15 +166,27 @@ const config = defineConfig({
   },
 });
 
-/** The whole system, its global CSS included: what the build writes to a stylesheet (global-css.ts). */
-export const fullSystem = createSystem(defaultBaseConfig, chakraTheme, config);
+let full: SystemContext | undefined;
+let app: SystemContext | undefined;
+
+/**
+ * The whole system, its global CSS included: what the build writes to a stylesheet (global-css.ts). Built on first
+ * use, not when this module is evaluated: `createSystem` is the biggest single piece of the entry script's work
+ * (~100 ms at a phone's speed), and main.tsx runs it in a task of its own while the texts are on their way.
+ */
+export function fullSystem(): SystemContext {
+  return (full ??= createSystem(defaultBaseConfig, chakraTheme, config));
+}
 
 /**
  * The system the app provides. Its global CSS (layer order, reset, keyframes, global styles and ~700 token
  * variables) is in the build's stylesheet (vite.config.ts, chakraGlobalCss), so Chakra's provider inserts none
- * through emotion: that serialising and parsing was ~70 ms of the first render on a phone-speed CPU.
+ * through emotion: that serialising and parsing was ~70 ms of the first render on a phone-speed CPU. In the
+ * browser build `createSystem` does not even compute it (web/build/chakra-system.ts).
  */
-export const system: typeof fullSystem = { ...fullSystem, _global: [] };
+export function appSystem(): SystemContext {
+  return (app ??= { ...fullSystem(), _global: [] });
+}
 
 /** Spec 01 section 9: screens narrower than 992 px count as small (drawer menu instead of the header menu). */
 export const SMALL_SCREEN_MAX_PX = 991;
