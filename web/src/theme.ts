@@ -46,6 +46,17 @@ import {
 } from '@chakra-ui/react/theme';
 
 /**
+ * Chakra's colour palettes the portal never draws with (besides its own `brand` and `gold`). Each palette is 18
+ * tokens (11 shades, 7 semantic ones) that `createSystem` builds into its token dictionary at startup, the biggest
+ * part of that call (~100 ms at a phone's speed): these four are 108 of its 685 tokens. Palettes chosen at run time
+ * (status badges...) are string literals in web/src; tests/web/theme-palettes.test.ts fails if one of these appears.
+ */
+export const UNUSED_PALETTES = ['teal', 'cyan', 'purple', 'pink'] as const;
+
+const withoutUnused = <T extends object>(colors: T): T =>
+  Object.fromEntries(Object.entries(colors).filter(([name]) => !(UNUSED_PALETTES as readonly string[]).includes(name))) as T;
+
+/**
  * Chakra's default theme (`defaultConfig`) with only the recipes of the components the portal uses: the default
  * holds ~75 recipes (date pickers, colour pickers, carousels...) that all ship in the entry script. A component
  * whose recipe is missing renders unstyled, so using a new Chakra component means adding its recipe here (its key
@@ -59,8 +70,8 @@ const chakraTheme = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    tokens: { ...tokens, colors: withoutUnused(tokens.colors!) },
+    semanticTokens: { ...semanticTokens, colors: withoutUnused(semanticTokens.colors!) },
     recipes: {
       badge: badgeRecipe,
       button: buttonRecipe,
