@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { preloadFonts, serviceWorker } from './web/build/shell-plugins';
+import { chakraSystemWithoutGlobalCss } from './web/build/chakra-system';
 
 const GLOBAL_CSS = 'virtual:chakra-global.css';
 
@@ -53,7 +54,7 @@ export default defineConfig(({ isSsrBuild }) =>
       }
     : {
         root: 'web',
-        plugins: [react(), chakraGlobalCss(), preloadFonts(), serviceWorker(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json|txt|xml)$/, threshold: 1024 })],
+        plugins: [react(), chakraSystemWithoutGlobalCss(), chakraGlobalCss(), preloadFonts(), serviceWorker(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json|txt|xml)$/, threshold: 1024 })],
         // CSS is not minified: the Chakra global CSS comes out of emotion already compact, and left as it is it stays
         // rule for rule what the provider would insert (tests/e2e/public.e2e.ts compares them).
         build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, cssMinify: false },

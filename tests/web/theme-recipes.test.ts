@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultSystem } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
-import { system } from '../../web/src/theme';
+import { appSystem } from '../../web/src/theme';
+
+const system = appSystem();
 
 /**
  * The portal's Chakra system carries only the recipes of the components it uses (web/src/theme.ts, issue 18): a

@@ -5,7 +5,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ShellAtOnce } from './components/AppShell';
 import { FullPageLoader } from './components/FullPageLoader';
 import { Toaster } from './components/toaster';
-import { system } from './theme';
+import { appSystem } from './theme';
 
 /**
  * The whole app: the browser renders it (main.tsx) and the server prerenders public pages with it
@@ -16,7 +16,7 @@ export function App({ router, queryClient, painted = false }: { router: AnyRoute
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <ChakraProvider value={system}>
+        <ChakraProvider value={appSystem()}>
           <ShellAtOnce.Provider value={painted}>
             <RouterProvider router={router} />
           </ShellAtOnce.Provider>

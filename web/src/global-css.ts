@@ -9,6 +9,6 @@ import { fullSystem } from './theme';
  * the provider. The build writes it to a stylesheet (vite.config.ts); the app's system carries none (theme.ts).
  */
 export function chakraGlobalCss(): string {
-  const html = renderToStaticMarkup(createElement(ChakraProvider, { value: fullSystem, children: null }));
+  const html = renderToStaticMarkup(createElement(ChakraProvider, { value: fullSystem(), children: null }));
   return [...html.matchAll(/<style data-emotion="[^"]*"[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('\n');
 }

@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
 import {
   accordionSlotRecipe,
   alertSlotRecipe,
@@ -46,6 +46,17 @@ import {
 } from '@chakra-ui/react/theme';
 
 /**
+ * Chakra's colour palettes the portal never draws with (besides its own `brand` and `gold`). Each palette is 18
+ * tokens (11 shades, 7 semantic ones) that `createSystem` builds into its token dictionary at startup, the biggest
+ * part of that call (~100 ms at a phone's speed): these four are 108 of its 685 tokens. Palettes chosen at run time
+ * (status badges...) are string literals in web/src; tests/web/theme-palettes.test.ts fails if one of these appears.
+ */
+export const UNUSED_PALETTES = ['teal', 'cyan', 'purple', 'pink'] as const;
+
+const withoutUnused = <T extends object>(colors: T): T =>
+  Object.fromEntries(Object.entries(colors).filter(([name]) => !(UNUSED_PALETTES as readonly string[]).includes(name))) as T;
+
+/**
  * Chakra's default theme (`defaultConfig`) with only the recipes of the components the portal uses: the default
  * holds ~75 recipes (date pickers, colour pickers, carousels...) that all ship in the entry script. A component
  * whose recipe is missing renders unstyled, so using a new Chakra component means adding its recipe here (its key
@@ -59,8 +70,8 @@ const chakraTheme = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    tokens: { ...tokens, colors: withoutUnused(tokens.colors!) },
+    semanticTokens: { ...semanticTokens, colors: withoutUnused(semanticTokens.colors!) },
     recipes: {
       badge: badgeRecipe,
       button: buttonRecipe,
@@ -166,15 +177,27 @@ const config = defineConfig({
   },
 });
 
-/** The whole system, its global CSS included: what the build writes to a stylesheet (global-css.ts). */
-export const fullSystem = createSystem(defaultBaseConfig, chakraTheme, config);
+let full: SystemContext | undefined;
+let app: SystemContext | undefined;
+
+/**
+ * The whole system, its global CSS included: what the build writes to a stylesheet (global-css.ts). Built on first
+ * use, not when this module is evaluated: `createSystem` is the biggest single piece of the entry script's work
+ * (~100 ms at a phone's speed), and main.tsx runs it in a task of its own while the texts are on their way.
+ */
+export function fullSystem(): SystemContext {
+  return (full ??= createSystem(defaultBaseConfig, chakraTheme, config));
+}
 
 /**
  * The system the app provides. Its global CSS (layer order, reset, keyframes, global styles and ~700 token
  * variables) is in the build's stylesheet (vite.config.ts, chakraGlobalCss), so Chakra's provider inserts none
- * through emotion: that serialising and parsing was ~70 ms of the first render on a phone-speed CPU.
+ * through emotion: that serialising and parsing was ~70 ms of the first render on a phone-speed CPU. In the
+ * browser build `createSystem` does not even compute it (web/build/chakra-system.ts).
  */
-export const system: typeof fullSystem = { ...fullSystem, _global: [] };
+export function appSystem(): SystemContext {
+  return (app ??= { ...fullSystem(), _global: [] });
+}
 
 /** Spec 01 section 9: screens narrower than 992 px count as small (drawer menu instead of the header menu). */
 export const SMALL_SCREEN_MAX_PX = 991;
