@@ -123,6 +123,11 @@ describe('the signed-in request page painted by the server', () => {
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') console.push(`${m.type()}: ${m.text()}`);
       });
+      // The facility the user chose earlier, kept by the browser (the header's logo links to it): the server cannot
+      // know it, so the app must take the page over without a mismatch and then show it.
+      await page.addInitScript(() => {
+        localStorage.setItem('halal.selectedFacility', JSON.stringify({ facilityType: 'InternalFacility', id: 'inf-almarai-foods', publicId: 'inf-almarai-foods' }));
+      });
       await page.addInitScript(() => {
         const w = window as unknown as { shift: number };
         w.shift = 0;
@@ -161,6 +166,7 @@ describe('the signed-in request page painted by the server', () => {
       expect(await title.boundingBox(), lang).toEqual(box);
       expect(pixelDifference(before, await page.screenshot())?.pixels, `${lang}: pixels that changed when the app took over`).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), lang).toBeLessThan(0.01);
+      expect(await testId(page, 'logo-link').getAttribute('href'), lang).not.toBe('/');
 
       // A write after the takeover carries the session's CSRF token (the API refuses it otherwise): the draft is
       // deleted from its action bar (last, so the other checks had the request).
