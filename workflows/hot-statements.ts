@@ -1,5 +1,4 @@
-import { fillPlaceholders, getTableColumns, sql, type Query } from 'drizzle-orm';
-import { sendNow } from './pipelined';
+import { getTableColumns, sql, type Query } from 'drizzle-orm';
 import type { PgTable, SelectedFieldsOrdered } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 
@@ -31,15 +30,6 @@ export class HotStatement<Row = unknown> {
     const prepared = tx._.session.prepareQuery(this.query, this.fields, this.name, true);
     const result = await prepared.execute(values);
     return (this.fields ? result : []) as Row[];
-  }
-
-  /**
-   * A write, queued on the connection before this returns (workflows/pipelined.ts sendNow): what the caller sends
-   * next goes out behind it. For a deferred write (pipelinedTransaction's `defer`).
-   */
-  send(tx: Tx, values: Record<string, unknown>): Promise<unknown> {
-    this.query ??= this.build(tx).toSQL();
-    return sendNow(tx, { sql: this.query.sql, params: fillPlaceholders(this.query.params, values) });
   }
 }
 

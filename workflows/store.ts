@@ -11,7 +11,6 @@ import { applyEffects, mirrorEntityStatus, type EffectDeps, type EntityPort } fr
 import { checkChain, historyHash, rememberCanonical, type ChainCheck, type HashedRow } from './hash-chain';
 import { nextNumber } from './numbers';
 import { HotStatement, fieldsOf, param } from './hot-statements';
-import { DEFERRED_MARK, type Defer } from './pipelined';
 import { sendStep, snapshotText, startStep, toJson, type Derived, type Effect, type StoredSnapshot } from './step';
 
 /*
@@ -252,11 +251,6 @@ export interface StartRecord {
   entityStatus?: number;
   /** The rows this process wrote (the embedded engine's): entity lifecycles started or moved by effects use it too. */
   written?: WrittenRows;
-  /**
-   * Takes the transaction's last write instead of it being awaited here: the caller (workflows/pipelined.ts) sends
-   * COMMIT right behind it. Only a caller that sends nothing after this function returns may pass it.
-   */
-  defer?: Defer;
 }
 
 /** A request row as this process last wrote it: its version and history head then, and the snapshot object written. */
@@ -323,13 +317,6 @@ const cancelTimersCte = () =>
 
 const query = (q: ReturnType<typeof sql>) => ({ toSQL: () => new PgDialect().sqlToQuery(q) });
 
-/**
- * The main query of a statement whose work is all in its data-modifying CTEs (which run whether or not the main query
- * reads them): it marks the transaction (workflows/pipelined.ts DEFERRED_MARK), so a COMMIT sent behind it unawaited
- * can check that it ran.
- */
-const markSelect = (placeholder: string) => sql`select set_config(${sql.raw(`'${DEFERRED_MARK}'`)}, ${sql.placeholder(placeholder)}, true)`;
-
 /** The request row, its START history row and its first timers, in one statement (one round trip). */
 const startStatements = [false, true].map(
   (withTimers) =>
@@ -339,8 +326,8 @@ const startStatements = [false, true].map(
       const values = sql.join(START_COLUMNS.map((c) => sql`${sql.placeholder(c)}`), sql`, `);
       return query(
         withTimers
-          ? sql`with history as (${historyInsert()}), armed as (${armTimersCte()}), request as (insert into ${requests} (${columns}) values (${values})) ${markSelect('h_hash')}`
-          : sql`with history as (${historyInsert()}), request as (insert into ${requests} (${columns}) values (${values})) ${markSelect('h_hash')}`,
+          ? sql`with history as (${historyInsert()}), armed as (${armTimersCte()}) insert into ${requests} (${columns}) values (${values})`
+          : sql`with history as (${historyInsert()}) insert into ${requests} (${columns}) values (${values})`,
       );
     }),
 );
@@ -393,7 +380,7 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     updatedAt: rec.now,
   };
   const deadlines = rec.next.deadlines;
-  const startValues = {
+  await startStatements[deadlines.length ? 1 : 0].execute(tx, {
     ...historyValues({ ...first, payload: input }, inputText),
     ...row,
     input: inputText,
@@ -401,14 +388,8 @@ export async function persistStart(tx: Tx, rec: StartRecord, deps: StoreDeps): P
     createdAt: rec.now.toISOString(),
     updatedAt: rec.now.toISOString(),
     ...(deadlines.length ? { arm: armParam(deadlines, rec.now, deps), now: rec.now.toISOString() } : {}),
-  };
-  const startStatement = startStatements[deadlines.length ? 1 : 0];
-  const mirror = ENTITY_KINDS.has(rec.kind) && rec.entityStatus !== rec.next.status;
-  // The last statement when nothing follows it: COMMIT may go right behind it (the statement marks the transaction
-  // with the new history head, which the commit's guard checks).
-  if (rec.defer && !mirror && !rec.effects.length) rec.defer(startStatement.send(tx, startValues), first.hash);
-  else await startStatement.execute(tx, startValues);
-  if (mirror) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
+  });
+  if (ENTITY_KINDS.has(rec.kind) && rec.entityStatus !== rec.next.status) await mirrorEntityStatus(tx, rec.kind, rec.id, rec.next.status, rec.now);
   rec.written?.wrote(row);
   await applyEffects(tx, rec.effects, { request: row, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now, rec.written) }, deps);
   return row;
@@ -474,16 +455,12 @@ const UPDATE_COLUMNS = [
 
 /**
  * The history row and the request row of one transition in one statement (a data-modifying CTE): one round trip
- * instead of two, on the path every event takes. It marks its transaction with the new history head once the row is
- * updated (workflows/pipelined.ts DEFERRED_MARK: a COMMIT sent behind it unawaited checks that it ran).
+ * instead of two, on the path every event takes.
  */
 const transitionStatement = new HotStatement('wf_write_transition', () => {
   const r = getTableColumns(requests);
   const sets = sql.join(UPDATE_COLUMNS.map((c) => sql`${sql.identifier(r[c].name)} = ${sql.placeholder(c)}`), sql`, `);
-  return query(
-    sql`with history as (${historyInsert()}) update ${requests} set ${sets}
-        where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')} and set_config(${sql.raw(`'${DEFERRED_MARK}'`)}, ${sql.placeholder('h_hash')}, true) is not null`,
-  );
+  return query(sql`with history as (${historyInsert()}) update ${requests} set ${sets} where ${sql.identifier(r.id.name)} = ${sql.placeholder('id')}`);
 });
 
 /**
@@ -492,7 +469,7 @@ const transitionStatement = new HotStatement('wf_write_transition', () => {
  * effects, made two timer runners fire fewer timers (docs/performance.md, third pass).
  */
 const timersStatement = new HotStatement('wf_transition_timers', () =>
-  query(sql`with cancelled as (${cancelTimersCte()}), armed as (${armTimersCte()}) ${markSelect('mark')}`),
+  query(sql`with cancelled as (${cancelTimersCte()}) ${armTimersCte()}`),
 );
 
 /** Effects that write the request's own row (so the row is read again after them). */
@@ -511,8 +488,6 @@ export interface TransitionRecord {
   dataChanged?: boolean;
   /** See StartRecord.written. */
   written?: WrittenRows;
-  /** See StartRecord.defer. */
-  defer?: Defer;
 }
 
 /**
@@ -548,33 +523,23 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     historyHash: history.hash,
     updatedAt: rec.now,
   };
-  const writeValues = {
+  await transitionStatement.execute(tx, {
     ...historyValues(history),
     ...changes,
     id: row.id,
     snapshot: snapshotText(rec.next.stored),
     updatedAt: rec.now.toISOString(),
-  };
-  const mirror = ENTITY_KINDS.has(row.kind) && rec.prev.status !== rec.next.status;
-  const timers = rec.cancelled.length > 0 || rec.armed.length > 0;
-  // The last statement when nothing follows it: COMMIT may go right behind it. The statement marks the transaction
-  // with the new history head, which the commit's guard checks (pipelinedTransaction).
-  if (rec.defer && !mirror && !rec.effects.length && !timers) rec.defer(transitionStatement.send(tx, writeValues), history.hash);
-  else await transitionStatement.execute(tx, writeValues);
+  });
   // The row as written, without reading it back (the snapshot is the largest thing an event moves).
   let updated: LockedRow = { ...row, ...changes };
-  if (mirror) await mirrorEntityStatus(tx, row.kind, row.id, rec.next.status, rec.now);
+  if (ENTITY_KINDS.has(row.kind) && rec.prev.status !== rec.next.status) await mirrorEntityStatus(tx, row.kind, row.id, rec.next.status, rec.now);
   if (rec.effects.length) {
     await applyEffects(tx, rec.effects, { request: updated, actor: rec.actor, now: rec.now, entities: entityPort(tx, deps, rec.now, rec.written) }, deps);
     // An effect may have changed the row itself (a deleted draft).
     if (rec.effects.some((e) => ROW_EFFECTS.has(e.type))) updated = (await lockRequest(tx, row.id)) ?? updated;
   }
-  if (timers) {
-    // The last statement: deferred when the caller allows (its mark differs from the transition statement's).
-    const mark = `${history.hash}/timers`;
-    const timerValues = { id: row.id, now: rec.now.toISOString(), arm: armParam(rec.armed, rec.now, deps), cancel: cancelParam(rec.cancelled), mark };
-    if (rec.defer) rec.defer(timersStatement.send(tx, timerValues), mark);
-    else await timersStatement.execute(tx, timerValues);
+  if (rec.cancelled.length || rec.armed.length) {
+    await timersStatement.execute(tx, { id: row.id, now: rec.now.toISOString(), arm: armParam(rec.armed, rec.now, deps), cancel: cancelParam(rec.cancelled) });
   }
   rec.written?.wrote(updated);
   return updated;

@@ -5,14 +5,12 @@ import { AppError, AppErrorCode } from '../../lib/app-error';
 import type { MachineCatalogue } from '../catalogue';
 import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, SendOptions, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
-import { pipelinedTransaction, type Defer } from '../pipelined';
 import { restoreSnapshot, sendStep, startStep, type Refusal, type StoredSnapshot } from '../step';
 import {
   appendAnnotation,
   claimDueTimer,
   lockRequest,
   markTimerFired,
-  nextRequestNumber,
   persistStart,
   persistTransition,
   readRequest,
@@ -30,11 +28,6 @@ export interface EmbeddedEngineOptions {
   deps: StoreDeps;
   /** The engine's clock (tests move it forward to make deadlines due). */
   now?: () => Date;
-  /**
-   * false: every statement of an event awaited in turn, BEGIN and COMMIT each in a round trip of their own (the
-   * plain path, which tests compare the pipelined one with). Default true (workflows/pipelined.ts).
-   */
-  pipeline?: boolean;
 }
 
 /** Requests whose last written snapshot the engine keeps (a few MB at ~2 KB each). */
@@ -54,7 +47,6 @@ export class EmbeddedEngine implements WorkflowEngine {
   private readonly catalogue: MachineCatalogue;
   private readonly deps: StoreDeps;
   private readonly now: () => Date;
-  private readonly pipeline: boolean;
   /**
    * The stored snapshot this process last wrote for each request, with the row's version and history head at that
    * write. A locked row with the same version and head still holds that snapshot (only the engine writes it, and every
@@ -69,7 +61,6 @@ export class EmbeddedEngine implements WorkflowEngine {
     this.catalogue = opts.catalogue ?? opts.deps.catalogue;
     this.deps = opts.deps;
     this.now = opts.now ?? (() => new Date());
-    this.pipeline = opts.pipeline ?? true;
   }
 
   async start(kind: string, input: StartInput, actor: Actor, options: StartOptions = {}): Promise<RequestView> {
@@ -82,32 +73,25 @@ export class EmbeddedEngine implements WorkflowEngine {
     const { step: { next, effects }, input: fullInput } = started;
     const now = this.now();
     const written = this.writtenRows();
-    // The request's number is drawn with BEGIN (pipelinedTransaction): a sequence draw may run outside a transaction.
-    const row = await pipelinedTransaction(
-      this.db,
-      (tx) => nextRequestNumber(tx, now),
-      (tx, number, defer) =>
-        persistStart(
-          tx,
-          {
-            id,
-            number,
-            kind,
-            machineVersion,
-            input: fullInput,
-            facilityPublicId: input.facilityId,
-            ownerUserId: input.ownerUserId,
-            creatorName: options.creatorName ?? '',
-            next,
-            effects,
-            actor,
-            now,
-            written,
-            defer,
-          },
-          this.deps,
-        ),
-      this.pipeline,
+    const row = await this.db.transaction((tx) =>
+      persistStart(
+        tx,
+        {
+          id,
+          kind,
+          machineVersion,
+          input: fullInput,
+          facilityPublicId: input.facilityId,
+          ownerUserId: input.ownerUserId,
+          creatorName: options.creatorName ?? '',
+          next,
+          effects,
+          actor,
+          now,
+          written,
+        },
+        this.deps,
+      ),
     );
     written.commit();
     return viewOf(row);
@@ -140,26 +124,20 @@ export class EmbeddedEngine implements WorkflowEngine {
 
   async send(id: string, event: WorkflowEvent, actor: Actor, expectedVersion?: number, options: SendOptions = {}): Promise<RequestView> {
     const written = this.writtenRows();
-    // The lock goes out with BEGIN (pipelinedTransaction): a row lock may run outside a transaction without harm.
-    const row = await pipelinedTransaction(
-      this.db,
-      (tx) => lockRequest(tx, id, this.written.get(id)),
-      async (tx, locked, defer) => {
-        if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
-        options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
-        if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
-        // The caller's own row (SendOptions.alsoWrite) goes out with the next statement; a refusal below rolls it back
-        // with the rest. Awaited, not deferred: it is the caller's code, and only a write that marks the transaction
-        // may be deferred (workflows/pipelined.ts).
-        const also = options.alsoWrite?.(tx);
-        also?.catch(() => {});
-        const result = await this.apply(tx, locked, event, actor, written, defer);
-        if (!result.ok) throw refusalError(result.refusal);
-        await also;
-        return result.row;
-      },
-      this.pipeline,
-    );
+    const row = await this.db.transaction(async (tx) => {
+      // The caller's own row (SendOptions.alsoWrite) is sent with the lock read, one round trip for both; a refusal
+      // below rolls it back with the rest.
+      const also = options.alsoWrite?.(tx);
+      also?.catch(() => {});
+      const locked = await lockRequest(tx, id, this.written.get(id));
+      if (!locked || locked.deletedAt) throw new AppError(AppErrorCode.EntityNotFound);
+      options.admit?.({ kind: locked.kind, facilityId: locked.facilityPublicId });
+      if (expectedVersion !== undefined && locked.version !== expectedVersion) throw new AppError(AppErrorCode.ConcurrencyConflict);
+      const result = await this.apply(tx, locked, event, actor, written);
+      if (!result.ok) throw refusalError(result.refusal);
+      await also;
+      return result.row;
+    });
     // Only once committed: a rolled-back write leaves the row at a version and head the entry does not match anyway.
     written.commit();
     return viewOf(row);
@@ -172,14 +150,12 @@ export class EmbeddedEngine implements WorkflowEngine {
     event: WorkflowEvent,
     actor: Actor,
     written: WrittenRows,
-    /** The send path's (nothing follows the transition's writes there); the timer path sends its mark after them. */
-    defer?: Defer,
   ): Promise<{ ok: true; row: LockedRow } | { ok: false; refusal: Refusal }> {
     const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
     const stored = row.snapshot as unknown as StoredSnapshot;
     const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);
     if (!step.ok) return step;
-    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now(), written, defer }, this.deps);
+    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now(), written }, this.deps);
     return { ok: true, row: updated };
   }
 
