@@ -137,6 +137,8 @@ describe('self-service accounts', () => {
       expect(pathOf(page)).toBe('/associated-facilities');
       const circular = testId(page, 'circular-letter-dialog');
       await circular.waitFor();
+      // The floating chat button steps aside while a modal dialog is open (it would cover the dialog's actions).
+      expect(await testId(page, 'chat-button').isVisible()).toBe(false);
       await circular.getByRole('button', { name: tx.shell.circular.later }).click();
       await circular.waitFor({ state: 'hidden' });
       // A full load in a fresh tab (no sessionStorage): the server says it was answered, and it is not offered.

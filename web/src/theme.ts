@@ -127,9 +127,11 @@ const config = defineConfig({
     body: { bg: 'bg.subtle', color: 'fg' },
     // Icons that point "forward" (chevrons, arrows) flip with the reading direction.
     '[dir=rtl] .flip-rtl': { transform: 'scaleX(-1)' },
-    // The floating chat button never covers a modal dialog's actions: it steps aside while one is open.
-    'body:has([role=dialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none' },
-    'body:has([role=alertdialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none' },
+    // The floating chat button never covers a modal dialog's actions: it steps aside while one is open. Important,
+    // because these global styles are in Chakra's `base` layer and the button's own `display` in the later
+    // `recipes` layer, which wins over any specificity unless the earlier layer's declaration is important.
+    'body:has([role=dialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none !important' },
+    'body:has([role=alertdialog][aria-modal=true]) [data-testid=chat-button]': { display: 'none !important' },
   },
   theme: {
     // lg is 992 px, the spec's small-screen limit: `{ base: <small>, lg: <large> }` switches exactly there.
