@@ -11,9 +11,7 @@
  *
  * Settings: CHROME_PATH (default /usr/bin/chromium), BENCH_PAGES (comma-separated subset of the page names below),
  * BENCH_RUNS (Lighthouse runs per page, default 1; the median performance run is reported), BENCH_SAVE (a folder:
- * each run's Lighthouse JSON is written there as <page>-<run>.json, for the critical request chain and LCP element),
- * BENCH_CIRCULAR_ANSWERED=1 (information only, not the figure of record: internal.main answers the circular letter
- * first, so the request pages are measured without its dialog, which is otherwise their LCP element).
+ * each run's Lighthouse JSON is written there as <page>-<run>.json, for the critical request chain and LCP element).
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -80,11 +78,6 @@ try {
     body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
   });
   if (started.status !== 201) throw new Error(`draft request: ${started.status} ${await started.text()}`);
-  if (process.env.BENCH_CIRCULAR_ANSWERED === '1') {
-    const answered = await fetch(`${server.url}/api/app/halal-user/set-user-download-circular`, { headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf } });
-    if (!answered.ok) throw new Error(`circular letter: ${answered.status}`);
-    console.log('internal.main has answered the circular letter (BENCH_CIRCULAR_ANSWERED=1): information only');
-  }
   const requestId = ((await started.json()) as { id: string }).id;
 
   const pages: { name: string; path: string; cookie?: string }[] = [
