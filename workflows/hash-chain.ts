@@ -128,7 +128,6 @@ function flatSortedRecord(record: Record<string, unknown>, keys: string[]): bool
   return true;
 }
 
-
 /** Remembers the canonical text of `value`, which its maker froze at every depth. */
 export function rememberCanonical(value: object): void {
   frozenCanonical.set(value, canonicalJson(value));

@@ -148,14 +148,14 @@ try {
     const onMain = events.filter((e) => `${e.pid}:${e.tid}` === busiest && e.ph === 'X');
     const navStart = events.find((e) => e.name === 'navigationStart' && `${e.pid}:${e.tid}` === busiest)?.ts ?? onMain[0]!.ts;
     const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 0).sort((a, b) => a.ts - b.ts);
+    // The main thread's CPU time (tdur), scaled: on a machine other processes load, `dur` grows with the time the
+    // thread waited for a core; `tdur` does not (figures from it compare builds measured at different loads).
+    const threadMs = (t: TraceEvent) => THREAD_SCALE * ms(t.tdur ?? 0);
     const wallLong = tasks.filter((t) => ms(t.dur!) > 50).length;
     // Listed below: the tasks over 50 ms by either clock.
-    const long = tasks.filter((t) => ms(t.dur!) > 50 || THREAD_SCALE * ms(t.tdur ?? 0) > 50);
+    const long = tasks.filter((t) => ms(t.dur!) > 50 || threadMs(t) > 50);
     const blocking = tasks.reduce((sum, t) => sum + Math.max(0, ms(t.dur!) - 50), 0);
     const busy = tasks.reduce((sum, t) => sum + ms(t.dur!), 0);
-    // The same from the main thread's CPU time (tdur): on a machine other processes load, `dur` grows with the time
-    // the thread waited for a core; `tdur` does not (figures from it compare builds measured at different loads).
-    const threadMs = (t: TraceEvent) => THREAD_SCALE * ms(t.tdur ?? 0);
     const threadBlocking = tasks.reduce((sum, t) => sum + Math.max(0, threadMs(t) - 50), 0);
     const threadLong = tasks.filter((t) => threadMs(t) > 50).length;
     console.log(`\n${path}: wall ${wallMs} ms, FCP ${fp.toFixed(0)} ms, LCP ${lcp.toFixed(0)} ms, main thread busy ${busy.toFixed(0)} ms in ${tasks.length} tasks, ${wallLong} over 50 ms, blocking ${blocking.toFixed(0)} ms (CPU ${CPU_SLOWDOWN}× slower); by thread time ×${THREAD_SCALE} ${threadLong} over 50 ms, blocking ${threadBlocking.toFixed(0)} ms`);
@@ -206,7 +206,7 @@ try {
         .sort((a, b) => b.dur! - a.dur!)
         .slice(0, 4)
         .map((e) => `${e.name}${e.args?.data?.url ? ` ${e.args.data.url.replace(/^.*\//, '')}` : ''}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''} ${ms(e.dur!).toFixed(0)}`);
-      console.log(`  task at ${ms(t.ts - navStart).toFixed(0)} ms: ${ms(t.dur!).toFixed(0)} ms (thread ×${THREAD_SCALE} ${(THREAD_SCALE * ms(t.tdur ?? NaN)).toFixed(0)} ms) — ${inside.join(', ')}`);
+      console.log(`  task at ${ms(t.ts - navStart).toFixed(0)} ms: ${ms(t.dur!).toFixed(0)} ms (thread ×${THREAD_SCALE} ${threadMs(t).toFixed(0)} ms) — ${inside.join(', ')}`);
       const modules = top(selfTime(t.ts, t.ts + t.dur!, moduleOf), 6).map(([k, us]) => `${k.replace(/^work\/wt\/[^/]+\//, '')} ${ms(us).toFixed(0)}`);
       const functions = top(selfTime(t.ts, t.ts + t.dur!, functionOf), 5).map(([k, us]) => `${k.replace(/^work\/wt\/[^/]+\//, '')} ${ms(us).toFixed(0)}`);
       const own = top(ownTotal(t.ts, t.ts + t.dur!), 8).map(([k, us]) => `${k} ${ms(us).toFixed(0)}`);
