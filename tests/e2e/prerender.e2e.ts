@@ -65,6 +65,79 @@ describe('public pages painted by the server', () => {
     }
   });
 
+  it('loads no app script for a visitor who only reads, and loads it when the visitor engages', async () => {
+    for (const path of ['/home?lang=ar', '/hs-code?lang=en']) {
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      const scripts: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      });
+      await page.goto(path);
+      // Well past the load event: nothing but the small script that waits for the visitor.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1_500)));
+      expect(scripts, path).toEqual(['/after-paint.js']);
+      expect(await page.evaluate(() => document.documentElement.dataset.app), path).toBe('waiting');
+      // The page reads and scrolls as it is; a link works as a link.
+      expect(await title(page).isVisible()).toBe(true);
+      await page.mouse.move(200, 300);
+      await page.waitForFunction(() => document.documentElement.dataset.appState === 'ready', undefined, { timeout: 30_000 });
+      expect(scripts.some((s) => /^\/assets\/index-[\w-]+\.js$/.test(s)), path).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.app), { timeout: 10_000 }).toBe('taken-over');
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('does what the visitor did before the app came once it has: a click, typed text, a form sent with Enter', async () => {
+    // Each case acts on the painted page while the app's entry script is held back, then lets it through.
+    const cases: { path: string; width: number; act: (page: Page) => Promise<void>; done: (page: Page) => Promise<void> }[] = [
+      {
+        path: '/home?lang=ar',
+        width: 1280,
+        act: (page) => page.getByTestId('language-toggle').click(),
+        done: (page) => page.waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dir === 'ltr').then(() => undefined),
+      },
+      {
+        path: '/privacy?lang=en',
+        width: 800,
+        act: (page) => page.getByTestId('menu-button').click(),
+        done: (page) => page.getByTestId('menu-drawer').waitFor(),
+      },
+      {
+        path: '/home?lang=en',
+        width: 390,
+        act: async (page) => {
+          await page.getByTestId('verify-input').fill(DEMO_VERIFICATION_CODES.active);
+          await page.getByTestId('verify-input').press('Enter');
+        },
+        done: async (page) => {
+          await page.waitForURL(`**/verify/${DEMO_VERIFICATION_CODES.active}`);
+          await page.getByTestId('verify-result').waitFor();
+        },
+      },
+    ];
+    for (const c of cases) {
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: c.width, height: 844 } });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let asked = false;
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        asked = true;
+        await held;
+        await route.continue();
+      });
+      await page.goto(c.path);
+      await c.act(page);
+      // The visitor's move asked for the app; the page has not changed under them meanwhile.
+      await expect.poll(() => asked, { timeout: 10_000 }).toBe(true);
+      expect(page.url(), c.path).toContain(c.path.split('?')[0]);
+      release();
+      await c.done(page);
+      expect(errors, c.path).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('is taken over by the app with no change on screen, no layout shift and nothing in the console', async () => {
     const news = (await (await fetch(`${server.url}/api/public/news?pageSize=1`)).json()) as { items: { id: string }[] };
     const paths = ['/home?lang=ar', '/home?lang=en', '/hs-code?lang=ar', '/faq?lang=en', `/media-center/${news.items[0]!.id}?lang=ar`, `/verify/${DEMO_VERIFICATION_CODES.active}?lang=en`];

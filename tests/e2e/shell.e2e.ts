@@ -241,8 +241,9 @@ describe('portal shell', () => {
     // The reloaded page checks the version again after its first navigation, and finds nothing new.
     const checked = page.waitForResponse('**/api/health');
     await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Update' }).click()]);
-    expect((await (await checked).json()).version).toBe('1');
+    // The reloaded FAQ is painted by the server; the app comes once the visitor engages (waitForIdle presses a key).
     await waitForIdle(page);
+    expect((await (await checked).json()).version).toBe('1');
     await page.waitForLoadState('networkidle');
     expect(await dialog.count()).toBe(0);
     await context.close();
@@ -302,6 +303,10 @@ describe('session idle timeout', () => {
     expect(await warning.innerText()).toMatch(/signed out in \d+ seconds?/);
     await screenshot(page, 'shell-idle-warning');
 
+    // Signed out, the browser loads the home page, which the server paints; the app, and with it the modal, comes
+    // when the person is back and engages (waitForIdle presses a key).
+    await page.waitForURL('**/home**', { timeout: 30_000 });
+    await waitForIdle(page);
     const expired = testId(page, 'session-expired-dialog');
     await expired.waitFor({ timeout: 30_000 });
     expect(pathOf(page)).toBe('/home');

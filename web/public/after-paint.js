@@ -1,18 +1,137 @@
 /*
- * On a page the server painted (server/plugins/prerender.ts puts this script in place of the app's entry script):
- * the app's entry script is requested once the page is on screen, so the HTML, styles and fonts that paint it have
- * the connection to themselves. The page works meanwhile: its links are real links.
+ * On a public page the server painted (server/plugins/prerender.ts puts this script in place of the app's entry
+ * script). The page is complete without the app: its links are real links and its text is all there. So the app's
+ * ~200 KB of script is not fetched, run or hydrated for a visitor who only reads: it is requested when the visitor
+ * first engages (moves the mouse, touches the screen, presses a key, focuses a field), which a reader on a desktop
+ * does within a second and a phone's first touch does before its first tap lands (issue 18: "usable before the whole
+ * app loads"; the first-load script of the home page).
+ *
+ * What the visitor does before the app has taken over is not lost. Until the app announces that it has hydrated
+ * the page (web/src/prerender/hydrated.ts), the events React would act on are kept from it, so React hydrates in its
+ * own time slices and is never made to hydrate in the middle of one event: the browser still types, focuses, scrolls
+ * and selects as usual. A click on a control (a button, a tab, a checkbox...) and a form's submission are held;
+ * once the app is there, text typed into a field is handed to it as input, and the held clicks are made again, each
+ * control once, in order. Links are left to the browser: followed before the app, they load the next painted page.
  */
 (function () {
-  var entry = document.currentScript && document.currentScript.getAttribute('data-entry');
+  var script = document.currentScript;
+  var entry = script && script.getAttribute('data-entry');
   if (!entry) return;
-  requestAnimationFrame(function () {
+  var html = document.documentElement;
+  var ENGAGEMENT = ['pointerdown', 'mousemove', 'touchstart', 'keydown', 'focusin', 'wheel'];
+  // The events React hydrates the page at once for (react-dom's discreteReplayableEvents) less click and submit,
+  // which are held: kept from React until it has hydrated; the browser's own handling of them goes on.
+  var KEPT_FROM_REACT = [
+    'mousedown', 'mouseup', 'touchcancel', 'touchend', 'touchstart', 'auxclick', 'dblclick', 'pointercancel',
+    'pointerdown', 'pointerup', 'dragend', 'dragstart', 'drop', 'compositionend', 'compositionstart', 'keydown',
+    'keypress', 'keyup', 'input', 'textInput', 'copy', 'cut', 'paste', 'change', 'contextmenu', 'reset',
+  ];
+  var CONTROL = [
+    'button', '[role="button"]', '[role="tab"]', '[role="checkbox"]', '[role="switch"]', '[role="radio"]',
+    '[role="combobox"]', '[role="menuitem"]', 'input', 'summary', 'label',
+  ].join(', ');
+  var NOT_TEXT = /^(checkbox|radio|submit|button|reset|image|file|hidden)$/;
+  var held = [];
+  var heldSubmits = [];
+  var requested = false;
+
+  function loadApp() {
+    if (requested) return;
+    requested = true;
+    ENGAGEMENT.forEach(function (type) {
+      window.removeEventListener(type, loadApp, true);
+    });
+    html.dataset.app = 'loading';
+    var module = document.createElement('script');
+    module.type = 'module';
+    module.crossOrigin = '';
+    module.src = entry;
+    document.head.appendChild(module);
+  }
+
+  function keepFromReact(event) {
+    event.stopImmediatePropagation();
+  }
+
+  function holdClick(event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target || target.closest('a[href]')) return;
+    event.stopImmediatePropagation();
+    var control = target.closest(CONTROL);
+    // A click in a text field only places the caret: the browser does that without the app.
+    if (!control || (control.matches('input') && !NOT_TEXT.test(control.type))) return;
+    event.preventDefault();
+    if (held.indexOf(control) < 0) held.push(control);
+    html.style.cursor = 'progress';
+    loadApp();
+  }
+
+  function holdSubmit(event) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    heldSubmits.push({ form: event.target, submitter: event.submitter || null });
+    loadApp();
+  }
+
+  var valueSetters = {
+    INPUT: Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set,
+    TEXTAREA: Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set,
+  };
+
+  /** Gives a field's text to React as typing does: set past React's value tracking, then announced as input. */
+  function typeInto(field, value) {
+    valueSetters[field.tagName].call(field, value);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+
+  function takenOver() {
+    KEPT_FROM_REACT.forEach(function (type) {
+      document.removeEventListener(type, keepFromReact, true);
+    });
+    document.removeEventListener('click', holdClick, true);
+    document.removeEventListener('submit', holdSubmit, true);
+    // React hydrated the field with the text in it as its starting point: emptied first, the text is then a change.
+    document.querySelectorAll('#root input, #root textarea').forEach(function (field) {
+      if (NOT_TEXT.test(field.type) || field.value === field.defaultValue) return;
+      var value = field.value;
+      typeInto(field, field.defaultValue);
+      typeInto(field, value);
+    });
+    // The clicks in a task of their own, once React has rendered what the typing changed (a submit reads the field's
+    // state).
     setTimeout(function () {
-      var script = document.createElement('script');
-      script.type = 'module';
-      script.crossOrigin = '';
-      script.src = entry;
-      document.head.appendChild(script);
+      held.forEach(function (control) {
+        if (control.isConnected) control.click();
+      });
+      heldSubmits.forEach(function (s) {
+        if (!s.form.isConnected || typeof s.form.requestSubmit !== 'function') return;
+        s.form.requestSubmit(s.submitter && s.submitter.isConnected ? s.submitter : undefined);
+      });
+      held = heldSubmits = [];
+      html.style.cursor = '';
+      html.dataset.app = 'taken-over';
     }, 0);
+  }
+
+  KEPT_FROM_REACT.forEach(function (type) {
+    document.addEventListener(type, keepFromReact, true);
+  });
+  document.addEventListener('click', holdClick, true);
+  document.addEventListener('submit', holdSubmit, true);
+  // The app's hydration is announced by part (web/src/prerender/hydrated.ts): the frame, then the route's screen,
+  // which sits in a Suspense boundary when the server painted one (React marks it with a <!--$--> comment).
+  var root = document.getElementById('root');
+  var walker = root && document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+  var boundary = false;
+  while (walker && walker.nextNode()) if (walker.currentNode.data === '$') boundary = true;
+  function onHydrated(event) {
+    if (boundary && event.detail !== 'content') return;
+    document.removeEventListener('halal:hydrated', onHydrated);
+    takenOver();
+  }
+  document.addEventListener('halal:hydrated', onHydrated);
+  html.dataset.app = 'waiting';
+  ENGAGEMENT.forEach(function (type) {
+    window.addEventListener(type, loadApp, { capture: true, passive: true });
   });
 })();

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { ShellAtOnce } from './components/AppShell';
 import { FullPageLoader } from './components/FullPageLoader';
 import { Toaster } from './components/toaster';
 import { appSystem } from './theme';
+import { announceHydrated } from './prerender/hydrated';
 
 /**
  * The whole app: the browser renders it (main.tsx) and the server prerenders public pages with it
@@ -13,6 +14,10 @@ import { appSystem } from './theme';
  * `painted`: the server paints this page, or the browser hydrates what it painted (AppShell's ShellAtOnce).
  */
 export function App({ router, queryClient, painted = false }: { router: AnyRouter; queryClient: QueryClient; painted?: boolean }) {
+  // Runs once the browser's hydration of a painted page's frame has committed (prerender/hydrated.ts).
+  useEffect(() => {
+    if (painted) announceHydrated('root');
+  }, [painted]);
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>

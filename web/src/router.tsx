@@ -8,6 +8,7 @@ import {
   type ErrorComponentProps,
   type RouteComponent,
 } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Permissions as P } from '../../machines/permissions';
 import { api, data } from './api/client';
@@ -29,6 +30,7 @@ import { registerScreens } from './screens';
 import { START_ROUTES } from '../../machines/services/start-routes';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore, startSessionLoad } from './session/session-store';
+import { announceHydrated } from './prerender/hydrated';
 
 /**
  * The route table of spec 01 section 2. Each entry names its path, who may open it and its component. A screen
@@ -204,12 +206,24 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   errorComponent: RouteErrorScreen,
 });
 
+/**
+ * A route's screen that announces when it is on the page (prerender/hydrated.ts), for the hydration of a painted page.
+ * It renders the screen and nothing else, and keeps its `preload`, which the router calls to load a lazy screen.
+ */
+function announcing(Screen: RouteComponent): RouteComponent {
+  function Announcing() {
+    useEffect(() => announceHydrated('content'), []);
+    return <Screen />;
+  }
+  return Object.assign(Announcing, { preload: (Screen as { preload?: () => Promise<void> }).preload });
+}
+
 function buildRoute(entry: RouteEntry): AnyRoute {
   const { access, check, loader } = entry;
   return createRoute({
     getParentRoute: () => rootRoute,
     path: entry.path,
-    component: entry.component,
+    component: announcing(entry.component),
     beforeLoad: async ({ location, params }) => {
       const session = sessionStore.get();
       const p = params as Record<string, string>;

@@ -54,7 +54,20 @@ export async function openPage(browser: Browser, baseURL: string, options: PageO
  * no request is in flight (the full-page loader is gone). Call it after goto, reload and clicks that navigate.
  */
 export async function waitForIdle(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.appState === 'ready', undefined, { timeout: 30_000 });
+  // A public page the server painted waits for the visitor to engage before it loads the app (web/public/after-paint.js):
+  // a key is pressed, as a person's first move would be, and the app is then waited for as on any page.
+  for (;;) {
+    const state = await page.waitForFunction(
+      () => {
+        const html = document.documentElement.dataset;
+        return html.appState === 'ready' ? 'ready' : html.app === 'waiting' ? 'waiting' : false;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    if ((await state.jsonValue()) === 'ready') break;
+    await page.keyboard.press('Shift');
+  }
   await page.locator('[data-testid="page-loader"]').waitFor({ state: 'detached', timeout: 30_000 });
 }
 
