@@ -15,6 +15,9 @@ export default defineConfig({
     // hangs still fails, at 5 minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // What a walk polls for (an uploaded file listed, a status after an event) gets 15 s, not Vitest's default 1 s: on
+    // the 10:30 CI run an upload's row came after more than 1 s with three walks of the file side by side.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     // Two files at a time: a walk waits on its server and its browser most of the time (about 0.7 of a core), and
     // each file has its own server, port, data directory and browser.
