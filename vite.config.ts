@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
@@ -38,6 +39,9 @@ export default defineConfig(({ isSsrBuild }) =>
         publicDir: false,
         // Self-contained (dependencies bundled in): it runs wherever it was written, e.g. the E2E run's temporary folder.
         ssr: { noExternal: true },
+        // i18n-iso-countries' Node entry requires every language file dynamically, which the bundle cannot hold: the
+        // prerender takes the browser's entry, as the app does (web/src/lib/countries.ts registers the two it needs).
+        resolve: { alias: [{ find: /^i18n-iso-countries$/, replacement: fileURLToPath(new URL('node_modules/i18n-iso-countries/index.js', import.meta.url)) }] },
         build: {
           ssr: true,
           outDir: 'dist-ssr',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '../i18n';
+import { SESSION_COOKIE } from './auth';
 
 /**
  * The public pages painted by the server (issue 18 item 1, "usable before the whole app loads"): the SSR build of
@@ -15,7 +16,7 @@ export type Prerendered =
   | { kind: 'page'; html: string; styles: string; state: unknown; status: number }
   | { kind: 'redirect'; href: string };
 
-type RenderFn = (input: { url: string; lang: Language; fetch: (request: Request) => Promise<Response> }) => Promise<Prerendered>;
+type RenderFn = (input: { url: string; lang: Language; fetch: (request: Request) => Promise<Response>; signedIn?: boolean }) => Promise<Prerendered>;
 
 /** A rendered page is kept this long at most; any write through this server empties the cache at once. */
 const CACHE_MS = 60_000;
@@ -28,7 +29,18 @@ const CACHE_ENTRIES = 500;
 const MAX_WAITING = 4;
 
 /** The page of `url` in `lang` for a visitor at `ip`, or null: send the plain shell. */
-export type Prerender = (url: string, lang: Language, ip?: string) => Promise<Prerendered | null>;
+export type Prerender = ((url: string, lang: Language, ip?: string) => Promise<Prerendered | null>) & {
+  /**
+   * A signed-in user's own page (issue 18: the request page painted), or null: send the plain shell. Rendered as
+   * that user: every read the page makes goes through the API with their session cookie, so the API's own
+   * authentication and authorisation decide what is in it (another facility's request answers 403 and nothing is
+   * painted). Never cached, here or by anyone else (server/plugins/web.ts: private, no-store).
+   */
+  signedIn: (url: string, lang: Language, sessionToken: string, ip?: string) => Promise<Prerendered | null>;
+};
+
+/** The signed-in routes painted by the server: a request's page (the app's `requests/$requestId`). */
+export const SIGNED_IN_PAINTED = /^\/requests\/[^/?#]+(\?[^#]*)?$/;
 
 /**
  * Loads the prerender of `ssrDir`, or returns null when it is not built. Pages are cached per (URL, language):
@@ -42,14 +54,19 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
 
   // The app's reads, answered in-process by the public API (GET only, no cookie: what an anonymous visitor gets),
   // from the visitor's address so per-address rate limits (verification) count them as theirs.
-  const fetchFrom = (remoteAddress: string) => async (request: Request): Promise<Response> => {
+  // A signed-in page's reads carry the user's session cookie (and nothing else of the browser's request).
+  const fetchFrom = (remoteAddress: string, sessionToken?: string) => async (request: Request): Promise<Response> => {
     if (request.method !== 'GET') return new Response(null, { status: 405 });
     const url = new URL(request.url);
     const res = await app.inject({
       method: 'GET',
       url: url.pathname + url.search,
       remoteAddress,
-      headers: { accept: 'application/json', 'accept-language': request.headers.get('accept-language') ?? 'ar' },
+      headers: {
+        accept: 'application/json',
+        'accept-language': request.headers.get('accept-language') ?? 'ar',
+        ...(sessionToken ? { cookie: `${SESSION_COOKIE}=${encodeURIComponent(sessionToken)}` } : {}),
+      },
     });
     return new Response(res.statusCode === 204 ? null : res.body, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } });
   };
@@ -60,7 +77,7 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
   });
 
   let waiting = 0;
-  const prerender: Prerender = async (url, lang, ip = '127.0.0.1') => {
+  const prerender = async (url: string, lang: Language, ip = '127.0.0.1'): Promise<Prerendered | null> => {
     const key = `${lang} ${url}`;
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.page;
@@ -78,6 +95,20 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
       waiting--;
     }
   };
+  const signedIn = async (url: string, lang: Language, sessionToken: string, ip = '127.0.0.1'): Promise<Prerendered | null> => {
+    if (waiting >= MAX_WAITING) return null;
+    waiting++;
+    try {
+      return await render({ url, lang, fetch: fetchFrom(ip, sessionToken), signedIn: true });
+    } catch (error) {
+      // An ended or forged session, a request of someone else's (403), a read that failed: the plain shell, and the
+      // app decides in the browser as before (sign-in page, 403 screen).
+      app.log.debug({ err: error, url }, 'signed-in prerender not painted: the plain shell is sent');
+      return null;
+    } finally {
+      waiting--;
+    }
+  };
   // The first page rendered pays for loading the screens and warming the JIT (seconds on a busy 2-core machine):
   // the home page is rendered once in each language as soon as the server listens, not for the first visitor.
   app.addHook('onListen', async () => {
@@ -85,7 +116,7 @@ export async function loadPrerender(app: FastifyInstance, ssrDir: string): Promi
       for (const lang of ['ar', 'en'] as const) await prerender(`/home?lang=${lang}`, lang);
     })();
   });
-  return prerender;
+  return Object.assign(prerender, { signedIn });
 }
 
 /** The JSON for a `<script type="application/json">`: nothing in it can close the tag. */

@@ -5,9 +5,13 @@ import fastifyStatic from '@fastify/static';
 import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
 import { pickLanguage } from '../i18n';
 import { SESSION_COOKIE } from './auth';
-import { loadPrerender, withPrerendered } from './prerender';
+import { loadPrerender, SIGNED_IN_PAINTED, withPrerendered } from './prerender';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** index.html with <html lang dir> of the language a page was painted in. */
+const inLanguage = (html: string, lang: 'ar' | 'en') =>
+  html.replace(/<html([^>]*)>/i, (_m, attrs: string) => `<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"${attrs.replace(/\s(lang|dir)="[^"]*"/gi, '')}>`);
 
 /** Paths the SPA never answers: the API and the external-service simulators keep their own 404s. */
 const NOT_SPA = /^\/(api|simulators)(\/|$)/;
@@ -53,7 +57,18 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
     // the shell, so their header never shows the anonymous one first. A painted page is in the language the app
     // starts in (web/src/i18n.ts: ?lang=, the remembered choice, else Arabic; not the browser's Accept-Language,
     // spec 01 section 9), and its title with it.
-    const painted = prerender !== null && !request.cookies?.[SESSION_COOKIE];
+    const sessionToken = request.cookies?.[SESSION_COOKIE];
+    if (prerender !== null && sessionToken && SIGNED_IN_PAINTED.test(request.url)) {
+      // A signed-in user's request page, painted with their own data (issue 18): private HTML, kept by no cache —
+      // neither a shared one nor the browser's (the page after a sign-out must not come back from it).
+      reply.header('cache-control', 'private, no-store').header('vary', 'Cookie').type('text/html; charset=utf-8');
+      const lang = pickLanguage(request.query, request.cookies?.lang, undefined);
+      const page = await prerender.signedIn(request.url, lang, sessionToken, request.ip);
+      // Not painted (an ended or forged session, someone else's request, a failed read): the plain shell, and the
+      // app decides in the browser as before (the sign-in page, the 403 screen).
+      return page?.kind === 'page' ? reply.code(page.status).send(withPrerendered(inLanguage(shell, lang), page)) : reply.send(shell);
+    }
+    const painted = prerender !== null && !sessionToken;
     const lang = pickLanguage(request.query, request.cookies?.lang, painted ? undefined : request.headers['accept-language']);
     const meta = await publicPageMeta(app.db, request.url, lang);
     if (meta) {

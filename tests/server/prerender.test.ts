@@ -105,6 +105,85 @@ describe('public pages painted by the server', () => {
   });
 });
 
+/** Signs a seeded user in: the session cookies and the CSRF token, as the browser holds them. */
+async function login(userName: string): Promise<{ cookie: string; csrf: string }> {
+  const cookiesOf = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName, password: 'Demo@12345' } });
+  expect(res.statusCode).toBe(200);
+  const session = cookiesOf(res).join('; ');
+  const s = await app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: session } });
+  return { cookie: [session, ...cookiesOf(s)].join('; '), csrf: s.json().csrfToken };
+}
+
+describe("a signed-in user's request page painted by the server", () => {
+  let owner: { cookie: string; csrf: string };
+  let id: string;
+  let number: string;
+  beforeAll(async () => {
+    owner = await login('internal.main');
+    const started = await app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+      payload: { kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} },
+    });
+    expect(started.statusCode).toBe(201);
+    id = started.json().id;
+    number = (await app.inject({ method: 'GET', url: `/api/requests/${id}`, headers: { cookie: owner.cookie } })).json().number;
+  });
+
+  it("holds the owner's request, in their language, and is kept by no cache", async () => {
+    for (const [lang, dir] of [['ar', 'rtl'], ['en', 'ltr']] as const) {
+      const res = await app.inject({ method: 'GET', url: `/requests/${id}?lang=${lang}`, headers: { cookie: owner.cookie } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(String(res.headers.vary)).toMatch(/cookie/i);
+      expect(res.body).toContain(`<html lang="${lang}" dir="${dir}">`);
+      expect(rootOf(res.body)).toContain(number);
+      expect(rootOf(res.body)).toContain('Khalid Al-Harbi');
+      const state = stateOf(res.body);
+      expect(state.lang).toBe(lang);
+      expect(state.queries.queries.map((q: { queryKey: unknown[] }) => q.queryKey[0])).toContain('/api/requests/{id}');
+      // The session (its CSRF token) is not in the page: the app asks for it as on any load.
+      expect(res.body).not.toContain(owner.csrf);
+    }
+  });
+
+  it("paints nothing for another facility's user, without a session, with a forged or ended one", async () => {
+    const other = await login('external');
+    const ended = await login('internal.main');
+    await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: ended.cookie, 'x-csrf-token': ended.csrf } });
+    const forged = owner.cookie.replace(/halal_session=([^;]+)/, (_m, token: string) => `halal_session=${token.slice(0, -4)}AAAA`);
+    for (const [who, cookie] of [
+      ['another facility', other.cookie],
+      ['no session', undefined],
+      ['forged', forged],
+      ['ended', ended.cookie],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url: `/requests/${id}?lang=en`, headers: cookie ? { cookie } : {} });
+      expect(res.body, who).toContain('<div id="root"></div>');
+      expect(res.body, who).not.toContain('prerender-state');
+      expect(res.body, who).not.toContain(number);
+      expect(String(res.headers['cache-control']), who).not.toMatch(/public/);
+    }
+  });
+
+  it("leaves nothing of the user's page to the next anonymous page", async () => {
+    await app.inject({ method: 'GET', url: `/requests/${id}?lang=en`, headers: { cookie: owner.cookie } });
+    const html = (await app.inject({ method: 'GET', url: '/faq?lang=en&after=signed-in' })).body;
+    expect(html).toContain('prerender-state');
+    expect(html).not.toContain('Khalid Al-Harbi');
+    expect(html).not.toContain('data-testid="sign-out"');
+    expect(JSON.stringify(stateOf(html))).not.toContain(id);
+  });
+
+  it('sends other signed-in pages the plain shell, as before', async () => {
+    const res = await app.inject({ method: 'GET', url: '/halal-request?lang=en', headers: { cookie: owner.cookie } });
+    expect(res.body).toContain('<div id="root"></div>');
+    expect(res.body).not.toContain('prerender-state');
+  });
+});
+
 describe('the prerender under a flood of uncached pages', () => {
   it('renders a few at a time and sends the plain shell for the rest, then paints again', async () => {
     // A render.js that takes 100 ms (the contract server/plugins/prerender.ts loads), so the renders overlap.

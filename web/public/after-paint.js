@@ -123,7 +123,7 @@
   var root = document.getElementById('root');
   var walker = root && document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
   var boundary = false;
-  while (walker && walker.nextNode()) if (walker.currentNode.data === '$') boundary = true;
+  while (!boundary && walker && walker.nextNode()) boundary = walker.currentNode.data === '$';
   function onHydrated(event) {
     if (boundary && event.detail !== 'content') return;
     document.removeEventListener('halal:hydrated', onHydrated);

@@ -4,7 +4,8 @@
  * screen has been (router.tsx). React hydrates a Suspense boundary — the route's screen sits in one — in a pass of its
  * own after the frame, so the frame alone is not the whole page.
  */
-export const HYDRATED_EVENT = 'halal:hydrated';
+// The name web/public/after-paint.js listens for (a plain script: it cannot import it).
+const HYDRATED_EVENT = 'halal:hydrated';
 
 export function announceHydrated(part: 'root' | 'content'): void {
   document.dispatchEvent(new CustomEvent(HYDRATED_EVENT, { detail: part }));

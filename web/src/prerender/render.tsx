@@ -13,15 +13,22 @@ import type { PrerenderState } from './state';
 
 /**
  * The server's prerender of a public page (server/plugins/prerender.ts loads the SSR build of this file): the page as
- * the app renders it for an anonymous visitor, in the visitor's language, with its styles and the API answers it
- * was rendered with. The app then hydrates it (main.tsx) instead of painting from nothing.
+ * the app renders it for an anonymous visitor (or, for a request's page, for its signed-in user), in the visitor's
+ * language, with its styles and the API answers it was rendered with. The app then hydrates it (main.tsx) instead of
+ * painting from nothing.
  */
 export interface RenderInput {
   /** Path and query, e.g. '/home?lang=en'. */
   url: string;
   lang: Language;
-  /** Answers the app's API calls in-process (GET only, anonymous). */
+  /** Answers the app's API calls in-process (GET only; anonymous, or as the signed-in user for `signedIn`). */
   fetch: (request: Request) => Promise<Response>;
+  /**
+   * A signed-in user's own page (server/plugins/prerender.ts `signedIn`: a request's page): `fetch` answers as that
+   * user, through the API's own authorisation. The session must then be authenticated (an anonymous one must not
+   * be, otherwise).
+   */
+  signedIn?: boolean;
 }
 
 export type RenderResult =
@@ -45,12 +52,24 @@ async function getJson<T>(fetchApi: RenderInput['fetch'], path: string, lang: La
   return (await res.json()) as T;
 }
 
-async function renderNow({ url, lang, fetch: fetchApi }: RenderInput): Promise<RenderResult> {
+async function renderNow(input: RenderInput): Promise<RenderResult> {
+  try {
+    return await renderWith(input);
+  } finally {
+    // Nothing of a signed-in user's page stays in the module's state for the next (maybe anonymous) render.
+    sessionStore.set(null);
+    configureApi({ fetch: refuse });
+  }
+}
+
+const refuse = () => Promise.reject(new Error('prerender: no render is running'));
+
+async function renderWith({ url, lang, fetch: fetchApi, signedIn = false }: RenderInput): Promise<RenderResult> {
   const [overrides, session] = await Promise.all([
     getJson<Parameters<typeof initServerI18n>[1]>(fetchApi, '/api/texts/overrides', lang),
     getJson<Session>(fetchApi, '/api/auth/session', lang),
   ]);
-  if (session.authenticated) throw new Error('prerender: the anonymous session is authenticated');
+  if (session.authenticated !== signedIn) throw new Error(`prerender: the session is ${session.authenticated ? '' : 'not '}signed in`);
   await initServerI18n(lang, overrides);
   configureApi({ language: () => lang, fetch: fetchApi });
   primeSession(session);

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
+import { pixelDifference } from './harness/pixels';
+
+/**
+ * The signed-in request page painted by the server (issue 18, server/plugins/prerender.ts `signedIn`): the HTML holds
+ * the user's own request, kept by no cache, and the app takes it over without a change on screen; anyone else (another
+ * facility's user, no session, a forged session cookie) gets the plain shell, with nothing of the request in it.
+ */
+
+interface Signed {
+  cookie: string;
+  csrf: string;
+  /** The cookies as the browser context takes them. */
+  jar: { name: string; value: string }[];
+}
+
+async function signInHttp(base: string, userName: string): Promise<Signed> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair!.indexOf('=');
+      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+    }
+  };
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName, password: DEMO_PASSWORD }) });
+  if (!login.ok) throw new Error(`login ${userName}: ${login.status}`);
+  keep(login);
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: cookie() } });
+  keep(s);
+  const csrf = ((await s.json()) as { csrfToken: string }).csrfToken;
+  return { cookie: cookie(), csrf, jar: [...jar].map(([name, value]) => ({ name, value })) };
+}
+
+const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div><script type="application\/json" id="prerender-state">/.exec(html)?.[1] ?? '';
+
+describe('the signed-in request page painted by the server', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let owner: Signed;
+  let requestId: string;
+  let requestNumber: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    owner = await signInHttp(server.url, 'internal.main');
+    const started = await fetch(`${server.url}/api/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+      body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
+    });
+    expect(started.status).toBe(201);
+    requestId = ((await started.json()) as { id: string }).id;
+    const read = await fetch(`${server.url}/api/requests/${requestId}`, { headers: { cookie: owner.cookie } });
+    requestNumber = ((await read.json()) as { number: string }).number;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("sends the owner's request in the HTML, kept by no cache, in Arabic and in English", async () => {
+    for (const [lang, dir] of [
+      ['ar', 'rtl'],
+      ['en', 'ltr'],
+    ] as const) {
+      const res = await fetch(`${server.url}/requests/${requestId}?lang=${lang}`, { headers: { cookie: owner.cookie } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(res.headers.get('vary')).toMatch(/cookie/i);
+      const html = await res.text();
+      expect(html).toContain(`<html lang="${lang}" dir="${dir}"`);
+      const main = rootOf(html);
+      expect(main).toMatch(/<h1[^>]*data-testid="page-title"/);
+      expect(main).toContain(requestNumber);
+      expect(main).toContain('data-testid="request-status"');
+      expect(main).toContain('Khalid Al-Harbi');
+      const state = JSON.parse(/<script type="application\/json" id="prerender-state">([^<]*)<\/script>/.exec(html)![1]!) as { lang: string; queries: { queries: { queryKey: unknown[] }[] } };
+      expect(state.lang).toBe(lang);
+      expect(state.queries.queries.map((q) => q.queryKey[0])).toContain('/api/requests/{id}');
+    }
+  });
+
+  it("paints nothing for another facility's user, without a session or with a forged one", async () => {
+    const other = await signInHttp(server.url, 'external');
+    const tampered = owner.cookie.replace(/halal_session=([^;]+)/, (_m, token: string) => `halal_session=${token.slice(0, -4)}AAAA`);
+    for (const [who, cookie] of [
+      ['another facility', other.cookie],
+      ['no session', undefined],
+      ['forged session', tampered],
+      ['not a token', 'halal_session=x'],
+    ] as const) {
+      const res = await fetch(`${server.url}/requests/${requestId}?lang=en`, { headers: cookie ? { cookie } : {} });
+      const html = await res.text();
+      expect(html, who).toContain('<div id="root"></div>');
+      expect(html, who).not.toContain('prerender-state');
+      expect(html, who).not.toContain(requestNumber);
+      expect(res.headers.get('cache-control') ?? '', who).not.toMatch(/public/);
+    }
+    // In the browser: no session -> the sign-in page; another facility's user -> the 403 screen, as before.
+    const { page, context } = await openPage(browser, server.url);
+    await page.goto(`/requests/${requestId}?lang=en`);
+    await page.waitForURL('**/account/login**');
+    await context.addCookies(other.jar.map((c) => ({ ...c, url: server.url })));
+    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+    await page.goto(`/requests/${requestId}?lang=en`);
+    await waitForIdle(page);
+    expect(await page.locator('body').textContent()).not.toContain(requestNumber);
+    await context.close();
+  });
+
+  it('is taken over by the app with no change on screen and nothing in the console; writes still pass the CSRF check', async () => {
+    for (const lang of ['ar', 'en'] as const) {
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
+      // The circular letter's offer (a dialog opened after the app has loaded, whatever painted the page) is answered.
+      await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+      const console: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') console.push(`${m.type()}: ${m.text()}`);
+      });
+      // The facility the user chose earlier, kept by the browser (the header's logo links to it): the server cannot
+      // know it, so the app must take the page over without a mismatch and then show it.
+      await page.addInitScript(() => {
+        localStorage.setItem('halal.selectedFacility', JSON.stringify({ facilityType: 'InternalFacility', id: 'inf-almarai-foods', publicId: 'inf-almarai-foods' }));
+      });
+      await page.addInitScript(() => {
+        const w = window as unknown as { shift: number };
+        w.shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.shift += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // The entry script is held back until the server's page has been looked at.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`/requests/${requestId}?lang=${lang}`, { waitUntil: 'commit' });
+      const title = page.locator('h1[data-testid="page-title"]');
+      await title.waitFor();
+      expect(await title.textContent()).toContain(requestNumber);
+      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every((l) => l.sheet !== null));
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.evaluate(() => Promise.all(Array.from(document.fonts).map((f) => f.load())).then(() => document.fonts.ready).then(() => undefined));
+      // Painted by the server: the app has not run.
+      expect(await page.evaluate(() => document.documentElement.dataset.appState)).toBeUndefined();
+      expect(await testId(page, 'request-status').getAttribute('data-code')).toBe('0');
+      await page.evaluate(() => ((window as unknown as { painted: Element | null }).painted = document.querySelector('h1')));
+      const box = await title.boundingBox();
+      const before = await page.screenshot();
+
+      await page.evaluate(() => ((window as unknown as { shift: number }).shift = 0));
+      release();
+      await waitForIdle(page);
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      expect(console, lang).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), lang).toBe(true);
+      expect(await title.boundingBox(), lang).toEqual(box);
+      expect(pixelDifference(before, await page.screenshot())?.pixels, `${lang}: pixels that changed when the app took over`).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), lang).toBeLessThan(0.01);
+      expect(await testId(page, 'logo-link').getAttribute('href'), lang).not.toBe('/');
+
+      // A write after the takeover carries the session's CSRF token (the API refuses it otherwise): the draft is
+      // deleted from its action bar (last, so the other checks had the request).
+      if (lang === 'en') {
+        const sent = page.waitForResponse((r) => r.url().endsWith(`/api/requests/${requestId}/events`) && r.request().method() === 'POST');
+        await testId(page, 'action-DELETE').click();
+        const dialog = testId(page, 'event-dialog');
+        await dialog.waitFor();
+        await dialog.locator('button').last().click();
+        expect((await sent).status()).toBeLessThan(300);
+        expect(errors).toEqual([]);
+      }
+      await context.close();
+    }
+  });
+
+  it("opens an action's dialog clicked before the app has come, once it has taken the page over", async () => {
+    // The painted page's actions are real buttons before the app is there (web/public/after-paint.js): the click is
+    // held while the app loads and made again once it has hydrated the page, so the dialog opens (it was lost before).
+    // A draft of its own: the test above deleted the first one.
+    const started = await fetch(`${server.url}/api/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
+      body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
+    });
+    const draftId = ((await started.json()) as { id: string }).id;
+    const { page, context, errors } = await openPage(browser, server.url);
+    await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
+    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/requests/${draftId}?lang=ar`);
+    expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('waiting');
+    expect(asked).toBe(false);
+    await testId(page, 'action-DELETE').click();
+    await expect.poll(() => asked).toBe(true);
+    expect(await testId(page, 'event-dialog').count()).toBe(0);
+    release();
+    await testId(page, 'event-dialog').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('taken-over');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
