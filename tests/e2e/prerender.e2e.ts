@@ -138,6 +138,30 @@ describe('public pages painted by the server', () => {
     }
   });
 
+  it('lets go of a click when the app could not be loaded, and loads the page afresh at the next one', async () => {
+    // The first request for the entry fails (a dropped connection): the page stays as painted, not stuck "busy".
+    const { page, context, errors } = await openPage(browser, server.url);
+    let asked = 0;
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      asked++;
+      if (asked === 1) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await page.goto('/home?lang=ar');
+    await page.getByTestId('language-toggle').click();
+    await page.waitForFunction(() => document.documentElement.dataset.app === 'failed' && document.documentElement.style.cursor === '');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    // The next click on a control loads the page afresh (the page cannot ask for a failed module again), and the
+    // click after that is done by the app.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('language-toggle').click()]);
+    expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('waiting');
+    await page.getByTestId('language-toggle').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dir === 'ltr');
+    expect(asked).toBe(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('is taken over by the app with no change on screen, no layout shift and nothing in the console', async () => {
     const news = (await (await fetch(`${server.url}/api/public/news?pageSize=1`)).json()) as { items: { id: string }[] };
     const paths = ['/home?lang=ar', '/home?lang=en', '/hs-code?lang=ar', '/faq?lang=en', `/media-center/${news.items[0]!.id}?lang=ar`, `/verify/${DEMO_VERIFICATION_CODES.active}?lang=en`];

@@ -12,6 +12,8 @@
  * and selects as usual. A click on a control (a button, a tab, a checkbox...) and a form's submission are held;
  * once the app is there, text typed into a field is handed to it as input, and the held clicks are made again, each
  * control once, in order. Links are left to the browser: followed before the app, they load the next painted page.
+ * `<html data-app>` says where it stands (the e2e harness and the benches read it): waiting, loading, taken-over, or
+ * failed.
  */
 (function () {
   var script = document.currentScript;
@@ -46,7 +48,21 @@
     module.type = 'module';
     module.crossOrigin = '';
     module.src = entry;
+    module.onerror = notLoaded;
     document.head.appendChild(module);
+  }
+
+  /**
+   * The app did not arrive (a dropped connection). The page cannot ask for it again: it remembers a module that
+   * failed as failed, and the app's own chunks import the entry by its name. So what was held is let go, the painted
+   * page stays as it is (its links work), and the visitor's next click on a control or form sent loads the page
+   * afresh.
+   */
+  function notLoaded() {
+    held = [];
+    heldSubmits = [];
+    html.style.cursor = '';
+    html.dataset.app = 'failed';
   }
 
   function keepFromReact(event) {
@@ -61,6 +77,7 @@
     // A click in a text field only places the caret: the browser does that without the app.
     if (!control || (control.matches('input') && !NOT_TEXT.test(control.type))) return;
     event.preventDefault();
+    if (html.dataset.app === 'failed') return location.reload();
     if (held.indexOf(control) < 0) held.push(control);
     html.style.cursor = 'progress';
     loadApp();
@@ -69,6 +86,7 @@
   function holdSubmit(event) {
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (html.dataset.app === 'failed') return location.reload();
     heldSubmits.push({ form: event.target, submitter: event.submitter || null });
     loadApp();
   }
