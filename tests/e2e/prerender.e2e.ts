@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer, waitForIdle, type RunningServer } from './harness';
+import { holdEntry, layoutShift, paintSettled, watchLayoutShift } from './harness/painted';
 import { pixelDifference } from './harness/pixels';
 import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
 
@@ -118,20 +119,13 @@ describe('public pages painted by the server', () => {
     ];
     for (const c of cases) {
       const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: c.width, height: 844 } });
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let asked = false;
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        asked = true;
-        await held;
-        await route.continue();
-      });
+      const entry = await holdEntry(page);
       await page.goto(c.path);
       await c.act(page);
       // The visitor's move asked for the app; the page has not changed under them meanwhile.
-      await expect.poll(() => asked, { timeout: 10_000 }).toBe(true);
+      await expect.poll(entry.asked, { timeout: 10_000 }).toBe(true);
       expect(page.url(), c.path).toContain(c.path.split('?')[0]);
-      release();
+      entry.release();
       await c.done(page);
       expect(errors, c.path).toEqual([]);
       await context.close();
@@ -171,37 +165,20 @@ describe('public pages painted by the server', () => {
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') console.push(`${m.type()}: ${m.text()}`);
       });
-      await page.addInitScript(() => {
-        const w = window as unknown as { shift: number };
-        w.shift = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.shift += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await watchLayoutShift(page);
       // The entry script is held back until the server's page has been looked at.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const entry = await holdEntry(page);
       await page.goto(path, { waitUntil: 'commit' });
       await title(page).waitFor();
-      // What the visitor sees: the server's page once its stylesheet has come and a frame has been drawn (the
-      // browser draws nothing before that; a layout read earlier sees the unstyled page, body margin and all).
-      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every((l) => l.sheet !== null));
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      // Every font face loaded first: a face the page has not asked for yet (a heading's bold) would swap in later,
-      // app or not.
-      await page.evaluate(() => Promise.all(Array.from(document.fonts).map((f) => f.load())).then(() => document.fonts.ready).then(() => undefined));
+      await paintSettled(page);
       expect(await page.evaluate(() => document.documentElement.dataset.appState)).toBeUndefined();
       await page.evaluate(() => ((window as unknown as { painted: Element | null }).painted = document.querySelector('h1')));
       const box = await title(page).boundingBox();
       const before = await page.screenshot();
 
       // Shifts from here on are the takeover's (the font swap of the first paint is counted before).
-      await page.evaluate(() => ((window as unknown as { shift: number }).shift = 0));
-      release();
+      await layoutShift(page, { reset: true });
+      entry.release();
       await waitForIdle(page);
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
       expect(console, path).toEqual([]);
@@ -210,7 +187,7 @@ describe('public pages painted by the server', () => {
       expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), path).toBe(true);
       expect(await title(page).boundingBox(), path).toEqual(box);
       expect(pixelDifference(before, await page.screenshot())?.pixels, `${path}: pixels that changed when the app took over`).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), path).toBeLessThan(0.01);
+      expect(await layoutShift(page), path).toBeLessThan(0.01);
       await context.close();
     }
   });

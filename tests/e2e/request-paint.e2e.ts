@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
+import { holdEntry, layoutShift, paintSettled, watchLayoutShift } from './harness/painted';
 import { pixelDifference } from './harness/pixels';
 
 /**
@@ -128,27 +129,14 @@ describe('the signed-in request page painted by the server', () => {
       await page.addInitScript(() => {
         localStorage.setItem('halal.selectedFacility', JSON.stringify({ facilityType: 'InternalFacility', id: 'inf-almarai-foods', publicId: 'inf-almarai-foods' }));
       });
-      await page.addInitScript(() => {
-        const w = window as unknown as { shift: number };
-        w.shift = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.shift += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await watchLayoutShift(page);
       // The entry script is held back until the server's page has been looked at.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const entry = await holdEntry(page);
       await page.goto(`/requests/${requestId}?lang=${lang}`, { waitUntil: 'commit' });
       const title = page.locator('h1[data-testid="page-title"]');
       await title.waitFor();
       expect(await title.textContent()).toContain(requestNumber);
-      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every((l) => l.sheet !== null));
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await page.evaluate(() => Promise.all(Array.from(document.fonts).map((f) => f.load())).then(() => document.fonts.ready).then(() => undefined));
+      await paintSettled(page);
       // Painted by the server: the app has not run.
       expect(await page.evaluate(() => document.documentElement.dataset.appState)).toBeUndefined();
       expect(await testId(page, 'request-status').getAttribute('data-code')).toBe('0');
@@ -156,8 +144,8 @@ describe('the signed-in request page painted by the server', () => {
       const box = await title.boundingBox();
       const before = await page.screenshot();
 
-      await page.evaluate(() => ((window as unknown as { shift: number }).shift = 0));
-      release();
+      await layoutShift(page, { reset: true });
+      entry.release();
       await waitForIdle(page);
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
       expect(console, lang).toEqual([]);
@@ -165,7 +153,7 @@ describe('the signed-in request page painted by the server', () => {
       expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), lang).toBe(true);
       expect(await title.boundingBox(), lang).toEqual(box);
       expect(pixelDifference(before, await page.screenshot())?.pixels, `${lang}: pixels that changed when the app took over`).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { shift: number }).shift), lang).toBeLessThan(0.01);
+      expect(await layoutShift(page), lang).toBeLessThan(0.01);
       expect(await testId(page, 'logo-link').getAttribute('href'), lang).not.toBe('/');
 
       // A write after the takeover carries the session's CSRF token (the API refuses it otherwise): the draft is
@@ -196,21 +184,14 @@ describe('the signed-in request page painted by the server', () => {
     const { page, context, errors } = await openPage(browser, server.url);
     await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
     await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let asked = false;
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      asked = true;
-      await held;
-      await route.continue();
-    });
+    const entry = await holdEntry(page);
     await page.goto(`/requests/${draftId}?lang=ar`);
     expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('waiting');
-    expect(asked).toBe(false);
+    expect(entry.asked()).toBe(false);
     await testId(page, 'action-DELETE').click();
-    await expect.poll(() => asked).toBe(true);
+    await expect.poll(entry.asked).toBe(true);
     expect(await testId(page, 'event-dialog').count()).toBe(0);
-    release();
+    entry.release();
     await testId(page, 'event-dialog').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('taken-over');
     expect(errors).toEqual([]);
