@@ -19,9 +19,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_FOLDER, openDatabase, type Database, type Db } from '../../db/client';
+import { drizzleOnPglite, MIGRATIONS_FOLDER, openDatabase, type Database, type Db } from '../../db/client';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { benchScenario } from './engine-scenario';
 import { MIX, engineMixClient, opName, rawMixClient, recordMix } from './engine-mix';
@@ -148,7 +147,7 @@ async function openBenchDatabase(kind: Kind): Promise<{ database: Database; drop
   if (kind === 'pglite-nofsync') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
     const client = await PGlite.create(join(dir, 'db'));
-    const db = drizzle({ client });
+    const db = await drizzleOnPglite(client);
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return {
       database: { db: db as unknown as Db, kind: 'pglite', close: () => client.close() },
