@@ -89,7 +89,7 @@ describe('public pages painted by the server', () => {
     }
   });
 
-  it('does what the visitor did before the app came once it has: a click, typed text, a form sent with Enter', async () => {
+  it('does what the visitor did before the app came once it has: a click, a choice in a list, typed text, a form sent with Enter', async () => {
     // Each case acts on the painted page while the app's entry script is held back, then lets it through.
     const cases: { path: string; width: number; act: (page: Page) => Promise<void>; done: (page: Page) => Promise<void> }[] = [
       {
@@ -97,6 +97,16 @@ describe('public pages painted by the server', () => {
         width: 1280,
         act: (page) => page.getByTestId('language-toggle').click(),
         done: (page) => page.waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dir === 'ltr').then(() => undefined),
+      },
+      {
+        // A choice in a list (the browser changes it at once; the app filters by it once it has come).
+        path: '/accredited-cb?lang=en',
+        width: 1280,
+        act: async (page) => {
+          await page.getByTestId('cb-country').hover();
+          await page.getByTestId('cb-country').selectOption('TR');
+        },
+        done: (page) => page.waitForFunction(() => document.querySelector('[data-testid="cb-count"]')?.getAttribute('data-count') === '1').then(() => undefined),
       },
       {
         path: '/privacy?lang=en',
@@ -145,6 +155,7 @@ describe('public pages painted by the server', () => {
     await page.getByTestId('language-toggle').click();
     await page.waitForFunction(() => document.documentElement.dataset.app === 'failed' && document.documentElement.style.cursor === '');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    expect(await page.getByTestId('language-toggle').getAttribute('aria-busy')).toBeNull();
     // The next click on a control loads the page afresh (the page cannot ask for a failed module again), and the
     // click after that is done by the app.
     await Promise.all([page.waitForEvent('load'), page.getByTestId('language-toggle').click()]);

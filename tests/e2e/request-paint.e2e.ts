@@ -191,8 +191,14 @@ describe('the signed-in request page painted by the server', () => {
     await testId(page, 'action-DELETE').click();
     await expect.poll(entry.asked).toBe(true);
     expect(await testId(page, 'event-dialog').count()).toBe(0);
+    // The button shows it was pressed meanwhile (a phone has no busy pointer): dimmed and busy.
+    const pressed = testId(page, 'action-DELETE');
+    expect(await pressed.getAttribute('aria-busy')).toBe('true');
+    expect(Number(await pressed.evaluate((b) => getComputedStyle(b).opacity))).toBeLessThan(1);
     entry.release();
     await testId(page, 'event-dialog').waitFor();
+    expect(await pressed.getAttribute('aria-busy')).toBeNull();
+    expect(await pressed.evaluate((b) => b.style.opacity)).toBe('');
     expect(await page.evaluate(() => document.documentElement.dataset.app)).toBe('taken-over');
     expect(errors).toEqual([]);
     await context.close();

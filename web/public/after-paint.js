@@ -10,8 +10,9 @@
  * the page (web/src/prerender/hydrated.ts), the events React would act on are kept from it, so React hydrates in its
  * own time slices and is never made to hydrate in the middle of one event: the browser still types, focuses, scrolls
  * and selects as usual. A click on a control (a button, a tab, a checkbox...) and a form's submission are held;
- * once the app is there, text typed into a field is handed to it as input, and the held clicks are made again, each
- * control once, in order. Links are left to the browser: followed before the app, they load the next painted page.
+ * once the app is there, text typed into a field and a choice made in a list are handed to it, and the held clicks
+ * are made again, each control once, in order. Links are left to the browser: followed before the app, they load the
+ * next painted page.
  * `<html data-app>` says where it stands (the e2e harness and the benches read it): waiting, loading, taken-over, or
  * failed.
  */
@@ -59,6 +60,9 @@
    * afresh.
    */
   function notLoaded() {
+    held.forEach(function (control) {
+      showHeld(control, false);
+    });
     held = [];
     heldSubmits = [];
     html.style.cursor = '';
@@ -78,9 +82,23 @@
     if (!control || (control.matches('input') && !NOT_TEXT.test(control.type))) return;
     event.preventDefault();
     if (html.dataset.app === 'failed') return location.reload();
-    if (held.indexOf(control) < 0) held.push(control);
+    if (held.indexOf(control) < 0) {
+      held.push(control);
+      showHeld(control, true);
+    }
     html.style.cursor = 'progress';
     loadApp();
+  }
+
+  /** A held control shows that it was pressed (a phone has no busy pointer): dimmed and busy until it is let go. */
+  function showHeld(control, on) {
+    if (on) {
+      control.setAttribute('aria-busy', 'true');
+      control.style.opacity = '0.6';
+    } else {
+      control.removeAttribute('aria-busy');
+      control.style.removeProperty('opacity');
+    }
   }
 
   function holdSubmit(event) {
@@ -102,6 +120,12 @@
     field.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
+  /** The value a list was painted with: its option marked selected, else its first. */
+  function firstChoice(list) {
+    for (var i = 0; i < list.options.length; i++) if (list.options[i].defaultSelected) return list.options[i].value;
+    return list.options.length ? list.options[0].value : '';
+  }
+
   function takenOver() {
     KEPT_FROM_REACT.forEach(function (type) {
       document.removeEventListener(type, keepFromReact, true);
@@ -115,10 +139,15 @@
       typeInto(field, field.defaultValue);
       typeInto(field, value);
     });
+    // A choice made in a list meanwhile: React acts on the list's change event.
+    document.querySelectorAll('#root select').forEach(function (list) {
+      if (!list.multiple && list.value !== firstChoice(list)) list.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     // The clicks in a task of their own, once React has rendered what the typing changed (a submit reads the field's
     // state).
     setTimeout(function () {
       held.forEach(function (control) {
+        showHeld(control, false);
         if (control.isConnected) control.click();
       });
       heldSubmits.forEach(function (s) {
