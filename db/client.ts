@@ -57,19 +57,24 @@ export async function drizzleOnPglite(client: PGlite) {
 
 type Queryable = Pick<PGlite, 'query'>;
 
+/** `target` whose `query` drops `parsers`, and whose transactions hand out the same; the wrappers are built once per target, not per call. */
 function withoutQueryParsers<C extends Queryable>(target: C): C {
+  type Options = Parameters<PGlite['query']>[2];
+  type Tx = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+  const query = (sql: string, params?: unknown[], options?: Options) => target.query(sql, params, options && { ...options, parsers: undefined });
+  const transaction = <T>(callback: (tx: Tx) => Promise<T>) => (target as unknown as PGlite).transaction((tx) => callback(withoutQueryParsers(tx)));
+  const bound = new Map<PropertyKey, { of: (...args: unknown[]) => unknown; to: (...args: unknown[]) => unknown }>();
   return new Proxy(target, {
     get(t, prop) {
-      if (prop === 'query') {
-        return (query: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
-          t.query(query, params, options && { ...options, parsers: undefined });
-      }
-      if (prop === 'transaction') {
-        const transaction = (t as unknown as PGlite).transaction.bind(t);
-        return <T>(callback: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<T>) => transaction((tx) => callback(withoutQueryParsers(tx)));
-      }
+      if (prop === 'query') return query;
+      if (prop === 'transaction') return transaction;
       const value: unknown = Reflect.get(t, prop, t);
-      return typeof value === 'function' ? value.bind(t) : value;
+      if (typeof value !== 'function') return value;
+      const kept = bound.get(prop);
+      if (kept?.of === value) return kept.to;
+      const to = (value as (...args: unknown[]) => unknown).bind(t);
+      bound.set(prop, { of: value as (...args: unknown[]) => unknown, to });
+      return to;
     },
   });
 }

@@ -16,6 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer from 'puppeteer-core';
+import { signInOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/home?lang=ar', '/hs-code?lang=en'];
@@ -73,18 +74,10 @@ const server = await spawnServer();
 
 /** Signs in as internal.main and starts a draft request (tests/bench/web.ts does the same). */
 async function signedInRequest(): Promise<{ cookie: string; requestId: string }> {
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName: 'internal.main', password: 'Demo@12345' }),
-  });
-  const session = login.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const s = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: session.join('; ') } });
-  const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-  const { csrfToken } = (await s.json()) as { csrfToken: string };
+  const { cookie, csrf } = await signInOverHttp(server.url, 'internal.main');
   const started = await fetch(`${server.url}/api/requests`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrfToken },
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
     body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
   });
   return { cookie, requestId: ((await started.json()) as { id: string }).id };

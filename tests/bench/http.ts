@@ -30,7 +30,7 @@ import { users } from '../../db/schema';
 import { listRequests, listStatement } from '../../workflows/queries';
 import { queueMovesOf } from '../../server/modules/requests/clock';
 import type { QueueQuery } from '../../workflows/engine';
-import { DEMO_PASSWORD } from '../../db/seed';
+import { signInOverHttp } from '../e2e/harness/http-session';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestDatabase } from '../helpers/db';
 import { internalCertificateData } from '../services/fixtures';
@@ -68,18 +68,7 @@ async function main() {
       client.send(job);
     });
   try {
-    const login = async (userName: string) => {
-      const res = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
-      });
-      if (res.status !== 200) throw new Error(`login ${userName}: ${res.status}`);
-      const session = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-      const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: session.join('; ') } });
-      const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-      return { cookie, csrf: ((await s.json()) as { csrfToken: string }).csrfToken };
-    };
+    const login = (userName: string) => signInOverHttp(base, userName);
     const staff = await login('registration');
     const owner = await login('internal.main');
 

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { finishAnimations, launchBrowser, waitForIdle } from '../e2e/harness/browser';
 import { pixelDifference } from '../e2e/harness/pixels';
+import { signInOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const [outDir, ...builds] = process.argv.slice(2);
@@ -23,11 +24,7 @@ const browser = await launchBrowser();
 
 const call = (path: string, init: RequestInit = {}, cookie = '', csrf = '') =>
   fetch(`${server.url}${path}`, { ...init, headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf } });
-const login = await call('/api/auth/login', { method: 'POST', body: JSON.stringify({ userName: 'internal.main', password: 'Demo@12345' }) });
-const session = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
-const sessionAnswer = await call('/api/auth/session', {}, session.join('; '));
-const cookie = [...session, ...sessionAnswer.headers.getSetCookie().map((c) => c.split(';')[0]!)].join('; ');
-const { csrfToken } = (await sessionAnswer.json()) as { csrfToken: string };
+const { cookie, csrf: csrfToken } = await signInOverHttp(server.url, 'internal.main');
 const draft = await call('/api/requests', { method: 'POST', body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }) }, cookie, csrfToken);
 const requestId = ((await draft.json()) as { id: string }).id;
 

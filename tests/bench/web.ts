@@ -18,24 +18,11 @@ import { loadavg } from 'node:os';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { signInOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
-const DEMO_PASSWORD = 'Demo@12345';
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
-
-async function signIn(base: string, userName: string) {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login ${userName}: ${res.status} ${await res.text()}`);
-  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: session.join('; ') } });
-  const cookie = [...session, ...s.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-  return { cookie, csrf: ((await s.json()) as { csrfToken: string }).csrfToken };
-}
 
 interface Figures {
   perf: number;
@@ -71,7 +58,7 @@ async function putCookies(url: string, cookie: string) {
 }
 
 try {
-  const owner = await signIn(server.url, 'internal.main');
+  const owner = await signInOverHttp(server.url, 'internal.main');
   const started = await fetch(`${server.url}/api/requests`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },

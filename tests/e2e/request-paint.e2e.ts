@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
+import { signInOverHttp, type HttpSession } from './harness/http-session';
 import { holdEntry, layoutShift, paintSettled, watchLayoutShift } from './harness/painted';
 import { pixelDifference } from './harness/pixels';
 
@@ -10,45 +11,19 @@ import { pixelDifference } from './harness/pixels';
  * facility's user, no session, a forged session cookie) gets the plain shell, with nothing of the request in it.
  */
 
-interface Signed {
-  cookie: string;
-  csrf: string;
-  /** The cookies as the browser context takes them. */
-  jar: { name: string; value: string }[];
-}
-
-async function signInHttp(base: string, userName: string): Promise<Signed> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair!.indexOf('=');
-      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-  };
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName, password: DEMO_PASSWORD }) });
-  if (!login.ok) throw new Error(`login ${userName}: ${login.status}`);
-  keep(login);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const s = await fetch(`${base}/api/auth/session`, { headers: { cookie: cookie() } });
-  keep(s);
-  const csrf = ((await s.json()) as { csrfToken: string }).csrfToken;
-  return { cookie: cookie(), csrf, jar: [...jar].map(([name, value]) => ({ name, value })) };
-}
-
 const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div><script type="application\/json" id="prerender-state">/.exec(html)?.[1] ?? '';
 
 describe('the signed-in request page painted by the server', () => {
   let server: RunningServer;
   let browser: Browser;
-  let owner: Signed;
+  let owner: HttpSession;
   let requestId: string;
   let requestNumber: string;
 
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    owner = await signInHttp(server.url, 'internal.main');
+    owner = await signInOverHttp(server.url, 'internal.main');
     const started = await fetch(`${server.url}/api/requests`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
@@ -87,7 +62,7 @@ describe('the signed-in request page painted by the server', () => {
   });
 
   it("paints nothing for another facility's user, without a session or with a forged one", async () => {
-    const other = await signInHttp(server.url, 'external');
+    const other = await signInOverHttp(server.url, 'external');
     const tampered = owner.cookie.replace(/halal_session=([^;]+)/, (_m, token: string) => `halal_session=${token.slice(0, -4)}AAAA`);
     for (const [who, cookie] of [
       ['another facility', other.cookie],

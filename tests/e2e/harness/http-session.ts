@@ -1,0 +1,35 @@
+import { DEMO_PASSWORD } from '../../../db/seed';
+
+/** A demo user's session as a plain HTTP client holds it (no browser). */
+export interface HttpSession {
+  /** The Cookie header to send. */
+  cookie: string;
+  /** The x-csrf-token header every write needs. */
+  csrf: string;
+  /** The same cookies as a browser context takes them (`context.addCookies`). */
+  jar: { name: string; value: string }[];
+}
+
+/** Signs a demo user in over HTTP the way the web app does: login, then the session call that hands out the CSRF token. */
+export async function signInOverHttp(base: string, userName: string): Promise<HttpSession> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  };
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName, password: DEMO_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login ${userName}: ${login.status} ${await login.text()}`);
+  keep(login);
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const session = await fetch(`${base}/api/auth/session`, { headers: { cookie: cookie() } });
+  keep(session);
+  const csrf = ((await session.json()) as { csrfToken: string }).csrfToken;
+  return { cookie: cookie(), csrf, jar: [...jar].map(([name, value]) => ({ name, value })) };
+}
