@@ -15,6 +15,7 @@ export const AppErrorCode = {
   EntityNotFound: 'EntityNotFound',
   ConcurrencyConflict: 'ConcurrencyConflict',
   TransitionNotAllowed: 'TransitionNotAllowed',
+  BodyTooLarge: 'BodyTooLarge',
   TooManyRequests: 'TooManyRequests',
   InternalError: 'InternalError',
 } as const;

@@ -35,6 +35,10 @@ export interface BuildOptions {
   extra?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
+/** The largest body a route open to anyone reads (a signed-in user's routes take up to BODY_LIMIT). */
+export const PUBLIC_BODY_LIMIT = 256 * 1024;
+const BODY_LIMIT = 60 * 1024 * 1024;
+
 /** Builds the whole server as one Fastify instance; tests call it and use `inject`. */
 export async function buildApp({ config, database, extra = [] }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -42,7 +46,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     // Off unless TRUST_PROXY lists the proxies: otherwise any caller could pick its own address with X-Forwarded-For
     // and walk around every per-address rate limit.
     trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((a) => a.trim()) : false,
-    bodyLimit: 60 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     // Refusals by the router itself (a malformed URL, a path parameter over maxParamLength) get the portal's error
     // body in the caller's language too, without echoing the input.
     frameworkErrors: (error, request, reply: FastifyReply) => {
@@ -85,6 +89,9 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     apiDocument.record(route);
     const policy = (route.config as { policy?: RoutePolicy } | undefined)?.policy;
     if (policy === undefined) throw new Error(`Route ${route.method} ${route.url} declares no config.policy`);
+    // Anyone may call a public route: its body is a small form (sign-in, registration, a payment callback), so a
+    // caller without a session cannot make the server read and parse the 60 MB a signed-in user's request may carry.
+    if (policy === 'public' && route.bodyLimit === undefined) route.bodyLimit = PUBLIC_BODY_LIMIT;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') app.routePolicies.push({ method, url: route.url, policy });
     }

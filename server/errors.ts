@@ -18,6 +18,7 @@ const STATUS: Record<string, number> = {
   EntityNotFound: 404,
   ConcurrencyConflict: 409,
   TransitionNotAllowed: 409,
+  BodyTooLarge: 413,
   TooManyRequests: 429,
   InternalError: 500,
 };

@@ -55,6 +55,7 @@ export default fp(async (app) => {
       const details = error.validation.map((v) => detailOfZodIssue(v as never));
       return sendError(request, reply, new AppError(AppErrorCode.ValidationFailed, {}, details));
     }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, new AppError(AppErrorCode.BodyTooLarge));
     if (error.statusCode === 429) return sendError(request, reply, new AppError(AppErrorCode.TooManyRequests));
     if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
       return sendError(request, reply, new AppError(AppErrorCode.CsrfInvalid));
