@@ -11,7 +11,8 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export default fp(async (app) => {
   await app.register(csrf, {
     cookieKey: 'halal_csrf',
-    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: 'auto' } as never,
+    // Secure in production like the session cookie: 'auto' left it off behind a TLS proxy not named in TRUST_PROXY.
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: app.config.NODE_ENV === 'production' },
     getToken: (req) => req.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {

@@ -6,6 +6,7 @@ import { buildApp } from '../../server/app';
 import { ConfigError, loadConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../db/client';
 import { DEMO_PASSWORD, DemoSeedRefused, seedBase, seedDemo } from '../../db/seed';
+import { createFirstAdmin } from '../../db/first-admin';
 import { certificates, users } from '../../db/schema';
 import { createTestApp, type TestApp } from '../helpers/app';
 
@@ -127,6 +128,17 @@ describe('a production server', () => {
     await expect(seedDemo(database.db, 'production')).rejects.toBeInstanceOf(DemoSeedRefused);
     const [{ n }] = await database.db.select({ n: count() }).from(users);
     expect(n).toBe(0);
+  });
+
+  it('sets its cookies for HTTPS only, even behind a proxy it was not told to trust', async () => {
+    // No TRUST_PROXY: the request arrives as plain HTTP from the proxy, and the cookies must still be Secure.
+    const session = await app.inject({ method: 'GET', url: '/api/auth/session' });
+    const admin = await createFirstAdmin(database.db, { userName: 'cookie.admin', email: 'cookie.admin@example.gov.sa' });
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: admin.userName, password: admin.password } });
+    expect(login.statusCode).toBe(200);
+    const cookies = [session, login].flatMap((res) => [res.headers['set-cookie'] ?? []].flat().map(String));
+    expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual(['halal_csrf', 'halal_session']);
+    for (const c of cookies) expect(c, c.split('=')[0]).toMatch(/;\s*Secure(;|$)/i);
   });
 });
 
