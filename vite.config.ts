@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { preloadFonts, serviceWorker } from './web/build/shell-plugins';
@@ -31,6 +31,11 @@ export const SSR_ENTRY = 'web/src/prerender/render.tsx';
 // The build writes gzip and brotli copies of every text asset next to it; the server sends them as they are
 // (server/plugins/web.ts, preCompressed), so no request pays for compression.
 // `vite build --ssr` builds the prerender into web/dist-ssr (the server looks for it beside web/dist).
+/** zod's sources carry `@__PURE__` comments Rollup cannot place: harmless, and they filled `npm start`'s first screen. */
+function withoutZodAnnotations(warning: Rollup.RollupLog, warn: (w: Rollup.RollupLog) => void) {
+  if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
+}
+
 export default defineConfig(({ isSsrBuild }) =>
   isSsrBuild
     ? {
@@ -49,10 +54,7 @@ export default defineConfig(({ isSsrBuild }) =>
           rollupOptions: {
             input: SSR_ENTRY,
             output: { entryFileNames: 'render.js' },
-            // Bundling dependencies in shows zod's comments Rollup cannot place (harmless; the client build drops them silently).
-            onwarn(warning, warn) {
-              if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
-            },
+            onwarn: withoutZodAnnotations,
           },
         },
       }
@@ -61,7 +63,7 @@ export default defineConfig(({ isSsrBuild }) =>
         plugins: [react(), chakraSystemWithoutGlobalCss(), chakraGlobalCss(), preloadFonts(), serviceWorker(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json|txt|xml)$/, threshold: 1024 })],
         // CSS is not minified: the Chakra global CSS comes out of emotion already compact, and left as it is it stays
         // rule for rule what the provider would insert (tests/e2e/public.e2e.ts compares them).
-        build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, cssMinify: false },
+        build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, cssMinify: false, rollupOptions: { onwarn: withoutZodAnnotations } },
         server: { port: 5173, proxy: { '/api': 'http://localhost:3000', '/simulators': 'http://localhost:3000' } },
       },
 );

@@ -228,6 +228,33 @@ describe('portal shell', () => {
     await wide.context.close();
   });
 
+  it('shows the drawer button when the menu does not fit the header, so no item is out of sight', async () => {
+    // Found by hand: at 1280 px an applicant's English menu scrolled "Invoices" out of the header, with no sign of it.
+    const { page, context } = await openPage(browser, server.url, { viewport: { width: 1100, height: 800 } });
+    await signIn(page, 'internal.main');
+    let overflowed = 0;
+    for (const lang of ['en', 'ar']) {
+      await page.goto(`/home?lang=${lang}`);
+      await waitForIdle(page);
+      const outOfSight = await testId(page, 'main-menu').evaluate((nav) => {
+        const box = nav.getBoundingClientRect();
+        return [...nav.querySelectorAll('a')].filter((a) => a.getBoundingClientRect().left < box.left - 1 || a.getBoundingClientRect().right > box.right + 1).map((a) => a.textContent ?? '');
+      });
+      await expect.poll(() => testId(page, 'menu-button').isVisible(), { message: `${lang}: ${outOfSight.join(', ')}` }).toBe(outOfSight.length > 0);
+      if (!outOfSight.length) continue;
+      overflowed++;
+      await testId(page, 'menu-button').click();
+      const drawer = testId(page, 'menu-drawer');
+      await drawer.waitFor();
+      for (const label of outOfSight) expect(await drawer.getByRole('link', { name: label }).isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'hidden' });
+    }
+    // The case this guards: at 1,100 px the English menu does not fit (else the test above proves nothing).
+    expect(overflowed).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('offers to update when the server reports a new version', async () => {
     const { page, context } = await openPage(browser, server.url);
     await page.goto('/home?lang=en');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Box, Button, Flex, HStack, IconButton, Link as ChakraLink, Text } from '@chakra-ui/react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -16,11 +16,32 @@ const MenuDrawer = lazyWhenOpen(() => import('./MenuDrawer').then((m) => m.MenuD
 export const PROFILE_PATH = '/personal-profile/personal-data';
 
 /**
+ * Whether the element's content is wider than the element: the menu scrolls sideways when its items do not fit (long
+ * English labels, many administration modules), and an item scrolled out of sight is one nobody finds.
+ */
+function useOverflowing(ref: RefObject<HTMLElement | null>, content: string): boolean {
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const check = () => setOverflowing(element.scrollWidth > element.clientWidth + 1);
+    check();
+    // The menu's own box, and each item (their text changes width with the language and when the fonts arrive).
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    for (const child of element.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, [ref, content]);
+  return overflowing;
+}
+
+/**
  * The portal header (spec 01 sections 1 and 2): the logo (to the selected facility's profile, else /), the menu,
- * language toggle, profile link and sign in/out. Below 992 px the menu and account links move into a drawer.
+ * language toggle, profile link and sign in/out. Below 992 px the menu and account links move into a drawer; wider, the
+ * drawer's button shows too when the menu does not fit in the header.
  */
 export function Header({ onSignOut }: { onSignOut: () => void }) {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const session = useSession();
   const selected = useSelectedFacility();
   const location = useLocation();
@@ -31,6 +52,8 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
   const returnUrl = safeReturnUrl(location.href);
   const isCurrent = (to: string) => location.pathname === to || location.pathname.startsWith(`${to}/`);
   const close = () => setDrawerOpen(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const menuOverflows = useOverflowing(menuRef, `${i18n.language} ${items.map((i) => i.to).join(' ')}`);
 
   const signInButton = (
     <Button asChild colorPalette="brand" size="sm" data-testid="sign-in">
@@ -50,8 +73,9 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
           </Link>
         </ChakraLink>
 
-        {/* Many administration modules must not push the page wider than the screen: the menu scrolls instead. */}
-        <HStack as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" minW="0" flexShrink="1" overflowX="auto" whiteSpace="nowrap" data-testid="main-menu">
+        {/* Many administration modules must not push the page wider than the screen: the menu scrolls instead, and the
+            drawer's button shows (useOverflowing). */}
+        <HStack ref={menuRef} as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" minW="0" flexShrink="1" overflowX="auto" whiteSpace="nowrap" data-testid="main-menu">
           {items.map((item) => (
             <Button key={item.to} asChild variant="ghost" size="sm" color="fg.muted" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
               <Link to={item.to} aria-current={isCurrent(item.to) ? 'page' : undefined}>
@@ -83,7 +107,7 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
               !onLoginPage && signInButton
             )}
           </HStack>
-          <IconButton hideFrom="lg" variant="ghost" aria-label={t('header.openMenu')} onClick={() => setDrawerOpen(true)} data-testid="menu-button">
+          <IconButton hideFrom={menuOverflows ? undefined : 'lg'} variant="ghost" aria-label={t('header.openMenu')} onClick={() => setDrawerOpen(true)} data-testid="menu-button">
             <MenuIcon />
           </IconButton>
         </HStack>
