@@ -15,6 +15,11 @@ const inLanguage = (html: string, lang: 'ar' | 'en') =>
 
 /** Paths the SPA never answers: the API and the external-service simulators keep their own 404s. */
 const NOT_SPA = /^\/(api|simulators)(\/|$)/;
+/**
+ * A built file that is not there (a chunk of another build, during or after a deploy): 404, never the shell. The shell
+ * with 200 would be cached by the service worker as that immutable file, breaking it for the whole build.
+ */
+const MISSING_FILE = /^\/(assets\/|[^?#]*\.(js|mjs|css|map|woff2?|png|svg|ico|json|webmanifest|txt|pdf)(\?|#|$))/;
 
 export interface WebOptions {
   /** The built web app (vite build); defaults to web/dist. */
@@ -49,7 +54,7 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
   const shell = readFileSync(`${root}/index.html`, 'utf8');
   const prerender = await loadPrerender(app, ssr);
   app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    if (NOT_SPA.test(request.url)) return reply.callNotFound();
+    if (NOT_SPA.test(request.url) || MISSING_FILE.test(request.url)) return reply.callNotFound();
     // Public pages get their title and meta description in the visitor's language in the HTML itself, for search
     // engines and link previews that do not run the app (issue 7).
     // The language is picked again here: cookies are parsed by now (request.lang may have been set before they were).

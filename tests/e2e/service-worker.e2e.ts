@@ -104,6 +104,21 @@ describe('service worker', () => {
     expect(await controlled(page)).toBe(true);
     expect(await dialog.count()).toBe(0);
 
+    // A hashed file the server does not have (another build's) is a 404, not the page, and the worker keeps nothing
+    // for it; a page answered in a file's place by something else (a proxy, a server of another build) is not kept either.
+    await context.route('**/assets/ghost-page-*.js', (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Portal</title>' }));
+    const kept = await page.evaluate(async () => {
+      const missing = await fetch('/assets/ghost-0ldBu1ld.js');
+      const answered = await fetch('/assets/ghost-page-0ldBu1ld.js');
+      const cached: string[] = [];
+      for (const key of await caches.keys()) for (const r of await (await caches.open(key)).keys()) cached.push(new URL(r.url).pathname);
+      return { missing: missing.status, answered: [answered.status, answered.headers.get('content-type')], cached };
+    });
+    expect(kept.missing).toBe(404);
+    expect(kept.answered).toEqual([200, 'text/html; charset=utf-8']);
+    expect(kept.cached.filter((path) => path.includes('ghost'))).toEqual([]);
+    expect(kept.cached.length).toBeGreaterThan(0);
+
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -61,6 +61,16 @@ describe('server-rendered titles and descriptions of public pages', () => {
   it('leaves other pages as built', async () => {
     expect(await page('/dashboard')).toContain('<title>Portal</title>');
   });
+
+  it('answers 404 for a built file that is not there, never the page (the service worker would keep it as the file)', async () => {
+    for (const url of ['/assets/index-0ldBu1ld.js', '/assets/chunk.css?v=1', '/after-paint-old.js', '/fonts/inter.woff2', '/favicon.ico', '/manifest.webmanifest']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
+    // Pages whose address has a dot or a query with one are still the app's.
+    for (const url of ['/hs-code?q=0201.10', '/verify/VQ7K2M9XPA4T', '/media-center/x.y/z']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+  });
 });
 
 describe('compressed assets', () => {

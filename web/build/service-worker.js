@@ -42,7 +42,8 @@ async function hashedFile(request) {
   const cached = await cache.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  // Only the file itself: a page answered in its place (a server of another build) must not be kept as the file.
+  if (response.ok && !(response.headers.get('content-type') ?? '').startsWith('text/html')) await cache.put(request, response.clone());
   return response;
 }
 
