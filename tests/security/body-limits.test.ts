@@ -40,7 +40,7 @@ describe('body limits', () => {
     expect(usual.statusCode).toBe(200);
   });
 
-  it('reads a signed-in user’s body past the public limit (a draft with a long list is not cut short)', async () => {
+  it('reads a signed-in user’s body past the public limit: an over-long note is refused by validation, not by its size', async () => {
     const owner = await t.login('internal.main');
     const started = await owner.post('/api/requests', { kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} });
     expect(started.statusCode).toBe(201);
