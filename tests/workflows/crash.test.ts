@@ -74,7 +74,8 @@ class Child {
     // Generous: the first start migrates and seeds, and CI machines may be busy.
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline) {
-      if (this.proc.exitCode !== null) throw new Error(`server exited with ${this.proc.exitCode}: ${this.stderr}`);
+      // A server killed by a signal has no exit code: without the signal check a stray kill waited out the deadline.
+      if (this.proc.exitCode !== null || this.proc.signalCode !== null) throw new Error(`server exited with ${this.proc.exitCode ?? this.proc.signalCode}: ${this.stderr}`);
       try {
         const res = await fetch(`http://127.0.0.1:${this.port}/api/health`);
         if (res.ok) return;
