@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import puppeteer from 'puppeteer-core';
-import { signInOverHttp } from '../e2e/harness/http-session';
+import { signInOverHttp, startDraftOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/home?lang=ar', '/hs-code?lang=en'];
@@ -72,15 +72,10 @@ function sourceOf(url: string, line: number, column: number, detail = false): st
 const ms = (us: number) => us / 1000;
 const server = await spawnServer();
 
-/** Signs in as internal.main and starts a draft request (tests/bench/web.ts does the same). */
+/** Signs in as internal.main and starts a draft request. */
 async function signedInRequest(): Promise<{ cookie: string; requestId: string }> {
-  const { cookie, csrf } = await signInOverHttp(server.url, 'internal.main');
-  const started = await fetch(`${server.url}/api/requests`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
-    body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
-  });
-  return { cookie, requestId: ((await started.json()) as { id: string }).id };
+  const owner = await signInOverHttp(server.url, 'internal.main');
+  return { cookie: owner.cookie, requestId: await startDraftOverHttp(server.url, owner) };
 }
 const signedIn = paths.some((p) => p.includes('{request}')) ? await signedInRequest() : null;
 const browser = await puppeteer.launch({

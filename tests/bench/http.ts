@@ -68,9 +68,8 @@ async function main() {
       client.send(job);
     });
   try {
-    const login = (userName: string) => signInOverHttp(base, userName);
-    const staff = await login('registration');
-    const owner = await login('internal.main');
+    const staff = await signInOverHttp(base, 'registration');
+    const owner = await signInOverHttp(base, 'internal.main');
 
     /** A request waiting in the registration queue (as in bench:engine). */
     const inRegistration = async () => {

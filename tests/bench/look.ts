@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { finishAnimations, launchBrowser, waitForIdle } from '../e2e/harness/browser';
 import { pixelDifference } from '../e2e/harness/pixels';
-import { signInOverHttp } from '../e2e/harness/http-session';
+import { signInOverHttp, startDraftOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const [outDir, ...builds] = process.argv.slice(2);
@@ -22,11 +22,8 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/
 const server = await spawnServer();
 const browser = await launchBrowser();
 
-const call = (path: string, init: RequestInit = {}, cookie = '', csrf = '') =>
-  fetch(`${server.url}${path}`, { ...init, headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf } });
-const { cookie, csrf: csrfToken } = await signInOverHttp(server.url, 'internal.main');
-const draft = await call('/api/requests', { method: 'POST', body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }) }, cookie, csrfToken);
-const requestId = ((await draft.json()) as { id: string }).id;
+const owner = await signInOverHttp(server.url, 'internal.main');
+const requestId = await startDraftOverHttp(server.url, owner);
 
 const click = (button: string, shows: string) => async (page: Page) => {
   const target = page.locator(`[data-testid="${button}"]`);
@@ -81,7 +78,7 @@ async function take(label: string, dist: string) {
       for (const shot of shots) {
         const context = await browser.newContext({ viewport: { width, height: 800 }, serviceWorkers: 'block', reducedMotion: 'reduce' });
         if (shot.signedIn) {
-          await context.addCookies(cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url: server.url })));
+          await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
         }
         await context.route('**/*', async (route) => {
           const url = new URL(route.request().url());

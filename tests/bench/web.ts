@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { signInOverHttp } from '../e2e/harness/http-session';
+import { signInOverHttp, startDraftOverHttp } from '../e2e/harness/http-session';
 import { spawnServer } from '../e2e/harness/spawn';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -59,13 +59,7 @@ async function putCookies(url: string, cookie: string) {
 
 try {
   const owner = await signInOverHttp(server.url, 'internal.main');
-  const started = await fetch(`${server.url}/api/requests`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
-    body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
-  });
-  if (started.status !== 201) throw new Error(`draft request: ${started.status} ${await started.text()}`);
-  const requestId = ((await started.json()) as { id: string }).id;
+  const requestId = await startDraftOverHttp(server.url, owner);
 
   const pages: { name: string; path: string; cookie?: string }[] = [
     { name: 'home_ar', path: '/home?lang=ar' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
-import { signInOverHttp, type HttpSession } from './harness/http-session';
+import { signInOverHttp, startDraftOverHttp, type HttpSession } from './harness/http-session';
 import { holdEntry, layoutShift, paintSettled, watchLayoutShift } from './harness/painted';
 import { pixelDifference } from './harness/pixels';
 
@@ -24,13 +24,7 @@ describe('the signed-in request page painted by the server', () => {
     server = await startServer();
     browser = await launchBrowser();
     owner = await signInOverHttp(server.url, 'internal.main');
-    const started = await fetch(`${server.url}/api/requests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
-      body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
-    });
-    expect(started.status).toBe(201);
-    requestId = ((await started.json()) as { id: string }).id;
+    requestId = await startDraftOverHttp(server.url, owner);
     const read = await fetch(`${server.url}/api/requests/${requestId}`, { headers: { cookie: owner.cookie } });
     requestNumber = ((await read.json()) as { number: string }).number;
   });
@@ -150,12 +144,7 @@ describe('the signed-in request page painted by the server', () => {
     // The painted page's actions are real buttons before the app is there (web/public/after-paint.js): the click is
     // held while the app loads and made again once it has hydrated the page, so the dialog opens (it was lost before).
     // A draft of its own: the test above deleted the first one.
-    const started = await fetch(`${server.url}/api/requests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-csrf-token': owner.csrf },
-      body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
-    });
-    const draftId = ((await started.json()) as { id: string }).id;
+    const draftId = await startDraftOverHttp(server.url, owner);
     const { page, context, errors } = await openPage(browser, server.url);
     await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
     await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));

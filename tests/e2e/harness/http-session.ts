@@ -33,3 +33,14 @@ export async function signInOverHttp(base: string, userName: string): Promise<Ht
   const csrf = ((await session.json()) as { csrfToken: string }).csrfToken;
   return { cookie: cookie(), csrf, jar: [...jar].map(([name, value]) => ({ name, value })) };
 }
+
+/** Starts an empty internal-certificate draft for the demo factory as `session`'s user (internal.main); its id. */
+export async function startDraftOverHttp(base: string, session: HttpSession): Promise<string> {
+  const started = await fetch(`${base}/api/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf },
+    body: JSON.stringify({ kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} }),
+  });
+  if (started.status !== 201) throw new Error(`draft request: ${started.status} ${await started.text()}`);
+  return ((await started.json()) as { id: string }).id;
+}
