@@ -60,7 +60,8 @@ describe('a person goes through the portal', () => {
    * Where the first and last characters of `text` are drawn inside the element: a code like "2026-000001" reads
    * left to right in both languages, so its first character is drawn left of its last one.
    */
-  async function drawnLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
+  /** How a number is drawn inside an element: first character left of the last, and on how many lines. */
+  async function numberDrawn(page: Page, selector: string, text: string): Promise<{ leftToRight: boolean; lines: number }> {
     return page.evaluate(
       ({ selector, text }) => {
         const root = document.querySelector(selector);
@@ -69,13 +70,15 @@ describe('a person goes through the portal', () => {
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const i = n.textContent!.indexOf(text);
           if (i < 0) continue;
-          const at = (k: number) => {
+          const rect = (k: number) => {
             const r = document.createRange();
             r.setStart(n!, k);
             r.setEnd(n!, k + 1);
-            return r.getBoundingClientRect().left;
+            return r.getBoundingClientRect();
           };
-          return at(i) < at(i + text.length - 1);
+          const rects = Array.from(text, (_, k) => rect(i + k));
+          const lines = new Set(rects.map((r) => Math.round(r.top))).size;
+          return { leftToRight: lines === 1 && rects[0].left < rects[rects.length - 1].left, lines };
         }
         throw new Error(`"${text}" not found in ${selector}`);
       },
@@ -191,7 +194,7 @@ describe('a person goes through the portal', () => {
     await testId(page, 'requests-search').fill(number);
     await testId(page, 'requests-search').press('Enter');
     await expect.poll(() => page.locator('[data-testid="request-link"]').count()).toBe(1);
-    expect(await drawnLeftToRight(page, '[data-testid="request-link"]', number)).toBe(true);
+    expect(await numberDrawn(page, '[data-testid="request-link"]', number)).toEqual({ leftToRight: true, lines: 1 });
     await axe(page, `${lang}-${width} facility requests`);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     expect(facilityName).not.toBe('');
@@ -215,7 +218,7 @@ describe('a person goes through the portal', () => {
     journeys.en = await journey('en', 1280, '1010700002');
   }, 300_000);
 
-  it('the request page: no horizontal overflow, the number keeps its order, nothing covers an action, in both languages at 390/768/1280', async () => {
+  it('the request page: no horizontal overflow, the number keeps its order on one line, nothing covers an action, in both languages at 390/768/1280', async () => {
     const r = journeys.ar ?? journeys.en;
     expect(r).not.toBeNull();
     for (const lang of ['ar', 'en'] as const) {
@@ -224,7 +227,8 @@ describe('a person goes through the portal', () => {
         await go(page, `/requests/${r!.requestId}`, lang);
         await testId(page, 'request-status').waitFor();
         expect(await horizontalOverflow(page), `${lang} ${width}`).toBeLessThanOrEqual(0);
-        expect(await drawnLeftToRight(page, 'h1', r!.number), `${lang} ${width}`).toBe(true);
+        // In order and on one line: "2026-" / "000002" on a phone reads as two numbers.
+        expect(await numberDrawn(page, 'h1', r!.number), `${lang} ${width}`).toEqual({ leftToRight: true, lines: 1 });
         if ((WIDTHS as readonly number[]).includes(width)) await axe(page, `${lang}-${width} request page`);
         await screenshot(page, `journey-request-${lang}-${width}`);
         await close();
@@ -232,7 +236,7 @@ describe('a person goes through the portal', () => {
     }
   }, 300_000);
 
-  it("a sub user sees the main user's requests in the facility's list", async () => {
+  it("a sub user sees the main user's requests in the facility's list; the new request's wizard title keeps its number whole on a phone", async () => {
     // internal.main starts a request of Al Marai Foods; internal.sub (a delegated sub user) lists the facility.
     const main = await userPage('internal.main', 'en', 1280);
     await go(main.page, '/facility-profile/internal/inf-almarai-foods', 'en');
@@ -243,6 +247,14 @@ describe('a person goes through the portal', () => {
     const id = main.page.url().split('/').pop()!;
     const number = await requestNumber(main.page, id);
     await main.close();
+    // The wizard's title on a phone keeps the number on one line (it broke as "… request 2026-" / "000003").
+    for (const lang of ['ar', 'en'] as const) {
+      const phone = await userPage('internal.main', lang, 390);
+      await go(phone.page, `/internal-halal-request/${id}`, lang);
+      await expect.poll(() => phone.page.locator('h1').textContent()).toContain(number);
+      expect(await numberDrawn(phone.page, 'h1', number), `${lang} wizard`).toEqual({ leftToRight: true, lines: 1 });
+      await phone.close();
+    }
     for (const [lang, width] of [['ar', 390], ['en', 1280]] as const) {
       const sub = await userPage('internal.sub', lang, width);
       await go(sub.page, '/facility-profile/internal/inf-almarai-foods', lang);

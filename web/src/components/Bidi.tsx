@@ -8,3 +8,25 @@ export function Ltr({ children }: { children: React.ReactNode }) {
 }
 
 export const ltr = (text: string | number | null | undefined): string => (text === null || text === undefined || text === '' ? '' : `\u2066${text}\u2069`);
+
+/**
+ * A plain string with `ltr()` isolates, drawn with each isolate as a `<bdi dir="ltr">` that does not wrap: a title's
+ * "2026-000002" never breaks at its hyphen on a phone, and a copy of the heading holds no isolate marks.
+ */
+export function Isolated({ text }: { text: string }) {
+  const parts = text.split(/\u2066([^\u2069]*)\u2069/);
+  if (parts.length === 1) return <>{text}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <bdi key={i} dir="ltr" style={{ whiteSpace: 'nowrap' }}>
+            {part}
+          </bdi>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}

@@ -2,6 +2,7 @@ import { Fragment, useEffect } from 'react';
 import { Box, Breadcrumb, Flex, Heading, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { Isolated } from './Bidi';
 
 export interface Crumb {
   label: string;
@@ -48,7 +49,7 @@ export function PageHeader({ title, description, breadcrumbs, actions }: PageHea
       <Flex align={{ base: 'flex-start', md: 'center' }} justify="space-between" gap="4" direction={{ base: 'column', md: 'row' }}>
         <Box>
           <Heading as="h1" size="2xl" data-testid="page-title">
-            {title}
+            <Isolated text={title} />
           </Heading>
           {description && (typeof description === 'string' ? <Text mt="2" color="fg.muted">{description}</Text> : description)}
         </Box>
