@@ -83,6 +83,29 @@ describe('the signed-in request page painted by the server', () => {
     await context.close();
   });
 
+  it("an action whose code cannot be fetched closes with the network message, the page stays, and the next click opens it", async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
+    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+    // Offline for the dialogs' code only (or a new build has replaced this one's files on the server).
+    const offline = (route: import('playwright-core').Route) => route.abort('internetdisconnected');
+    await page.route('**/assets/EventDialog-*.js', offline);
+    await page.goto(`/requests/${requestId}?lang=en`);
+    await waitForIdle(page);
+    await testId(page, 'action-DELETE').click();
+    await expect.poll(() => page.getByText('The portal cannot be reached. Check your connection and try again.').count()).toBe(1);
+    expect(await testId(page, 'error-screen').count()).toBe(0);
+    expect(await page.locator('h1[data-testid="page-title"]').textContent()).toContain(requestNumber);
+    expect(await testId(page, 'event-dialog').count()).toBe(0);
+
+    await page.unroute('**/assets/EventDialog-*.js', offline);
+    await testId(page, 'action-DELETE').click();
+    await testId(page, 'event-dialog').waitFor();
+    expect(await testId(page, 'error-screen').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('is taken over by the app with no change on screen and nothing in the console; writes still pass the CSRF check', async () => {
     for (const lang of ['ar', 'en'] as const) {
       const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });

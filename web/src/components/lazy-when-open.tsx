@@ -1,16 +1,25 @@
-import { Suspense, lazy, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+
+/** A loader run at most once (a failed load may be tried again); `loaded` holds its value once it is in. */
+export interface LazyPart<T> {
+  (): Promise<T>;
+  loaded?: T;
+}
 
 /** The loaders of the code kept out of the entry script (dialogs, drawer, toasts), for fetchLazyPartsLater. */
-const lazyParts: (() => Promise<unknown>)[] = [];
+const lazyParts: LazyPart<unknown>[] = [];
 
 /** `load`, run at most once (a failed load may be tried again), and listed for fetchLazyPartsLater. */
-export function lazyPart<T>(load: () => Promise<T>): () => Promise<T> {
+export function lazyPart<T>(load: () => Promise<T>): LazyPart<T> {
   let pending: Promise<T> | undefined;
-  const once = () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+  const once: LazyPart<T> = () => {
+    pending ??= load().then(
+      (value) => (once.loaded = value),
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
     return pending;
   };
   lazyParts.push(once);
@@ -27,20 +36,53 @@ export function fetchLazyPartsLater(): void {
 }
 
 /**
+ * The value of a lazy part, or undefined until it is in. A load that fails (offline, or a new build replaced this
+ * one's files) calls `onFailed` once and is tried again at the next mount. Not React.lazy: a lazy component keeps its
+ * failure and throws it to the route's error page, so one click offline replaced the whole page.
+ */
+export function useLazyPart<T>(part: LazyPart<T>, onFailed: () => void): T | undefined {
+  const [value, setValue] = useState<{ v: T } | undefined>(() => (part.loaded === undefined ? undefined : { v: part.loaded }));
+  const failed = useRef(onFailed);
+  failed.current = onFailed;
+  useEffect(() => {
+    if (value) return undefined;
+    let live = true;
+    part().then(
+      (v) => live && setValue({ v }),
+      () => live && failed.current(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [part, value]);
+  return value?.v;
+}
+
+/**
  * A dialog or drawer whose code loads the first time it opens: the shell's modals and the phone menu are closed on
  * almost every page view, and their machinery (focus trap, dismissal, scroll lock) is a sizeable part of the entry
- * script. Once opened it stays mounted, so closing animates as before.
+ * script. Once opened it stays mounted, so closing animates as before. Should its code not load, nothing opens, and
+ * the next time it is asked to open (after being closed) the load is tried again.
  */
 export function lazyWhenOpen<P extends { open: boolean }>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const once = lazyPart(load);
-  const Loaded = lazy(async () => ({ default: await once() }));
+  const part = lazyPart(load);
+  function Mounted({ props, onFailed }: { props: P; onFailed: () => void }) {
+    const Loaded = useLazyPart(part, onFailed);
+    return Loaded ? <Loaded {...props} /> : null;
+  }
   return function LazyWhenOpen(props: P) {
     const [opened, setOpened] = useState(props.open);
-    if (props.open && !opened) setOpened(true);
+    const [failedOpen, setFailedOpen] = useState(false);
+    if (props.open && !opened && !failedOpen) setOpened(true);
+    if (!props.open && failedOpen) setFailedOpen(false);
     return opened ? (
-      <Suspense fallback={null}>
-        <Loaded {...props} />
-      </Suspense>
+      <Mounted
+        props={props}
+        onFailed={() => {
+          setOpened(false);
+          setFailedOpen(true);
+        }}
+      />
     ) : null;
   };
 }

@@ -1,9 +1,8 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createToaster } from '@chakra-ui/react';
-import { lazyPart } from './lazy-when-open';
+import { lazyPart, useLazyPart } from './lazy-when-open';
 
 const loadToastList = lazyPart(() => import('./ToastList'));
-const ToastList = lazy(() => loadToastList().then((m) => ({ default: m.ToastList })));
 
 /** The portal's one toaster; put <Toaster /> once (main.tsx does) and call `notify.*` anywhere. */
 export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 5 });
@@ -26,9 +25,11 @@ export const notify = {
 export function Toaster() {
   const [used, setUsed] = useState(() => toaster.getVisibleToasts().length > 0);
   useEffect(() => (used ? undefined : toaster.subscribe(() => setUsed(true))), [used]);
-  return used ? (
-    <Suspense fallback={null}>
-      <ToastList />
-    </Suspense>
-  ) : null;
+  // A list whose code did not load is tried again with the next toast; the toasts wait in the store meanwhile.
+  return used ? <ToastListWhenLoaded onFailed={() => setUsed(false)} /> : null;
+}
+
+function ToastListWhenLoaded({ onFailed }: { onFailed: () => void }) {
+  const loaded = useLazyPart(loadToastList, onFailed);
+  return loaded ? <loaded.ToastList /> : null;
 }

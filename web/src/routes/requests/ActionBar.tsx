@@ -20,10 +20,11 @@ export function ActionBar(props: {
   actions: readonly AllowedActionView[];
   onAction: (a: AllowedActionView) => void;
   /** Called when the pointer or the focus reaches the bar (a touch, a hover, a tab): the dialogs' code is fetched then. */
-  onIntent?: () => unknown;
+  onIntent?: () => Promise<unknown>;
 }) {
   const { requestId, kind, actions, onAction, onIntent } = props;
-  const intent = onIntent ? () => void onIntent() : undefined;
+  // A fetch that fails here is only early: the click tries again and says so (LazyEventDialog).
+  const intent = onIntent ? () => void onIntent().catch(() => undefined) : undefined;
   const navigate = useNavigate();
   const wizard = SERVICE_WIZARDS[kind as RequestKind];
   // No actions, no bar: an empty sticky strip would only cover the page.

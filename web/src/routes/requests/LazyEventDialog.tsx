@@ -1,5 +1,7 @@
-import { Suspense, lazy, type ComponentProps } from 'react';
-import { lazyPart } from '../../components/lazy-when-open';
+import { type ComponentProps } from 'react';
+import { useTranslation } from 'react-i18next';
+import { lazyPart, useLazyPart } from '../../components/lazy-when-open';
+import { notify } from '../../components/toaster';
 import type { EventDialog as EventDialogType } from './EventDialog';
 
 /**
@@ -10,13 +12,17 @@ import type { EventDialog as EventDialogType } from './EventDialog';
  * server has become unreachable or a new build has replaced this one's files.
  */
 export const preloadEventDialog = lazyPart(() => import('./EventDialog'));
-const Loaded = lazy(async () => ({ default: (await preloadEventDialog()).EventDialog }));
 
-/** EventDialog, mounted (as before) only while an action is open; nothing is drawn until its code is in. */
+/**
+ * EventDialog, mounted (as before) only while an action is open; nothing is drawn until its code is in. Should the
+ * code not load (offline before it was fetched), the action closes with the network message and the page stays;
+ * the next click tries again.
+ */
 export function EventDialog(props: ComponentProps<typeof EventDialogType>) {
-  return (
-    <Suspense fallback={null}>
-      <Loaded {...props} />
-    </Suspense>
-  );
+  const { t } = useTranslation('shell');
+  const loaded = useLazyPart(preloadEventDialog, () => {
+    notify.error(t('http.network'));
+    props.onClose();
+  });
+  return loaded ? <loaded.EventDialog {...props} /> : null;
 }
