@@ -188,6 +188,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
+/** Cookies go over HTTPS only in production, whatever a proxy in front of the server says (not `secure: 'auto'`). */
+export const secureCookies = (config: Pick<Config, 'NODE_ENV'>): boolean => config.NODE_ENV === 'production';
+
 /** Config for tests: defaults plus overrides, without reading process.env. */
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', TIMER_POLL_MS: '0', SIMULATORS: 'false', LOG_LEVEL: 'silent', ...overrides });

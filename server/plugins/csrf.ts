@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import csrf from '@fastify/csrf-protection';
 import { SESSION_COOKIE } from './auth';
+import { secureCookies } from '../config';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -12,7 +13,7 @@ export default fp(async (app) => {
   await app.register(csrf, {
     cookieKey: 'halal_csrf',
     // Secure in production like the session cookie: 'auto' left it off behind a TLS proxy not named in TRUST_PROXY.
-    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: app.config.NODE_ENV === 'production' },
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: secureCookies(app.config) },
     getToken: (req) => req.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
 import { pickLanguage } from '../i18n';
+import { secureCookies } from '../config';
 import { SESSION_COOKIE } from './auth';
 import { loadPrerender, SIGNED_IN_PAINTED, withPrerendered } from './prerender';
 
@@ -84,7 +85,7 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
       // A language asked for with ?lang= is remembered as the app remembers a choice (web/src/i18n.ts, same cookie):
       // a link followed before the app has taken over the painted page opens the next page in that language too.
       const asked = (request.query as { lang?: unknown }).lang;
-      if (page && asked === lang) reply.setCookie('lang', lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax' });
+      if (page && asked === lang) reply.setCookie('lang', lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax', secure: secureCookies(app.config) });
       return page ? reply.code(page.status).send(withPrerendered(html, page)) : reply.send(html);
     }
     return reply.type('text/html; charset=utf-8').sendFile('index.html');

@@ -112,7 +112,8 @@ export function initialLanguage(): Language {
 /** Remembers the choice: localStorage for the web, a cookie for the server. */
 function remember(lang: Language): void {
   localStorage.setItem(STORAGE_KEY, lang);
-  document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
+  // Secure over HTTPS, as the server's own copy of it is in production (server/config.ts secureCookies).
+  document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 24 * 3600}; samesite=lax${location.protocol === 'https:' ? '; secure' : ''}`;
 }
 
 /** Remembers the choice and switches the UI once the language's texts are there. */

@@ -7,6 +7,7 @@ import { isStaff } from '../../../machines/roles';
 import { verifyPasswordOrDummy } from '../../../lib/password';
 import { AppError, AppErrorCode } from '../../errors';
 import { SESSION_COOKIE } from '../../plugins/auth';
+import { secureCookies } from '../../config';
 
 const ZLogin = z.object({ userName: z.string().trim().min(1, 'required'), password: z.string().min(1, 'required') });
 
@@ -32,7 +33,7 @@ const auth: FastifyPluginAsyncZod = async (app) => {
     path: '/',
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: app.config.NODE_ENV === 'production',
+    secure: secureCookies(app.config),
   };
 
   app.post(
