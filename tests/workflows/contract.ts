@@ -130,6 +130,26 @@ export function engineContract(name: string, factory: () => Promise<ContractHarn
       expect(await dbState(h.db, started.id)).toEqual(before);
     });
 
+    it("admit sees the request's kind and facility before the version check; its refusal changes nothing", async () => {
+      // The API refuses another facility's request through admit (404, never a 409 that would confirm it exists).
+      const started = await start();
+      const initial = await dbState(h.db, started.id);
+      const seen: unknown[] = [];
+      const refuse = (request: { kind: string; facilityId: string }) => {
+        seen.push(request);
+        throw new AppError('EntityNotFound');
+      };
+      for (const version of [started.version, started.version + 6]) {
+        const err = await refusal(h.engine.send(started.id, scenario.accepted.event, scenario.accepted.actor, version, { admit: refuse }));
+        expect(err.code).toBe('EntityNotFound');
+      }
+      const request = { kind: scenario.kind, facilityId: scenario.input.facilityId };
+      expect(seen).toEqual([request, request]);
+      expect(await dbState(h.db, started.id)).toEqual(initial);
+      const accepted = await h.engine.send(started.id, scenario.accepted.event, scenario.accepted.actor, started.version, { admit: () => {} });
+      expect(accepted.version).toBe(started.version + 1);
+    });
+
     it('refused events (not this actor, not this state, bad payload) change nothing', async () => {
       const started = await start();
       const initial = await dbState(h.db, started.id);

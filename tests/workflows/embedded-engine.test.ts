@@ -152,22 +152,6 @@ describe('database effects', () => {
 });
 
 describe('events', () => {
-  it("admit sees the request's kind and facility before the version check; its refusal writes nothing", async () => {
-    const r = await start();
-    const seen: unknown[] = [];
-    const refuse = (request: { kind: string; facilityId: string }) => {
-      seen.push(request);
-      throw new AppError('EntityNotFound');
-    };
-    // A stale version too: the caller's refusal comes first (another facility's request is 404, never 409).
-    for (const version of [1, 7]) expect((await refusal(engine.send(r.id, { type: 'SUBMIT' }, applicant, version, { admit: refuse }))).code).toBe('EntityNotFound');
-    expect(seen).toEqual([{ kind: KIND, facilityId: FACILITY }, { kind: KIND, facilityId: FACILITY }]);
-    expect((await engine.get(r.id))!.version).toBe(1);
-    expect(await engine.history(r.id)).toHaveLength(1);
-    const accepted = await engine.send(r.id, { type: 'SUBMIT' }, applicant, 1, { admit: () => {} });
-    expect(accepted.version).toBe(2);
-  });
-
   it("alsoWrite's row commits with the event or not at all: a refusal rolls it back, its failure refuses the event", async () => {
     const r = await start();
     const rowsOf = () => database.db.select().from(auditLogs).where(eq(auditLogs.requestId, r.id));
