@@ -13,7 +13,7 @@ import { SESSION_COOKIE } from './auth';
 
 /** What render.js returns (web/src/prerender/render.tsx RenderResult). */
 export type Prerendered =
-  | { kind: 'page'; html: string; styles: string; state: unknown; status: number }
+  | { kind: 'page'; html: string; styles: string; state: unknown; status: number; title: string | null }
   | { kind: 'redirect'; href: string };
 
 type RenderFn = (input: { url: string; lang: Language; fetch: (request: Request) => Promise<Response>; signedIn?: boolean }) => Promise<Prerendered>;

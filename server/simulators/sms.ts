@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { escapeHtml } from '../../lib/escape-html';
 
 export interface SimulatedSms {
   id: string;
@@ -13,8 +14,6 @@ export interface SimulatedSms {
 const KEEP = 500;
 const E164 = /^\+[1-9]\d{7,14}$/;
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 /** Links in a message become clickable so a person can follow a set-password link from the page. */
 const linkify = (s: string) => escapeHtml(s).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 

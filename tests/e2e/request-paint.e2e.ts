@@ -44,6 +44,10 @@ describe('the signed-in request page painted by the server', () => {
       expect(res.headers.get('vary')).toMatch(/cookie/i);
       const html = await res.text();
       expect(html).toContain(`<html lang="${lang}" dir="${dir}"`);
+      // The tab's title is the page's own, in its language, before the app has loaded.
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+      expect(title).toContain(requestNumber);
+      expect(title).toMatch(lang === 'ar' ? /^الطلب .* \| بوابة المركز الوطني للحلال$/ : /^Request .* \| National Halal Center portal$/);
       const main = rootOf(html);
       expect(main).toMatch(/<h1[^>]*data-testid="page-title"/);
       expect(main).toContain(requestNumber);
@@ -135,6 +139,7 @@ describe('the signed-in request page painted by the server', () => {
       await page.evaluate(() => ((window as unknown as { painted: Element | null }).painted = document.querySelector('h1')));
       const box = await title.boundingBox();
       const before = await page.screenshot();
+      const tabTitle = await page.title();
 
       await layoutShift(page, { reset: true });
       entry.release();
@@ -144,6 +149,7 @@ describe('the signed-in request page painted by the server', () => {
       expect(errors).toEqual([]);
       expect(await page.evaluate(() => document.querySelector('h1') === (window as unknown as { painted: Element | null }).painted), lang).toBe(true);
       expect(await title.boundingBox(), lang).toEqual(box);
+      expect(await page.title(), lang).toBe(tabTitle);
       expect(pixelDifference(before, await page.screenshot())?.pixels, `${lang}: pixels that changed when the app took over`).toBe(0);
       expect(await layoutShift(page), lang).toBeLessThan(0.01);
       expect(await testId(page, 'logo-link').getAttribute('href'), lang).not.toBe('/');

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { contentPages, newsItems } from '../../../db/schema';
 import type { Language } from '../../i18n';
+import { escapeHtml } from '../../../lib/escape-html';
 
 /**
  * The public pages, by route path (spec 01 section 2) and the content_pages key holding their title, summary
@@ -66,8 +67,6 @@ export async function publicPageMeta(db: Db, path: string, lang: Language): Prom
   };
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /**
  * Puts the meta into index.html: `<html lang dir>`, the `<title>` and `<meta name="description">` (replaced

@@ -3,6 +3,7 @@ import { Box, Breadcrumb, Flex, Heading, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Isolated } from './Bidi';
+import { renderingTitle } from '../lib/page-title';
 
 export interface Crumb {
   label: string;
@@ -21,9 +22,11 @@ export interface PageHeaderProps {
 /** The title block of every screen: breadcrumbs, an h1, an optional description and actions. Sets the tab title. */
 export function PageHeader({ title, description, breadcrumbs, actions }: PageHeaderProps) {
   const { t } = useTranslation('shell');
+  const tabTitle = `${title} | ${t('appName')}`;
+  renderingTitle(tabTitle);
   useEffect(() => {
-    document.title = `${title} | ${t('appName')}`;
-  }, [title, t]);
+    document.title = tabTitle;
+  }, [tabTitle]);
   return (
     <Box mb="6">
       {breadcrumbs && breadcrumbs.length > 0 && (

@@ -9,6 +9,7 @@ import { queryClient as appQueryClient } from '../api/query';
 import { initServerI18n, type Language } from '../i18n';
 import { primeSession, sessionStore, type Session } from '../session/session-store';
 import { routerOptions } from '../router';
+import { takeRenderedTitle } from '../lib/page-title';
 import type { PrerenderState } from './state';
 
 /**
@@ -32,7 +33,7 @@ export interface RenderInput {
 }
 
 export type RenderResult =
-  | { kind: 'page'; html: string; styles: string; state: PrerenderState; status: number }
+  | { kind: 'page'; html: string; styles: string; state: PrerenderState; status: number; title: string | null }
   | { kind: 'redirect'; href: string };
 
 type ServerResult = { type: 'render' } | { type: 'redirect'; redirect: { headers: Headers; options: { href?: string } } };
@@ -99,6 +100,7 @@ async function renderWith({ url, lang, fetch: fetchApi, signedIn = false }: Rend
   let html = '';
   let cache: ReturnType<typeof createCache>;
   for (let pass = 0; ; pass++) {
+    takeRenderedTitle();
     // A compat cache keeps the rules in `inserted` instead of writing <style> tags among the page's elements:
     // they go into <head> at once (what @emotion/server's extraction does).
     cache = createCache({ key: 'css' });
@@ -119,7 +121,8 @@ async function renderWith({ url, lang, fetch: fetchApi, signedIn = false }: Rend
   const notFound = router.state.matches.some((m) => m.status === 'notFound');
   const queries = dehydrate(queryClient);
   queryClient.clear();
-  return { kind: 'page', html, styles: styleTags(cache), state: { lang, queries }, status: notFound ? 404 : 200 };
+  // The title the last pass's PageHeader set (with the page's data in it, e.g. the request's number).
+  return { kind: 'page', html, styles: styleTags(cache), state: { lang, queries }, status: notFound ? 404 : 200, title: takeRenderedTitle() };
 }
 
 /** A read the screen asked for now (`useApi(..., { enabled })`: e.g. the HS tree only once its tab is open). */
