@@ -217,6 +217,11 @@ describe('administration, audit logs and auditors', () => {
       await testId(page, 'lifecycle-diagram').waitFor();
       expect(await testId(page, 'diagram-current').getAttribute('data-code')).toBe('2');
       expect(await testId(page, 'diagram-edge-taken').count()).toBeGreaterThan(0);
+      // Every status's label is drawn whole inside its box ("204 · Under Registration" ran past it).
+      const labels = testId(page, 'diagram-label');
+      expect(await labels.count()).toBeGreaterThan(3);
+      const cut = await labels.evaluateAll((els) => els.filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent} ${e.scrollWidth}/${e.clientWidth} ${e.scrollHeight}/${e.clientHeight}`));
+      expect(cut).toEqual([]);
       // The auditor is read only: no action is offered.
       expect(await page.locator('[data-testid^="action-"]').count()).toBe(0);
 

@@ -4,29 +4,11 @@ import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 
 export type DiagramData = ApiResponse<'/api/diagram/{id}'>;
 
-const W = 168;
-const H = 48;
+const W = 184;
+const H = 68;
 const GAP_X = 64;
 const GAP_Y = 18;
 const PAD = 16;
-
-/** Cuts a label into at most two lines that fit the box. */
-function lines(label: string, max = 24): string[] {
-  if (label.length <= max) return [label];
-  const words = label.split(/\s+/);
-  const out = [''];
-  for (const w of words) {
-    const cur = out[out.length - 1];
-    if ((cur + ' ' + w).trim().length > max && cur) {
-      if (out.length === 2) {
-        out[1] = `${out[1].slice(0, max - 1)}…`;
-        break;
-      }
-      out.push(w);
-    } else out[out.length - 1] = (cur + ' ' + w).trim();
-  }
-  return out;
-}
 
 /**
  * The state diagram of a lifecycle, drawn from the machine (GET /api/diagram/:id): statuses in columns by distance
@@ -87,19 +69,17 @@ export function LifecycleDiagram({ id, title }: { id: string; title: string }) {
             <g key={n.code} data-testid={current ? 'diagram-current' : n.visited ? 'diagram-visited' : 'diagram-node'} data-code={n.code}>
               <title>{`${n.code}: ${n.label} (${n.states.join(', ')})`}</title>
               <rect x={p.x} y={p.y} width={W} height={H} rx={8} fill={current ? '#0f766e' : n.visited ? '#ccfbf1' : '#f8fafc'} stroke={n.visited || current ? '#0f766e' : '#94a3b8'} strokeWidth={current ? 3 : 1} />
-              {lines(`${n.code} · ${n.label}`).map((l, i, all) => (
-                <text
-                  key={i}
-                  x={p.x + W / 2}
-                  y={p.y + H / 2 + (i - (all.length - 1) / 2) * 15}
-                  textAnchor="middle"
-                  dominantBaseline="middle"
-                  fontSize="12"
-                  fill={current ? '#ffffff' : '#0f172a'}
+              {/* HTML inside the box, so the label wraps at its drawn width (the longest statuses take four lines) in either script. */}
+              <foreignObject x={p.x + 6} y={p.y + 3} width={W - 12} height={H - 6}>
+                <div
+                  dir="auto"
+                  data-testid="diagram-label"
+                  style={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', textAlign: 'center', fontSize: 12, lineHeight: '15px', color: current ? '#ffffff' : '#0f172a', overflowWrap: 'anywhere' }}
                 >
-                  {l}
-                </text>
-              ))}
+                  {/* The code isolated left to right: "-1" stays "-1" before an Arabic label. */}
+                  {`\u2066${n.code}\u2069 · ${n.label}`}
+                </div>
+              </foreignObject>
             </g>
           );
         })}
