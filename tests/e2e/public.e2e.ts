@@ -181,7 +181,19 @@ describe('public site', () => {
         expect(ARABIC.test(title), `${path} ${lang}: ${title}`).toBe(lang === 'ar');
         expect(await testId(page, 'error-screen').count(), path).toBe(0);
         expect(await page.title(), path).toMatch(lang === 'ar' ? ARABIC : /National Halal Center/);
-        if (path === '/home') await screenshot(page, `public-home-${lang}`);
+        if (path === '/home') {
+          await screenshot(page, `public-home-${lang}`);
+          // The footer's links wrap as whole links, never inside one ("سياسة" / "الخصوصية"): at 1280 px the Arabic
+          // row had no room to spare, so a classic scrollbar or an open dialog's scroll lock broke every link.
+          for (const width of [1280, 1180, 900]) {
+            await page.setViewportSize({ width, height: 800 });
+            const broken = await testId(page, 'footer')
+              .locator('nav a')
+              .evaluateAll((links) => links.filter((a) => a.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(a).lineHeight)).map((a) => a.textContent));
+            expect(broken, `${lang} ${width}`).toEqual([]);
+          }
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
       }
     }
     await open(page, '/about-center?lang=ar');

@@ -37,9 +37,18 @@ export function Footer() {
             {t('footer.about')}
           </Text>
         </Stack>
-        <Stack as="nav" aria-label={t('footer.linksLabel')} direction={{ base: 'column', md: 'row' }} gap={{ base: '2', md: '6' }} align={{ md: 'center' }}>
+        {/* Whole links wrap to a second row; a link's own words never do (the Arabic row had no room to spare). */}
+        <Stack
+          as="nav"
+          aria-label={t('footer.linksLabel')}
+          direction={{ base: 'column', md: 'row' }}
+          wrap={{ md: 'wrap' }}
+          columnGap="6"
+          rowGap="2"
+          align={{ md: 'center' }}
+        >
           {FOOTER_LINKS.map((l) => (
-            <ChakraLink key={l.to} asChild color="white" fontSize="sm" textDecoration="underline" textUnderlineOffset="4px">
+            <ChakraLink key={l.to} asChild color="white" fontSize="sm" textDecoration="underline" textUnderlineOffset="4px" whiteSpace="nowrap">
               <Link to={l.to}>{t(l.labelKey)}</Link>
             </ChakraLink>
           ))}
