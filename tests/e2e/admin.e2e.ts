@@ -269,6 +269,12 @@ describe('administration, audit logs and auditors', () => {
       expect(await figure(applicant, 'dash-unpaid')).toBe(tenant.unpaidBills.count);
       await applicant.getByRole('link', { name: r.number }).waitFor();
       await screenshot(applicant, `admin-dashboard-applicant-${lang}`);
+      // On a phone each bar's label is read whole: "External facility …" five times told the rows apart by nothing.
+      await applicant.setViewportSize({ width: 390, height: 844 });
+      const labels = applicant.locator('[data-testid="bar-label"]');
+      expect(await labels.count()).toBeGreaterThan(0);
+      const cut = await labels.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent));
+      expect(cut, lang).toEqual([]);
 
       // Their personal data, from the profile page: asked for, prepared in the background, downloaded as one JSON
       // file with their profile and their request. The second language's visit finds the first request still

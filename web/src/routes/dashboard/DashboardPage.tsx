@@ -42,8 +42,10 @@ function Bars({ rows, testId }: { rows: { key: string; label: string; value: num
   return (
     <Stack gap="2" data-testid={testId}>
       {rows.map((r) => (
-        <Flex key={r.key} align="center" gap="3" data-testid={`${testId}-${r.key}`} data-value={r.value}>
-          <Text fontSize="sm" w={{ base: "32", md: "56" }} flexShrink={0} truncate title={r.label}>
+        // The label is read whole (kinds share long prefixes: "External facility Halal certificate: …"): on a phone
+        // it takes its own line above the bar, on a wide screen it wraps in its column.
+        <Flex key={r.key} align="center" columnGap="3" rowGap="1" wrap={{ base: 'wrap', md: 'nowrap' }} data-testid={`${testId}-${r.key}`} data-value={r.value}>
+          <Text fontSize="sm" w={{ base: 'full', md: '56' }} flexShrink={0} data-testid="bar-label">
             {r.label}
           </Text>
           <Box flex="1" bg="bg.muted" borderRadius="sm" h="3" overflow="hidden" aria-hidden>
