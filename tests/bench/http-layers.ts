@@ -7,44 +7,19 @@
  *   DATABASE_URL=postgres://… npx tsx tests/bench/http-layers.ts   (PGlite in memory without it; BENCH_SECONDS=4)
  * A benchmark: prints figures, asserts nothing, and ends with one line of name=value figures (the second round's).
  */
-import { fork } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { buildApp } from '../../server/app';
-import { testConfig } from '../../server/config';
 import { signInOverHttp } from '../e2e/harness/http-session';
-import { SYSTEM_ACTOR } from '../../machines/actor';
-import { createTestDatabase } from '../helpers/db';
-import { internalCertificateData } from '../services/fixtures';
-import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
-import type { EventsResult, GetResult, Job } from './http-client';
+import { registration } from '../workflows/fixtures/internal-certificate-scenario';
+import type { EventsResult, GetResult } from './http-client';
+import { startBenchServer } from './http-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const LOOP = ['ASSIGN_TO_ME', 'CANCEL_ASSIGNMENT'];
 
 async function main() {
-  const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(), database });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const client = fork(new URL('./http-client.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
-  const ask = <R>(job: Job) =>
-    new Promise<R>((resolve, reject) => {
-      const died = (code: number | null) => reject(new Error(`bench client exited (${code})`));
-      client.once('exit', died);
-      client.once('message', (r) => {
-        client.off('exit', died);
-        resolve(r as R);
-      });
-      client.send(job);
-    });
+  const { database, app, base, ask, inRegistration, close } = await startBenchServer();
   try {
     const staff = await signInOverHttp(base, 'registration');
-    const inRegistration = async () => {
-      const r = await app.engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: internalCertificateData() }, applicant);
-      await app.engine.send(r.id, { type: 'SUBMIT', agreementAccepted: true }, applicant, r.version);
-      return app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR, r.version + 1);
-    };
     const state = (await Promise.all(Array.from({ length: 8 }, inRegistration))).map((v) => ({ id: v.id, version: v.version, step: 0 }));
     const get = (url: string, headers: Record<string, string> = {}) => async () =>
       (await ask<GetResult>({ op: 'get', url, headers, connections: 8, seconds: SECONDS })).latencies.length;
@@ -103,9 +78,7 @@ async function main() {
     gc.disconnect();
     console.log(figures.join(' '));
   } finally {
-    client.send({ op: 'exit' });
-    await app.close();
-    await database.close();
+    await close();
   }
 }
 

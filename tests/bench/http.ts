@@ -19,23 +19,18 @@
  * makes the request the lists phase copies). Prints figures, asserts nothing,
  * and ends with one line of name=value figures.
  */
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../../server/app';
-import { testConfig } from '../../server/config';
 import { actorOf } from '../../server/plugins/auth';
 import { users } from '../../db/schema';
 import { listRequests, listStatement } from '../../workflows/queries';
 import { queueMovesOf } from '../../server/modules/requests/clock';
 import type { QueueQuery } from '../../workflows/engine';
 import { signInOverHttp } from '../e2e/harness/http-session';
-import { SYSTEM_ACTOR } from '../../machines/actor';
-import { createTestDatabase } from '../helpers/db';
-import { internalCertificateData } from '../services/fixtures';
-import { FACILITY, applicant, registration } from '../workflows/fixtures/internal-certificate-scenario';
-import type { EventsResult, GetResult, Job } from './http-client';
+import { FACILITY, registration } from '../workflows/fixtures/internal-certificate-scenario';
+import type { EventsResult, GetResult } from './http-client';
+import { startBenchServer } from './http-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const SEEDED = Number(process.env.BENCH_REQUESTS ?? 100_000);
@@ -50,33 +45,11 @@ const summary = (latencies: number[], seconds: number, errors = 0) => {
 };
 
 async function main() {
-  const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(), database });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const client = fork(new URL('./http-client.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
-  /** One job at a time: the client answers each with its figures. */
-  const ask = <R>(job: Job) =>
-    new Promise<R>((resolve, reject) => {
-      const died = (code: number | null) => reject(new Error(`bench client exited (${code})`));
-      client.once('exit', died);
-      client.once('message', (r) => {
-        client.off('exit', died);
-        resolve(r as R);
-      });
-      client.send(job);
-    });
+  const { database, app, base, ask, inRegistration, close } = await startBenchServer();
   try {
     const staff = await signInOverHttp(base, 'registration');
     const owner = await signInOverHttp(base, 'internal.main');
 
-    /** A request waiting in the registration queue (as in bench:engine). */
-    const inRegistration = async () => {
-      const r = await app.engine.start('internalCertificate', { ownerUserId: applicant.userId, facilityId: FACILITY, data: internalCertificateData() }, applicant);
-      await app.engine.send(r.id, { type: 'SUBMIT', agreementAccepted: true }, applicant, r.version);
-      return app.engine.send(r.id, { type: 'PAYMENT_CONFIRMED' }, SYSTEM_ACTOR, r.version + 1);
-    };
     const LOOP = ['ASSIGN_TO_ME', 'CANCEL_ASSIGNMENT'];
 
     // --- 1. POST events: HTTP and the engine's own send, alternated.
@@ -252,9 +225,7 @@ async function main() {
       ].join(' '),
     );
   } finally {
-    client.send({ op: 'exit' } satisfies Job);
-    await app.close();
-    await database.close();
+    await close();
   }
 }
 
