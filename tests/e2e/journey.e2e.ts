@@ -57,10 +57,9 @@ describe('a person goes through the portal', () => {
   const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   /**
-   * Where the first and last characters of `text` are drawn inside the element: a code like "2026-000001" reads
-   * left to right in both languages, so its first character is drawn left of its last one.
+   * How a code like "2026-000001" is drawn inside the element: it reads left to right in both languages (its first
+   * character drawn left of its last one) and on one line (its characters share one top).
    */
-  /** How a number is drawn inside an element: first character left of the last, and on how many lines. */
   async function numberDrawn(page: Page, selector: string, text: string): Promise<{ leftToRight: boolean; lines: number }> {
     return page.evaluate(
       ({ selector, text }) => {

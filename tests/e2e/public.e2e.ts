@@ -183,8 +183,8 @@ describe('public site', () => {
         expect(await page.title(), path).toMatch(lang === 'ar' ? ARABIC : /National Halal Center/);
         if (path === '/home') {
           await screenshot(page, `public-home-${lang}`);
-          // The footer's links wrap as whole links, never inside one ("سياسة" / "الخصوصية"): at 1280 px the Arabic
-          // row had no room to spare, so a classic scrollbar or an open dialog's scroll lock broke every link.
+          // The footer's links wrap as whole links, never inside one: at 1280 px every Arabic link was drawn on two
+          // lines ("سياسة" / "الخصوصية"). A link is a flex item, so its height tells, not its client rects.
           for (const width of [1280, 1180, 900]) {
             await page.setViewportSize({ width, height: 800 });
             const broken = await testId(page, 'footer')

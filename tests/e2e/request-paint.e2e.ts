@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import { launchBrowser, openPage, startServer, testId, waitForIdle, type RunningServer } from './harness';
 import { signInOverHttp, startDraftOverHttp, type HttpSession } from './harness/http-session';
 import { holdEntry, layoutShift, paintSettled, watchLayoutShift } from './harness/painted';
@@ -92,7 +92,7 @@ describe('the signed-in request page painted by the server', () => {
     await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
     await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
     // Offline for the dialogs' code only (or a new build has replaced this one's files on the server).
-    const offline = (route: import('playwright-core').Route) => route.abort('internetdisconnected');
+    const offline = (route: Route) => route.abort('internetdisconnected');
     await page.route('**/assets/EventDialog-*.js', offline);
     await page.goto(`/requests/${requestId}?lang=en`);
     await waitForIdle(page);

@@ -67,7 +67,6 @@ export async function publicPageMeta(db: Db, path: string, lang: Language): Prom
   };
 }
 
-
 /**
  * Puts the meta into index.html: `<html lang dir>`, the `<title>` and `<meta name="description">` (replaced
  * when present, added before </head> otherwise). Values are HTML-escaped; page text is editable by admins.

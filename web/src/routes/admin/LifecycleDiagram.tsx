@@ -69,7 +69,7 @@ export function LifecycleDiagram({ id, title }: { id: string; title: string }) {
             <g key={n.code} data-testid={current ? 'diagram-current' : n.visited ? 'diagram-visited' : 'diagram-node'} data-code={n.code}>
               <title>{`${n.code}: ${n.label} (${n.states.join(', ')})`}</title>
               <rect x={p.x} y={p.y} width={W} height={H} rx={8} fill={current ? '#0f766e' : n.visited ? '#ccfbf1' : '#f8fafc'} stroke={n.visited || current ? '#0f766e' : '#94a3b8'} strokeWidth={current ? 3 : 1} />
-              {/* HTML inside the box, so the label wraps at its drawn width (the longest statuses take four lines) in either script. */}
+              {/* HTML inside the box: the label wraps at its drawn width in either script (the longest take four lines). */}
               <foreignObject x={p.x + 6} y={p.y + 3} width={W - 12} height={H - 6}>
                 <div
                   dir="auto"
