@@ -168,6 +168,11 @@ describe('facilities and delegation', () => {
     await waitForIdle(staff.page);
     expect(await testId(staff.page, 'page-title').innerText()).toBe('Global Halal Conformity Body');
     await expect.poll(() => testId(staff.page, 'data-table').innerText()).toContain('Aisyah Rahman');
+    // The country by its name in the page's language, not its ISO code ("MY").
+    expect(await testId(staff.page, 'facility-country').innerText()).toBe('Malaysia');
+    await staff.page.goto('/halal-profile/cb/cb-global-halal?lang=ar');
+    await waitForIdle(staff.page);
+    expect(await testId(staff.page, 'facility-country').innerText()).toBe('ماليزيا');
     expect(staff.errors).toEqual([]);
     await staff.context.close();
 
@@ -177,6 +182,7 @@ describe('facilities and delegation', () => {
     await waitForIdle(cb.page);
     expect(await testId(cb.page, 'iban-status').innerText()).toBe('Confirmed');
     expect(await testId(cb.page, 'delegation-menu').count()).toBe(1);
+    expect(await cb.page.getByText('Malaysia', { exact: true }).count()).toBe(1);
     await screenshot(cb.page, 'facilities-cb-profile');
     expect(cb.errors).toEqual([]);
     await cb.context.close();

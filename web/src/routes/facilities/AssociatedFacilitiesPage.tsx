@@ -10,6 +10,7 @@ import { facilityProfilePath, selectFacility, type FacilityType } from '../../se
 import { Permissions as P } from '../../../../machines/permissions';
 import type { FacilityListItem } from './facilities-api';
 import { CrStatusBadge, nameIn, RoleLabel } from './labels';
+import { countryName } from '../../lib/countries';
 
 const SEARCH_BY = ['0', '1', '2', '3', '4'] as const;
 const TYPES: FacilityType[] = ['InternalFacility', 'ExternalFacility', 'ConformityBody'];
@@ -53,7 +54,7 @@ export function AssociatedFacilitiesPage() {
     { key: 'type', header: t('fields.facilityType'), render: (f) => t(`facilityType.${f.facilityType}`) },
     { key: 'registrationNumber', header: t('fields.registrationNumber'), render: (f) => <span dir="ltr">{f.registrationNumber}</span> },
     { key: 'city', header: t('fields.city'), render: (f) => f.city ?? '' },
-    { key: 'country', header: t('fields.country'), render: (f) => f.countryCode },
+    { key: 'country', header: t('fields.country'), render: (f) => countryName(f.countryCode, i18n.language) },
     { key: 'status', header: t('fields.crStatus'), render: (f) => <CrStatusBadge status={f.crStatus} /> },
     { key: 'role', header: t('fields.yourRole'), render: (f) => <RoleLabel role={f.currentUserRole} isYou /> },
     {

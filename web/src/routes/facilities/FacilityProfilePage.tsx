@@ -17,6 +17,7 @@ import { formatIban } from '../../../../machines/forms/facilities/formats';
 import { servicePath } from '../../../../machines/services';
 import { startParams, startableServices } from '../services/services';
 import { facilityRequestsPath } from '../services/links';
+import { countryName } from '../../lib/countries';
 
 type Kind = 'cb' | 'internal' | 'external';
 
@@ -85,7 +86,7 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
   const address = (d.address && typeof d.address === 'object' ? d.address : {}) as Record<string, string | null>;
   const rows: [string, React.ReactNode][] = [
     [t('fields.registrationNumber'), <span dir="ltr">{f.registrationNumber}</span>],
-    [t('fields.country'), f.countryCode],
+    [t('fields.country'), countryName(f.countryCode, i18n.language)],
     [t('fields.city'), f.city],
   ];
   if (kind === 'internal') {

@@ -6,6 +6,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
 import { CrStatusBadge, nameIn, RoleLabel } from './labels';
+import { countryName } from '../../lib/countries';
 
 export const StaffCbPage = () => <StaffFacility kind="cb" id={useRouteParams('halal-profile/cb/$id').id} />;
 export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRouteParams('halal-profile/facility/$id').id} />;
@@ -48,7 +49,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
               </DataList.Item>
               <DataList.Item>
                 <DataList.ItemLabel>{t('fields.country')}</DataList.ItemLabel>
-                <DataList.ItemValue>{f.countryCode}</DataList.ItemValue>
+                <DataList.ItemValue data-testid="facility-country">{countryName(f.countryCode, i18n.language)}</DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
                 <DataList.ItemLabel>{t('fields.city')}</DataList.ItemLabel>

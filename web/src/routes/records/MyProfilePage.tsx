@@ -8,6 +8,7 @@ import { useSession } from '../../session';
 import { facilityProfilePath, type FacilityType } from '../../session/selected-facility';
 import { screenExists } from '../../screens';
 import { nameIn, RoleLabel } from '../facilities/labels';
+import { countryName } from '../../lib/countries';
 
 /** The edit screens of a CB and of an external factory (main users; the server checks the edit permission). */
 const EDIT_PATH: Partial<Record<FacilityType, string>> = {
@@ -69,7 +70,7 @@ export function MyProfilePage() {
                       </Flex>
                       <Text color="fg.muted" fontSize="sm" mb="3">
                         <Ltr>{f.registrationNumber}</Ltr>
-                        {f.city ? ` · ${f.city}` : ''} · <Ltr>{f.countryCode}</Ltr>
+                        {f.city ? ` · ${f.city}` : ''} · {countryName(f.countryCode, i18n.language)}
                       </Text>
                       <Flex gap="2" wrap="wrap">
                         <Button asChild size="sm" colorPalette="brand">
