@@ -17,6 +17,7 @@ import {
   monthsBetween,
   launchBrowser,
   next,
+  numberDrawn,
   openPage,
   openRequest,
   payBill,
@@ -409,6 +410,11 @@ describe('foreign factory services end to end', () => {
 
     const cert = await openCertificate(applicant, id, `${shot}-certificate`);
     expect(cert.kind).toBe('shipment');
+    // On a phone its title keeps the certificate's number on one line (it broke as "Shipment certificate SC-2026-" /
+    // "000002").
+    await applicant.setViewportSize({ width: 390, height: 844 });
+    expect(await numberDrawn(applicant, 'h1', cert.number), lang).toEqual({ leftToRight: true, lines: 1 });
+    await applicant.setViewportSize({ width: 1280, height: 800 });
     // The certificate lists the consignment's goods: the product line under the certified product's name, the slaughter line.
     const goods = await testId(applicant, 'certificate-products').innerText();
     expect(goods).toContain(nameOf(lang, certified));

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { launchBrowser, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -55,35 +55,6 @@ describe('a person goes through the portal', () => {
 
   /** The page scrolls only vertically. */
   const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-  /**
-   * How a code like "2026-000001" is drawn inside the element: it reads left to right in both languages (its first
-   * character drawn left of its last one) and on one line (its characters share one top).
-   */
-  async function numberDrawn(page: Page, selector: string, text: string): Promise<{ leftToRight: boolean; lines: number }> {
-    return page.evaluate(
-      ({ selector, text }) => {
-        const root = document.querySelector(selector);
-        if (!root) throw new Error(`no ${selector}`);
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const i = n.textContent!.indexOf(text);
-          if (i < 0) continue;
-          const rect = (k: number) => {
-            const r = document.createRange();
-            r.setStart(n!, k);
-            r.setEnd(n!, k + 1);
-            return r.getBoundingClientRect();
-          };
-          const rects = Array.from(text, (_, k) => rect(i + k));
-          const lines = new Set(rects.map((r) => Math.round(r.top))).size;
-          return { leftToRight: lines === 1 && rects[0].left < rects[rects.length - 1].left, lines };
-        }
-        throw new Error(`"${text}" not found in ${selector}`);
-      },
-      { selector, text },
-    );
-  }
 
   /** Sends the wizard's data for the steps before the attachments, as the wizard's own draft call does. */
   async function fillDraft(page: Page, requestId: string) {

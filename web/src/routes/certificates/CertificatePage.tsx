@@ -7,7 +7,7 @@ import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { servicePath } from '../../../../machines/services';
-import { Ltr } from '../../components/Bidi';
+import { Ltr, ltr } from '../../components/Bidi';
 import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
@@ -42,8 +42,8 @@ export function CertificatePage() {
       <PageHeader
         title={
           mark
-            ? t('records:marks.pageTitle', { number: c.number })
-            : t('requests:certificate.title', { number: c.number, kind: t(`payments:certificate.kind.${c.kind}`, { defaultValue: c.kindLabel }) })
+            ? t('records:marks.pageTitle', { number: ltr(c.number) })
+            : t('requests:certificate.title', { number: ltr(c.number), kind: t(`payments:certificate.kind.${c.kind}`, { defaultValue: c.kindLabel }) })
         }
         breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, list, { label: c.number }]}
         actions={
