@@ -2,21 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { injectPageMeta, publicPageMeta } from '../modules/public/page-meta';
-import { escapeHtml } from '../../lib/escape-html';
+import { injectPageMeta, publicPageMeta, withLanguage, withTitle } from '../modules/public/page-meta';
 import { pickLanguage } from '../i18n';
 import { secureCookies } from '../config';
 import { SESSION_COOKIE } from './auth';
 import { loadPrerender, SIGNED_IN_PAINTED, withPrerendered } from './prerender';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-
-/** index.html with <html lang dir> of the language a page was painted in. */
-const inLanguage = (html: string, lang: 'ar' | 'en') =>
-  html.replace(/<html([^>]*)>/i, (_m, attrs: string) => `<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"${attrs.replace(/\s(lang|dir)="[^"]*"/gi, '')}>`);
-
-const withTitle = (html: string, title: string | null) =>
-  title === null ? html : html.replace(/<title>[\s\S]*?<\/title>/i, () => `<title>${escapeHtml(title)}</title>`);
 
 /** Paths the SPA never answers: the API and the external-service simulators keep their own 404s. */
 const NOT_SPA = /^\/(api|simulators)(\/|$)/;
@@ -77,7 +69,9 @@ export async function registerWeb(app: FastifyInstance, { root = WEB_DIST, ssr =
       // Not painted (an ended or forged session, someone else's request, a failed read): the plain shell, and the
       // app decides in the browser as before (the sign-in page, the 403 screen).
       // Its title is the one the page's header set while rendering ("Request 2026-000009 | …"), not the shell's.
-      return page?.kind === 'page' ? reply.code(page.status).send(withPrerendered(withTitle(inLanguage(shell, lang), page.title), page)) : reply.send(shell);
+      if (page?.kind !== 'page') return reply.send(shell);
+      const html = withLanguage(shell, lang);
+      return reply.code(page.status).send(withPrerendered(page.title === null ? html : withTitle(html, page.title), page));
     }
     const painted = prerender !== null && !sessionToken;
     const lang = pickLanguage(request.query, request.cookies?.lang, painted ? undefined : request.headers['accept-language']);

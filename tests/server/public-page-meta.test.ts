@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { testConfig } from '../../server/config';
 import { registerWeb } from '../../server/plugins/web';
+import { withLanguage, withTitle } from '../../server/modules/public/page-meta';
 import { createTestDatabase } from '../helpers/db';
 import type { Database } from '../../db/client';
 
@@ -56,6 +57,12 @@ describe('server-rendered titles and descriptions of public pages', () => {
     expect(await page('/verify/VQ7K2M9XPA4T?lang=en')).toContain('<title>Certificate verification | National Halal Center</title>');
     const news = (await app.inject({ method: 'GET', url: '/api/public/news?pageSize=1' })).json().items[0];
     expect(await page(`/media-center/${news.id}?lang=en`)).toContain(`<title>${news.titleEn} | National Halal Center</title>`);
+  });
+
+  it('escapes an edited title, adds one where the page has none, and keeps the other attributes of <html>', () => {
+    expect(withTitle('<head><title>Portal</title></head>', 'A <b>&</b> "B"')).toBe('<head><title>A &lt;b&gt;&amp;&lt;/b&gt; &quot;B&quot;</title></head>');
+    expect(withTitle('<head></head>', 'X')).toBe('<head><title>X</title></head>');
+    expect(withLanguage('<html class="c" lang="ar" dir="rtl">', 'en')).toBe('<html lang="en" dir="ltr" class="c">');
   });
 
   it('leaves other pages as built', async () => {

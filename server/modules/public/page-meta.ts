@@ -67,20 +67,27 @@ export async function publicPageMeta(db: Db, path: string, lang: Language): Prom
   };
 }
 
+/** index.html with `<html lang dir>` of a language (other attributes of the tag kept). */
+export const withLanguage = (html: string, lang: Language): string =>
+  html.replace(/<html([^>]*)>/i, (_m, attrs: string) => {
+    const rest = attrs.replace(/\s(lang|dir)="[^"]*"/gi, '');
+    return `<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}"${rest}>`;
+  });
+
+/** index.html with its `<title>` replaced (added before </head> when there is none); the title is HTML-escaped. */
+export const withTitle = (html: string, title: string): string => {
+  const tag = `<title>${escapeHtml(title)}</title>`;
+  return /<title>[\s\S]*?<\/title>/i.test(html) ? html.replace(/<title>[\s\S]*?<\/title>/i, () => tag) : html.replace(/<\/head>/i, () => `${tag}</head>`);
+};
+
 /**
  * Puts the meta into index.html: `<html lang dir>`, the `<title>` and `<meta name="description">` (replaced
  * when present, added before </head> otherwise). Values are HTML-escaped; page text is editable by admins.
  */
 export function injectPageMeta(html: string, meta: PageMeta): string {
-  let out = html.replace(/<html([^>]*)>/i, (_m, attrs: string) => {
-    const rest = attrs.replace(/\s(lang|dir)="[^"]*"/gi, '');
-    return `<html lang="${meta.lang}" dir="${meta.dir}"${rest}>`;
-  });
-  const title = `<title>${escapeHtml(meta.title)}</title>`;
-  out = /<title>[\s\S]*?<\/title>/i.test(out) ? out.replace(/<title>[\s\S]*?<\/title>/i, () => title) : out.replace(/<\/head>/i, () => `${title}</head>`);
+  const out = withTitle(withLanguage(html, meta.lang), meta.title);
   const description = `<meta name="description" content="${escapeHtml(meta.description)}" />`;
-  out = /<meta\s+name="description"[^>]*>/i.test(out)
+  return /<meta\s+name="description"[^>]*>/i.test(out)
     ? out.replace(/<meta\s+name="description"[^>]*>/i, () => description)
     : out.replace(/<\/head>/i, () => `${description}</head>`);
-  return out;
 }
