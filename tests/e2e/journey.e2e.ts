@@ -243,6 +243,42 @@ describe('a person goes through the portal', () => {
     }
   }, 300_000);
 
+  it("a facility's and a conformity body's main users: no page of theirs scrolls sideways on a phone, and every wizard names its step, in both languages", async () => {
+    // The step rows of the add-facility and delegation wizards widened the Arabic page by 91 and 206 px at 390 px.
+    const pages: Record<string, string[]> = {
+      'internal.main': [
+        '/associated-facilities',
+        '/add-facility/internal',
+        '/add-facility/external',
+        '/add-facility/conformity-body',
+        '/internal-delegation/inf-almarai-foods',
+        '/facility-profile/internal/inf-almarai-foods',
+        '/facility-requests/inf-almarai-foods',
+        '/certificates',
+        '/halal-marks',
+        '/invoices',
+        '/personal-profile/personal-data',
+      ],
+      'cb.main': ['/cb-delegation/cb-global-halal', '/facility-profile/cb/cb-global-halal', '/facility-profile/cb/cb-global-halal/requests'],
+    };
+    const wizards = /add-facility\/internal|delegation/;
+    for (const lang of ['ar', 'en'] as const) {
+      for (const [user, paths] of Object.entries(pages)) {
+        const { page, errors, close } = await userPage(user, lang, 390);
+        for (const path of paths) {
+          await go(page, path, lang);
+          await testId(page, 'page-title').waitFor();
+          if (wizards.test(path)) {
+            await expect.poll(() => testId(page, 'step-counter').textContent(), `${lang} ${path}`).toMatch(lang === 'ar' ? /^الخطوة 1 من \d: .+/ : /^Step 1 of \d: .+/);
+          }
+          expect(await horizontalOverflow(page), `${lang} ${path}`).toBeLessThanOrEqual(0);
+        }
+        expect(errors).toEqual([]);
+        await close();
+      }
+    }
+  }, 300_000);
+
   it('axe: no serious or critical violation on the pages touched', () => {
     expect(axeFindings).toEqual([]);
   });

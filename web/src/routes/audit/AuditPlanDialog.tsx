@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, Button, Flex, Heading, SimpleGrid, Stack, Steps, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
+import { WizardSteps } from '../../components/WizardSteps';
 import type { TAuditPlan } from '../../../../machines/events';
 import { Permissions as P } from '../../../../machines/permissions';
 import type { EventFormProps } from '../requests/EventDialog';
@@ -88,17 +89,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
         </>
       }
     >
-      <Steps.Root step={step} count={PLAN_STEPS.length} size="sm" mb="6">
-        <Steps.List>
-          {PLAN_STEPS.map((s, i) => (
-            <Steps.Item key={s} index={i}>
-              <Steps.Indicator />
-              <Steps.Title>{t(`plan.steps.${s}`)}</Steps.Title>
-              <Steps.Separator />
-            </Steps.Item>
-          ))}
-        </Steps.List>
-      </Steps.Root>
+      <WizardSteps mb="6" steps={PLAN_STEPS.map((s) => ({ key: s, title: t(`plan.steps.${s}`) }))} current={step} />
       {errors.plan && <Text color="fg.error" mb="3">{t(errors.plan)}</Text>}
       <Box data-testid={`plan-step-${current}`}>
         {current === 'basic' && (

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, Stack, Steps, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data as answer } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
+import { WizardSteps } from '../../components/WizardSteps';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
 import { fieldMessages, type FieldMessage } from '../../components/form/validation-messages';
@@ -132,17 +133,7 @@ export function AddInternalFacilityPage() {
     <PageContainer>
       <PageHeader title={t('addInternal.title')} description={t('addInternal.description')} breadcrumbs={[{ label: t('associated.title'), to: '/associated-facilities' }, { label: t('addInternal.title') }]} />
       <Stack gap="6">
-        <Steps.Root step={step} count={STEPS.length} size="sm">
-          <Steps.List>
-            {STEPS.map((s, i) => (
-              <Steps.Item key={s} index={i} title={t(`addInternal.steps.${s}`)}>
-                <Steps.Indicator />
-                <Steps.Title>{t(`addInternal.steps.${s}`)}</Steps.Title>
-                <Steps.Separator />
-              </Steps.Item>
-            ))}
-          </Steps.List>
-        </Steps.Root>
+        <WizardSteps steps={STEPS.map((s) => ({ key: s, title: t(`addInternal.steps.${s}`) }))} current={step} />
         {failure && (
           <Alert.Root status="error" data-testid="wizard-error">
             <Alert.Indicator />

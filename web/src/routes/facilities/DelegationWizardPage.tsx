@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, Stack, Steps, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import type { operations } from '../../api/schema.gen';
 import { useRouteParams } from '../../route-params';
+import { WizardSteps } from '../../components/WizardSteps';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { isNationalOrResidentId, normalizePhone } from '../../../../machines/forms/facilities/formats';
@@ -245,17 +246,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
         </Alert.Root>
       ) : (
         <Stack gap="6">
-          <Steps.Root step={step} count={STEPS.length} size="sm">
-            <Steps.List>
-              {STEPS.map((s, i) => (
-                <Steps.Item key={s} index={i} title={t(`delegation.steps.${s}`)}>
-                  <Steps.Indicator />
-                  <Steps.Title>{t(`delegation.steps.${s}`)}</Steps.Title>
-                  <Steps.Separator />
-                </Steps.Item>
-              ))}
-            </Steps.List>
-          </Steps.Root>
+          <WizardSteps steps={STEPS.map((s) => ({ key: s, title: t(`delegation.steps.${s}`) }))} current={step} />
           {failure && (
             <Alert.Root status="error" data-testid="wizard-error">
               <Alert.Indicator />

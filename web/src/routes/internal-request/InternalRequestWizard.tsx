@@ -16,6 +16,7 @@ import { requestQueries, sendEvent, useReadAgainOnNewVersion, type RequestDetail
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
 import type { Errors } from './StepFields';
 import { WizardStep } from './WizardStep';
@@ -68,7 +69,6 @@ export function InternalRequestWizard() {
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
   const history = useApi(queries.history, { enabled: (request.data?.context.returnedSections?.length ?? 0) > 0 });
   useReadAgainOnNewVersion(request.data?.version, [queries.actions, queries.history, deletionQuery]);
-  const stepsList = useRef<HTMLDivElement>(null);
   // The version the next save expects: uploads and removals save at once, faster than the page re-renders.
   const versionRef = useRef<number | null>(null);
   if (request.data && (versionRef.current === null || request.data.version > versionRef.current)) versionRef.current = request.data.version;
@@ -90,11 +90,6 @@ export function InternalRequestWizard() {
       setOpenedAtReturn(true);
     }
   }, [firstReturned, openedAtReturn]);
-
-  // Keep the current step in view in the steps bar (14 steps do not fit any screen).
-  useEffect(() => {
-    stepsList.current?.querySelector('[aria-current="step"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
-  }, [stepIndex]);
 
   const lastReturn = [...(history.data?.items ?? [])].reverse().find((h) => h.event === 'RETURN');
   const returnNote = lastReturn ? (lastReturn.note ?? (typeof lastReturn.payload.reason === 'string' ? lastReturn.payload.reason : null)) : null;
@@ -231,29 +226,12 @@ export function InternalRequestWizard() {
           </Alert.Content>
         </Alert.Root>
       )}
-      <Text mb="2" fontSize="sm" color="fg.muted" data-testid="step-counter">
-        {t('requests:wizard.stepOf', { n: stepIndex + 1, count: STEPS.length, title: t(`requests:steps.${step}`) })}
-      </Text>
-      <Box ref={stepsList} as="nav" aria-label={t('requests:wizard.stepsLabel')} overflowX="auto" pb="2" mb="6" data-testid="steps-scroller">
-        <Flex as="ol" gap="2" minW="max-content" listStyleType="none" m="0" p="0">
-          {STEPS.map((s, i) => (
-            <Box as="li" key={s}>
-              <Button
-                size="sm"
-                rounded="full"
-                colorPalette={returned.includes(s) ? 'orange' : 'brand'}
-                variant={i === stepIndex ? 'solid' : i < stepIndex ? 'subtle' : 'outline'}
-                onClick={() => void goTo(i)}
-                data-testid={`step-${s}`}
-                aria-current={i === stepIndex ? 'step' : undefined}
-              >
-                <bdi>{i + 1}</bdi>
-                {t(`requests:steps.${s}`)}
-              </Button>
-            </Box>
-          ))}
-        </Flex>
-      </Box>
+      <WizardSteps
+        mb="6"
+        steps={STEPS.map((s) => ({ key: s, title: t(`requests:steps.${s}`), returned: returned.includes(s) }))}
+        current={stepIndex}
+        onGo={(i) => void goTo(i)}
+      />
       <Box borderWidth="1px" borderRadius="lg" p={{ base: '4', md: '6' }} data-testid={`wizard-step-${step}`}>
         <Heading as="h2" size="lg" mb="4">
           {t(`requests:steps.${step}`)}

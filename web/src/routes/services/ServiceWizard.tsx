@@ -9,6 +9,7 @@ import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { WizardSteps } from '../../components/WizardSteps';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/form/FormField';
 import { describeSchema } from '../../components/form/schema-fields';
@@ -264,29 +265,12 @@ export function ServiceWizard() {
           </Alert.Content>
         </Alert.Root>
       )}
-      <Text mb="2" fontSize="sm" color="fg.muted" data-testid="step-counter">
-        {t('requests:wizard.stepOf', { n: stepIndex + 1, count: steps.length, title: stepTitle(step) })}
-      </Text>
-      <Box as="nav" aria-label={t('requests:wizard.stepsLabel')} overflowX="auto" pb="2" mb="6">
-        <Flex as="ol" gap="2" minW="max-content" listStyleType="none" m="0" p="0">
-          {steps.map((s, i) => (
-            <Box as="li" key={s}>
-              <Button
-                size="sm"
-                rounded="full"
-                colorPalette={returned.includes(s) ? 'orange' : 'brand'}
-                variant={i === stepIndex ? 'solid' : i < stepIndex ? 'subtle' : 'outline'}
-                onClick={() => void goTo(i)}
-                data-testid={`step-${s}`}
-                aria-current={i === stepIndex ? 'step' : undefined}
-              >
-                <bdi>{i + 1}</bdi>
-                {stepTitle(s)}
-              </Button>
-            </Box>
-          ))}
-        </Flex>
-      </Box>
+      <WizardSteps
+        mb="6"
+        steps={steps.map((s) => ({ key: s, title: stepTitle(s), returned: returned.includes(s) }))}
+        current={stepIndex}
+        onGo={(i) => void goTo(i)}
+      />
       <Box borderWidth="1px" borderRadius="lg" p={{ base: '4', md: '6' }} data-testid={`wizard-step-${step}`}>
         <Heading as="h2" size="lg" mb="4">
           {stepTitle(step)}
