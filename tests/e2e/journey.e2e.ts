@@ -269,7 +269,7 @@ describe('a person goes through the portal', () => {
           await go(page, path, lang);
           await testId(page, 'page-title').waitFor();
           if (wizards.test(path)) {
-            await expect.poll(() => testId(page, 'step-counter').textContent(), `${lang} ${path}`).toMatch(lang === 'ar' ? /^الخطوة 1 من \d: .+/ : /^Step 1 of \d: .+/);
+            await expect.poll(() => testId(page, 'step-counter').textContent(), { message: `${lang} ${path}` }).toMatch(lang === 'ar' ? /^الخطوة 1 من \d: .+/ : /^Step 1 of \d: .+/);
           }
           expect(await horizontalOverflow(page), `${lang} ${path}`).toBeLessThanOrEqual(0);
         }

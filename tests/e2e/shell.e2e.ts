@@ -42,6 +42,32 @@ describe('portal shell', () => {
     await context.close();
   });
 
+  it("staff open their own department's queue, and come back to the queue, tab and search they left", async () => {
+    const selected = (page: Page, id: string) => testId(page, id).getAttribute('aria-selected');
+    for (const [userName, queue] of [['registration', 'registration'], ['audit', 'audit'], ['committee', 'committee']] as const) {
+      const { page, context, errors } = await openPage(browser, server.url);
+      await signIn(page, userName);
+      expect(pathOf(page)).toBe('/halal-profile');
+      await expect.poll(() => selected(page, `queue-${queue}`), { message: userName }).toBe('true');
+      if (userName === 'audit') {
+        await testId(page, 'tab-mine').click();
+        await page.locator('input[name="search"]').fill('2026-0000');
+        await testId(page, 'search-submit').click();
+        await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('2026-0000');
+        // Away through the menu, then the browser's back button.
+        await page.locator('a[href="/certificates"]').first().click();
+        await page.waitForURL(/\/certificates/);
+        await page.goBack();
+        await waitForIdle(page);
+        expect(await selected(page, 'queue-audit')).toBe('true');
+        expect(await selected(page, 'tab-mine')).toBe('true');
+        expect(await page.locator('input[name="search"]').inputValue()).toBe('2026-0000');
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('sends an anonymous visitor of a protected page to sign in, then back to that page', async () => {
     const { page, context } = await openPage(browser, server.url);
     await page.goto('/dashboard');

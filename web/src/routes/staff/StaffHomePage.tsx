@@ -1,38 +1,56 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Flex, Input, NativeSelect, Stack, Tabs } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { useSession } from '../../session';
+import { useUrlFilters } from '../records/url-filters';
 import { RequestsTable } from '../requests/RequestsTable';
 
 const QUEUES = ['registration', 'audit', 'committee'] as const;
+type Queue = (typeof QUEUES)[number];
 const TABS = ['waiting', 'mine', 'finished'] as const;
+type Tab = (typeof TABS)[number];
 const SEARCH_BY = ['any', 'requestNumber', 'creatorName', 'brandName'] as const;
 type SearchBy = (typeof SEARCH_BY)[number];
+const FILTERS = ['queue', 'tab', 'by', 'q'] as const;
+
+/** The queue a staff member works in, opened first: their department's (the registration queue for anyone else). */
+export function homeQueueOf(roles: readonly string[]): Queue {
+  if (roles.includes('committeeMember')) return 'committee';
+  if (['auditEmployee', 'teamLeader', 'technicalAuditor'].some((r) => roles.includes(r))) return 'audit';
+  return 'registration';
+}
+
+const oneOf = <T extends string>(list: readonly T[], value: string, fallback: T): T => ((list as readonly string[]).includes(value) ? (value as T) : fallback);
 
 /**
  * The Halal-center staff home (halal-profile): the registration, audit and committee queues, each with the tabs
  * waiting / assigned to me / finished, search by request number, creator, brand or any, and the rows' assignment.
+ * The queue, tab, search and page are in the URL: back from a request, a staff member is where they were.
  */
 export function StaffHomePage() {
   const { t } = useTranslation(['requests', 'shell']);
-  const [queue, setQueue] = useState<(typeof QUEUES)[number]>('registration');
-  const [tab, setTab] = useState<(typeof TABS)[number]>('waiting');
-  const [page, setPage] = useState(1);
-  const [by, setBy] = useState<SearchBy>('any');
-  const [text, setText] = useState('');
-  const [search, setSearch] = useState<{ by: SearchBy; text: string }>({ by: 'any', text: '' });
+  const session = useSession();
+  const { values, page, set } = useUrlFilters(FILTERS);
+  const queue = oneOf(QUEUES, values.queue, homeQueueOf(session?.user?.roles ?? []));
+  const tab = oneOf<Tab>(TABS, values.tab, 'waiting');
+  const searchBy = oneOf<SearchBy>(SEARCH_BY, values.by, 'any');
+  const [by, setBy] = useState<SearchBy>(searchBy);
+  const [text, setText] = useState(values.q);
+  useEffect(() => setText(values.q), [values.q]);
+  useEffect(() => setBy(searchBy), [searchBy]);
   const pageSize = 10;
   const list = useApi(
     apiQuery('/api/queues/{queue}', {
-      params: { path: { queue }, query: { tab, pageNumber: page, pageSize, ...(search.text ? { [search.by]: search.text } : {}) } },
+      params: { path: { queue }, query: { tab, pageNumber: page, pageSize, ...(values.q ? { [searchBy]: values.q } : {}) } },
     }),
   );
   return (
     <PageContainer>
       <PageHeader title={t('requests:staff.title')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:staff.title') }]} />
       <Stack gap="5">
-        <Tabs.Root value={queue} onValueChange={(e) => { setQueue(e.value as typeof queue); setPage(1); }} variant="enclosed">
+        <Tabs.Root value={queue} onValueChange={(e) => set({ queue: e.value })} variant="enclosed">
           <Tabs.List>
             {QUEUES.map((q) => (
               <Tabs.Trigger key={q} value={q} data-testid={`queue-${q}`}>
@@ -41,7 +59,7 @@ export function StaffHomePage() {
             ))}
           </Tabs.List>
         </Tabs.Root>
-        <Tabs.Root value={tab} onValueChange={(e) => { setTab(e.value as typeof tab); setPage(1); }} variant="line">
+        <Tabs.Root value={tab} onValueChange={(e) => set({ tab: e.value })} variant="line">
           <Tabs.List>
             {TABS.map((x) => (
               <Tabs.Trigger key={x} value={x} data-testid={`tab-${x}`}>
@@ -50,7 +68,7 @@ export function StaffHomePage() {
             ))}
           </Tabs.List>
         </Tabs.Root>
-        <Flex as="form" gap="2" wrap="wrap" role="search" onSubmit={(e) => { e.preventDefault(); setPage(1); setSearch({ by, text: text.trim() }); }}>
+        <Flex as="form" gap="2" wrap="wrap" role="search" onSubmit={(e) => { e.preventDefault(); set({ by: by === 'any' ? '' : by, q: text.trim() }); }}>
           <NativeSelect.Root width="auto">
             <NativeSelect.Field name="searchBy" aria-label={t('requests:staff.searchBy')} value={by} onChange={(e) => setBy(e.target.value as SearchBy)}>
               {SEARCH_BY.map((s) => (
@@ -72,7 +90,7 @@ export function StaffHomePage() {
           page={page}
           pageSize={pageSize}
           loading={list.isLoading}
-          onPageChange={setPage}
+          onPageChange={(p) => set({ page: p })}
           rowActions={tab !== 'finished'}
           onChanged={() => void list.refetch()}
         />
