@@ -149,7 +149,11 @@ describe('applicant services on an issued internal certificate', () => {
         await act(committee.page, 'ISSUE_CERTIFICATE');
         await expectStatus(committee.page, 1005);
 
-        await applicant.goto(`/certificates/${certificateId}`);
+        // The finished request names the certificate it changed, and opens it.
+        await openRequest(applicant, addId);
+        await expect.poll(() => testId(applicant, 'certificate-link').innerText()).toMatch(lang === 'ar' ? /حُدِّثت الشهادة/ : /has been updated/);
+        await testId(applicant, 'certificate-link').locator('a').click();
+        await applicant.waitForURL(new RegExp(`/certificates/${certificateId}`));
         await waitForIdle(applicant);
         await expect.poll(() => testId(applicant, 'certificate-products').innerText()).toContain(productName);
         expect(await testId(applicant, 'certificate-products').innerText()).toContain(lang === 'ar' ? MILK.nameAr : MILK.nameEn);

@@ -5,7 +5,6 @@ import { MACHINE_KINDS } from '../../machines/types';
 import { sectionsOf } from '../../machines/sections';
 import { REQUEST_SECTIONS } from '../../web/src/routes/requests/request-sections';
 import { SERVICE_WIZARDS } from '../../web/src/routes/services/wizards';
-import { SERVICE_CERTIFICATES } from '../../web/src/routes/services/certificates';
 import { WEB_SERVICES } from '../../web/src/routes/services/services';
 
 const ROOT = resolve(__dirname, '../..');
@@ -47,7 +46,6 @@ describe('the request page loads neither the action dialogs nor the service regi
     for (const kind of MACHINE_KINDS) expect([kind, REQUEST_SECTIONS[kind]]).toEqual([kind, sectionsOf(kind)]);
     for (const [kind, web] of Object.entries(WEB_SERVICES)) {
       expect([kind, web.wizard]).toEqual([kind, SERVICE_WIZARDS[kind as keyof typeof SERVICE_WIZARDS]]);
-      expect([kind, web.certificate]).toEqual([kind, SERVICE_CERTIFICATES[kind as keyof typeof SERVICE_CERTIFICATES]]);
     }
   });
 });

@@ -8,7 +8,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
 import type { RequestKind } from '../../../../machines/services/types';
-import { SERVICE_CERTIFICATES } from '../services/certificates';
+import { CERTIFICATE_OUTCOMES } from '../services/certificates';
 import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
@@ -65,11 +65,11 @@ export function RequestPage() {
 
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
-  const lookup = kind ? SERVICE_CERTIFICATES[kind as RequestKind] : undefined;
-  const issued = useApi(apiQuery(lookup ?? '/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
-    enabled: finished && !!lookup,
+  const outcome = kind ? CERTIFICATE_OUTCOMES[kind as RequestKind] : undefined;
+  const issued = useApi(apiQuery('/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
+    enabled: finished && !!outcome,
   });
-  const certificate = finished && lookup && !issued.isError ? issued.data : undefined;
+  const certificate = finished && outcome && !issued.isError ? issued.data : undefined;
 
   const r = request.data;
   if (!r) return <PageContainer>{null}</PageContainer>;
@@ -114,7 +114,7 @@ export function RequestPage() {
         <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} onIntent={preloadEventDialog} />
         {certificate && (
           <Flex gap="3" align="center" borderWidth="1px" borderColor="green.muted" bg="green.subtle" borderRadius="md" p="4" data-testid="certificate-link">
-            <Text>{t('requests:certificate.issued', { number: ltr(certificate.number) })}</Text>
+            <Text>{t(`requests:certificate.${outcome}`, { number: ltr(certificate.number) })}</Text>
             <Button asChild size="sm" colorPalette="green">
               <Link to="/certificates/$certificateId" params={{ certificateId: certificate.id }}>
                 {t('requests:certificate.open')}

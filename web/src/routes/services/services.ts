@@ -1,7 +1,6 @@
 import { servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
 import { screenExists } from '../../screens';
 import { SERVICE_WIZARDS } from './wizards';
-import { SERVICE_CERTIFICATES, type CertificateLookup } from './certificates';
 
 /**
  * What the web adds to a service definition (machines/services): where its drafts are edited, and which of the data
@@ -11,8 +10,6 @@ import { SERVICE_CERTIFICATES, type CertificateLookup } from './certificates';
 export interface WebService {
   /** The wizard of a draft ('$requestId'). */
   wizard?: string;
-  /** The call that names the certificate a finished request issued (its `{id}` is the request's). */
-  certificate?: CertificateLookup;
   /** The first data of a new draft, from the facility's profile (the server validates it like any draft). */
   prefill?: (facility: FacilityFacts) => Record<string, unknown>;
 }
@@ -65,22 +62,19 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
   });
 }
 
-const C = SERVICE_CERTIFICATES;
-export type { CertificateLookup };
-
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
-  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill, certificate: C.internalCertificate },
-  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal, certificate: C.internalRenewal },
-  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts, certificate: C.internalAddProducts },
+  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill },
+  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal },
+  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts },
   internalHalalMark: { wizard: SERVICE_WIZARDS.internalHalalMark },
-  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation, certificate: C.cbDesignation },
-  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal, certificate: C.cbRenewal },
-  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories, certificate: C.cbAddCategories },
-  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate, certificate: C.externalCertificate },
-  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal, certificate: C.externalRenewal },
-  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts, certificate: C.externalAddProducts },
+  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation },
+  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal },
+  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories },
+  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate },
+  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal },
+  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts },
   externalHalalMark: { wizard: SERVICE_WIZARDS.externalHalalMark },
-  shipment: { wizard: SERVICE_WIZARDS.shipment, certificate: C.shipment },
+  shipment: { wizard: SERVICE_WIZARDS.shipment },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
