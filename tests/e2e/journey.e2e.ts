@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { launchBrowser, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { act, launchBrowser, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -205,6 +205,24 @@ describe('a person goes through the portal', () => {
       }
     }
   }, 300_000);
+
+  it('a request cancelled before it was paid: its page asks for no certificate and logs no error', async () => {
+    const r = journeys.en ?? journeys.ar;
+    expect(r).not.toBeNull();
+    const { page, errors, close } = await userPage('new.applicant', 'en', 1280);
+    await go(page, `/requests/${r!.requestId}`, 'en');
+    await testId(page, 'request-status').waitFor();
+    await act(page, 'CANCEL', 'Sent by mistake');
+    await expect.poll(() => testId(page, 'request-status').getAttribute('data-code')).not.toBe('2');
+    const asked: string[] = [];
+    page.on('request', (q) => void (q.url().includes('/certificate') && asked.push(q.url())));
+    await page.reload();
+    await waitForIdle(page);
+    await testId(page, 'request-status').waitFor();
+    expect(asked).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  }, 120_000);
 
   it("a sub user sees the main user's requests in the facility's list; the new request's wizard title keeps its number whole on a phone", async () => {
     // internal.main starts a request of Al Marai Foods; internal.sub (a delegated sub user) lists the facility.

@@ -2,6 +2,7 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { certificates } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
+import { UNCHANGED_ENDS } from '../../../machines/types';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
@@ -65,9 +66,6 @@ const ZImporter = z.object({
   /** Why it may not, in the caller's language; null when verified. */
   problem: z.string().nullable(),
 });
-
-/** End states in which a request changed nothing on the certificate it was about. */
-const UNCHANGED_ENDS = new Set(['rejected', 'cancelled', 'deleted', 'expired']);
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);

@@ -25,7 +25,7 @@ import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from './requests-api';
 import { REQUEST_SECTIONS } from './request-sections';
-import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
+import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
 
 /**
  * The request page everyone who may see the request gets: its status and data (changes since the last return
@@ -65,7 +65,8 @@ export function RequestPage() {
 
   const finished = request.data?.finished ?? false;
   const kind = request.data?.kind;
-  const outcome = kind ? CERTIFICATE_OUTCOMES[kind as RequestKind] : undefined;
+  // A rejected or cancelled request has none to look up.
+  const outcome = kind && !UNCHANGED_ENDS.has(request.data?.state ?? '') ? CERTIFICATE_OUTCOMES[kind as RequestKind] : undefined;
   const issued = useApi(apiQuery('/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
     enabled: finished && !!outcome,
   });
