@@ -148,13 +148,6 @@ describe('POST /api/internal-requests/:id/submit', () => {
   });
 });
 
-describe('GET /api/internal-requests/:id/certificate', () => {
-  it('is 404 until a certificate is issued for the request', async () => {
-    const r = await draft();
-    expect((await applicant.get(`/api/internal-requests/${r.id}/certificate`)).statusCode).toBe(404);
-  });
-});
-
 describe('internal certificate renewal (type 202)', () => {
   const DAY = 86_400_000;
   async function certificate(daysLeft: number, requestId: string | null = null) {

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { draftDeletion } from '../requests/deletion';
@@ -131,30 +131,6 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
         data: { renewal: request.body.renewal },
       });
       return reply.status(201).send(presentRequest(request.t, view));
-    },
-  );
-
-  app.get(
-    '/api/internal-requests/:id/certificate',
-    {
-      config: { policy: 'authenticated' },
-      schema: {
-        tags: ['internal-requests'],
-        summary: 'The certificate issued for a request (404 until it is issued)',
-        params,
-        response: { 200: z.object({ id: z.string(), number: z.string() }), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const view = await load(request.params.id, request.actor!);
-      const [cert] = await app.db
-        .select({ id: certificates.id, number: certificates.number })
-        .from(certificates)
-        .where(eq(certificates.requestId, view.id))
-        .orderBy(desc(certificates.issuedAt))
-        .limit(1);
-      if (!cert) throw new AppError(AppErrorCode.EntityNotFound);
-      return cert;
     },
   );
 };
