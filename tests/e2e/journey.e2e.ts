@@ -206,7 +206,7 @@ describe('a person goes through the portal', () => {
     }
   }, 300_000);
 
-  it('a request cancelled before it was paid: its page asks for no certificate and logs no error', async () => {
+  it('a request cancelled before it was paid: its page does not ask for a certificate it cannot have', async () => {
     const r = journeys.en ?? journeys.ar;
     expect(r).not.toBeNull();
     const { page, errors, close } = await userPage('new.applicant', 'en', 1280);

@@ -10,13 +10,12 @@ import { RequestsTable } from '../requests/RequestsTable';
 const QUEUES = ['registration', 'audit', 'committee'] as const;
 type Queue = (typeof QUEUES)[number];
 const TABS = ['waiting', 'mine', 'finished'] as const;
-type Tab = (typeof TABS)[number];
 const SEARCH_BY = ['any', 'requestNumber', 'creatorName', 'brandName'] as const;
 type SearchBy = (typeof SEARCH_BY)[number];
 const FILTERS = ['queue', 'tab', 'by', 'q'] as const;
 
 /** The queue a staff member works in, opened first: their department's (the registration queue for anyone else). */
-export function homeQueueOf(roles: readonly string[]): Queue {
+function homeQueueOf(roles: readonly string[]): Queue {
   if (roles.includes('committeeMember')) return 'committee';
   if (['auditEmployee', 'teamLeader', 'technicalAuditor'].some((r) => roles.includes(r))) return 'audit';
   return 'registration';
@@ -34,8 +33,8 @@ export function StaffHomePage() {
   const session = useSession();
   const { values, page, set } = useUrlFilters(FILTERS);
   const queue = oneOf(QUEUES, values.queue, homeQueueOf(session?.user?.roles ?? []));
-  const tab = oneOf<Tab>(TABS, values.tab, 'waiting');
-  const searchBy = oneOf<SearchBy>(SEARCH_BY, values.by, 'any');
+  const tab = oneOf(TABS, values.tab, 'waiting');
+  const searchBy = oneOf(SEARCH_BY, values.by, 'any');
   const [by, setBy] = useState<SearchBy>(searchBy);
   const [text, setText] = useState(values.q);
   useEffect(() => setText(values.q), [values.q]);
