@@ -290,6 +290,17 @@ describe('a person goes through the portal', () => {
             await expect.poll(() => testId(page, 'step-counter').textContent(), { message: `${lang} ${path}` }).toMatch(lang === 'ar' ? /^الخطوة 1 من \d: .+/ : /^Step 1 of \d: .+/);
           }
           expect(await horizontalOverflow(page), `${lang} ${path}`).toBeLessThanOrEqual(0);
+          if (/^\/facility-profile\/[a-z]+\/[a-z-]+$/.test(path)) {
+            // A profile's facts: each value under its label, the card's whole width (beside it, a CB's categories ran
+            // to ten lines in a third of the screen).
+            const beside = await testId(page, 'facility-data').evaluate((dl) =>
+              [...dl.querySelectorAll('dt')].filter((dt) => {
+                const dd = dt.nextElementSibling;
+                return dd !== null && dd.getBoundingClientRect().top < dt.getBoundingClientRect().bottom;
+              }).length,
+            );
+            expect(beside, `${lang} ${path}`).toBe(0);
+          }
         }
         expect(errors).toEqual([]);
         await close();

@@ -4,6 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data as answer } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
+import { FactsList } from '../../components/FactsList';
 import { WizardSteps } from '../../components/WizardSteps';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
@@ -163,7 +164,7 @@ export function AddInternalFacilityPage() {
                         </Heading>
                         <CrStatusBadge status={cr.status} />
                       </Flex>
-                      <DataList.Root orientation="horizontal">
+                      <FactsList>
                         <DataList.Item>
                           <DataList.ItemLabel>{t('fields.unifiedNumber')}</DataList.ItemLabel>
                           <DataList.ItemValue dir="ltr">{cr.unifiedNumber ? formatUnifiedNumber(cr.unifiedNumber) : '—'}</DataList.ItemValue>
@@ -188,7 +189,7 @@ export function AddInternalFacilityPage() {
                           <DataList.ItemLabel>{t('fields.parties')}</DataList.ItemLabel>
                           <DataList.ItemValue>{cr.parties.length ? cr.parties.map((p) => `${p.name} (${p.relation})`).join(listSeparator(i18n.language)) : t('addInternal.noParty')}</DataList.ItemValue>
                         </DataList.Item>
-                      </DataList.Root>
+                      </FactsList>
                     </Card.Body>
                   </Card.Root>
                 )}
@@ -254,7 +255,7 @@ export function AddInternalFacilityPage() {
 
             {step === 3 && cr && (
               <Stack gap="4">
-                <DataList.Root orientation="horizontal" data-testid="summary">
+                <FactsList data-testid="summary">
                   <DataList.Item>
                     <DataList.ItemLabel>{t('fields.name')}</DataList.ItemLabel>
                     <DataList.ItemValue>{i18n.language === 'ar' ? cr.nameAr : cr.nameEn}</DataList.ItemValue>
@@ -276,7 +277,7 @@ export function AddInternalFacilityPage() {
                         .join(listSeparator(i18n.language)) || '—'}
                     </DataList.ItemValue>
                   </DataList.Item>
-                </DataList.Root>
+                </FactsList>
                 <Checkbox.Root checked={agreed} onCheckedChange={(e) => setAgreed(!!e.checked)} data-testid="agree">
                   <Checkbox.HiddenInput />
                   <Checkbox.Control />

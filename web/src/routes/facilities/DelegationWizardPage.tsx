@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import type { operations } from '../../api/schema.gen';
 import { useRouteParams } from '../../route-params';
+import { FactsList } from '../../components/FactsList';
 import { WizardSteps } from '../../components/WizardSteps';
 import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
@@ -369,7 +370,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
 
               {step === 3 && (
                 <Stack gap="5">
-                  <DataList.Root orientation="horizontal" data-testid="delegation-summary">
+                  <FactsList data-testid="delegation-summary">
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.nationalId')}</DataList.ItemLabel>
                       <DataList.ItemValue dir="ltr">{nationalId}</DataList.ItemValue>
@@ -386,7 +387,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
                       <DataList.ItemLabel>{t('fields.permissions')}</DataList.ItemLabel>
                       <DataList.ItemValue>{chosen.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language))}</DataList.ItemValue>
                     </DataList.Item>
-                  </DataList.Root>
+                  </FactsList>
                   {!delegation ? (
                     <Flex justify="space-between">
                       <Button variant="outline" onClick={() => setStep(2)}>

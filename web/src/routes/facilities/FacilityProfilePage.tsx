@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/query';
+import { FactsList } from '../../components/FactsList';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DownloadIcon } from '../../components/icons';
@@ -232,14 +233,14 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
             <Stack gap="4">
               <Card.Root>
                 <Card.Body>
-                  <DataList.Root orientation="horizontal" data-testid="facility-data">
+                  <FactsList data-testid="facility-data">
                     {rows.map(([label, value]) => (
                       <DataList.Item key={label}>
                         <DataList.ItemLabel minW="48">{label}</DataList.ItemLabel>
                         <DataList.ItemValue>{value}</DataList.ItemValue>
                       </DataList.Item>
                     ))}
-                  </DataList.Root>
+                  </FactsList>
                 </Card.Body>
               </Card.Root>
               {kind === 'cb' && (
@@ -347,7 +348,7 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
               </Dialog.Header>
               <Dialog.Body>
                 {shownUser && (
-                  <DataList.Root orientation="horizontal">
+                  <FactsList>
                     <DataList.Item>
                       <DataList.ItemLabel>{t('fields.role')}</DataList.ItemLabel>
                       <DataList.ItemValue>
@@ -372,7 +373,7 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
                         {shownUser.role === 0 ? t('profile.allPermissions') : shownUser.permissions.map((p) => t(permissionKey(p))).join(listSeparator(i18n.language)) || t('profile.noPermissions')}
                       </DataList.ItemValue>
                     </DataList.Item>
-                  </DataList.Root>
+                  </FactsList>
                 )}
               </Dialog.Body>
               <Dialog.Footer>

@@ -2,6 +2,7 @@ import { Button, Card, DataList, Heading, Stack } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
+import { FactsList } from '../../components/FactsList';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session/use-session';
@@ -33,7 +34,7 @@ export function PersonalProfilePage() {
       <Stack gap="6">
         <Card.Root>
           <Card.Body>
-            <DataList.Root orientation="horizontal" data-testid="personal-data">
+            <FactsList data-testid="personal-data">
               <DataList.Item>
                 <DataList.ItemLabel>{t('fields.name')}</DataList.ItemLabel>
                 <DataList.ItemValue>{user?.name}</DataList.ItemValue>
@@ -52,7 +53,7 @@ export function PersonalProfilePage() {
                   <DataList.ItemValue>{t(`language.${info.data.preferredLanguage === 'en' ? 'en' : 'ar'}`)}</DataList.ItemValue>
                 </DataList.Item>
               )}
-            </DataList.Root>
+            </FactsList>
           </Card.Body>
         </Card.Root>
         {!session?.isStaff && (

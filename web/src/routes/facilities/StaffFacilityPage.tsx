@@ -2,6 +2,7 @@ import { Badge, Card, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/re
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
+import { FactsList } from '../../components/FactsList';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
@@ -42,7 +43,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
       <Stack gap="6">
         <Card.Root>
           <Card.Body>
-            <DataList.Root orientation="horizontal" data-testid="facility-data">
+            <FactsList data-testid="facility-data">
               <DataList.Item>
                 <DataList.ItemLabel>{t('fields.registrationNumber')}</DataList.ItemLabel>
                 <DataList.ItemValue dir="ltr">{f.registrationNumber}</DataList.ItemValue>
@@ -73,7 +74,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
                   <DataList.ItemValue>{t(`ibanStatus.${f.ibanStatus}`)}</DataList.ItemValue>
                 </DataList.Item>
               )}
-            </DataList.Root>
+            </FactsList>
           </Card.Body>
         </Card.Root>
         {f.certificate && (

@@ -1,4 +1,5 @@
 import { Badge, Box, DataList, Heading, Stack, Table, Text } from '@chakra-ui/react';
+import { FactsList } from '../../components/FactsList';
 import { useTranslation } from 'react-i18next';
 import type { TAuditPlan } from '../../../../machines/events';
 import { Ltr } from '../../components/Bidi';
@@ -38,14 +39,14 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
           {t('plan.readFirst')}
         </Text>
       )}
-      <DataList.Root orientation={{ base: 'vertical', md: 'horizontal' }} mb="4">
+      <FactsList mb="4">
         {rows.map(([label, value]) => (
           <DataList.Item key={label}>
             <DataList.ItemLabel minW="44">{label}</DataList.ItemLabel>
             <DataList.ItemValue>{value}</DataList.ItemValue>
           </DataList.Item>
         ))}
-      </DataList.Root>
+      </FactsList>
       <Heading as="h3" size="md" mb="2">
         {t('plan.timelineTitle')}
       </Heading>
