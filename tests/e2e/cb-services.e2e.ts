@@ -246,24 +246,32 @@ describe('conformity-body services end to end', () => {
   async function findRenewal(cb: Page, number: string, creator: string, shot: string) {
     await cb.goto(`/facility-requests/${CB}`);
     await waitForIdle(cb);
-    await testId(cb, 'requests-kind').selectOption('cbRenewal');
+    // Each filter is in the URL once applied: a count read before that is the previous filter's.
+    const applied = (key: string, value: string) => expect.poll(() => new URL(cb.url()).searchParams.get(key), { timeout: 20_000 }).toBe(value);
+    const kind = async (value: string) => {
+      await testId(cb, 'requests-kind').selectOption(value);
+      await applied('kind', value);
+    };
+    const search = async (query: string) => {
+      await testId(cb, 'requests-search').fill(query);
+      await testId(cb, 'requests-search').press('Enter');
+      await applied('q', query);
+    };
+    await kind('cbRenewal');
     const rows = cb.locator('tr', { has: cb.locator('[data-testid="request-link"]') });
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(0);
     for (const query of [number, creator]) {
-      await testId(cb, 'requests-search').fill(query);
-      await testId(cb, 'requests-search').press('Enter');
+      await search(query);
       await expect.poll(async () => (await rows.allInnerTexts()).join('|'), { timeout: 20_000 }).toContain(number);
       expect((await rows.allInnerTexts()).every((r) => r.includes(creator))).toBe(true);
     }
     // Another service's requests are not in the renewal list; nor does a search for someone else find it.
-    await testId(cb, 'requests-search').fill('Nobody Such');
-    await testId(cb, 'requests-search').press('Enter');
+    await search('Nobody Such');
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(0);
-    await testId(cb, 'requests-kind').selectOption('cbDesignation');
-    await testId(cb, 'requests-search').fill(number);
-    await testId(cb, 'requests-search').press('Enter');
+    await kind('cbDesignation');
+    await search(number);
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(0);
-    await testId(cb, 'requests-kind').selectOption('cbRenewal');
+    await kind('cbRenewal');
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
     await screenshot(cb, `${shot}-renewal-list`);
   }

@@ -261,6 +261,22 @@ describe('a person goes through the portal', () => {
     }
   }, 300_000);
 
+  it("a list keeps two filters changed in one go (a search sent, then at once a service chosen)", async () => {
+    const { page, errors, close } = await userPage('internal.main', 'en', 1280);
+    await go(page, '/facility-requests/inf-almarai-foods', 'en');
+    await testId(page, 'requests-search').fill('2026-0000');
+    // Both in the same task, before React renders the first: the second change must not undo the first.
+    await page.evaluate(() => {
+      document.querySelector<HTMLFormElement>('form[role="search"]')!.requestSubmit();
+      const kind = document.querySelector<HTMLSelectElement>('[data-testid="requests-kind"]')!;
+      kind.value = 'internalCertificate';
+      kind.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ lang: 'en', q: '2026-0000', kind: 'internalCertificate' });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("a facility's and a conformity body's main users: no page of theirs scrolls sideways on a phone, and every wizard names its step, in both languages", async () => {
     // The step rows of the add-facility and delegation wizards widened the Arabic page by 91 and 206 px at 390 px.
     const pages: Record<string, string[]> = {
