@@ -3,6 +3,7 @@ import { Button, Flex, Input, NativeSelect, Stack, Tabs } from '@chakra-ui/react
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
+import type { RoleName } from '../../../../machines/roles';
 import { useSession } from '../../session';
 import { useUrlFilters } from '../records/url-filters';
 import { RequestsTable } from '../requests/RequestsTable';
@@ -16,8 +17,9 @@ const FILTERS = ['queue', 'tab', 'by', 'q'] as const;
 
 /** The queue a staff member works in, opened first: their department's (the registration queue for anyone else). */
 function homeQueueOf(roles: readonly string[]): Queue {
-  if (roles.includes('committeeMember')) return 'committee';
-  if (['auditEmployee', 'teamLeader', 'technicalAuditor'].some((r) => roles.includes(r))) return 'audit';
+  const has = (...names: RoleName[]) => names.some((r) => roles.includes(r));
+  if (has('committeeMember')) return 'committee';
+  if (has('auditEmployee', 'teamLeader', 'technicalAuditor')) return 'audit';
   return 'registration';
 }
 
