@@ -8,7 +8,7 @@ import arValidation from '../../locales/ar/validation.json';
 import enValidation from '../../locales/en/validation.json';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
-import { launchBrowser, openPage, overlaps, screenshot, waitForIdle, type RunningServer, startServer } from './harness';
+import { horizontalOverflow, launchBrowser, openPage, overlaps, screenshot, waitForIdle, type RunningServer, startServer } from './harness';
 
 /**
  * Issue 17 items 6 and 7: a new applicant signs up (mobile confirmed by the code the SMS simulator received),
@@ -17,7 +17,6 @@ import { launchBrowser, openPage, overlaps, screenshot, waitForIdle, type Runnin
  */
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const fieldError = (page: Page, name: string) =>
   page.locator(`[data-part="root"]:has(input[name="${name}"]) [data-testid="field-error"]`).first();
 
@@ -100,7 +99,7 @@ describe('self-service accounts', () => {
       expect(await fieldError(page, 'phone').innerText()).toBe(tx.validation.saudiMobile);
       expect(await fieldError(page, 'password').innerText()).toBe(tx.validation.strongPassword);
       expect(await smsCount('+966112345678')).toBe(0);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `accounts-register-errors-${lang}-${width}`);
       expect(await axeFindings(page)).toEqual([]);
 
@@ -171,7 +170,7 @@ describe('self-service accounts', () => {
       await p2.locator('input[name="repeat"]').fill('short');
       await testId(p2, 'reset-submit').click();
       expect(await fieldError(p2, 'password').innerText()).toBe(tx.validation.strongPassword);
-      expect(await overflow(p2)).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(p2)).toBeLessThanOrEqual(0);
       expect(await axeFindings(p2)).toEqual([]);
       await p2.locator('input[name="password"]').fill(newPassword);
       await p2.locator('input[name="repeat"]').fill(newPassword);

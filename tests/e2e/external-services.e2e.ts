@@ -414,6 +414,7 @@ describe('foreign factory services end to end', () => {
     // "000002").
     await applicant.setViewportSize({ width: 390, height: 844 });
     expect(await numberDrawn(applicant, 'h1', cert.number), lang).toEqual({ leftToRight: true, lines: 1 });
+    expect(await numberDrawn(applicant, '[data-testid="breadcrumbs"]', cert.number), lang).toEqual({ leftToRight: true, lines: 1 });
     await applicant.setViewportSize({ width: 1280, height: 800 });
     // The certificate lists the consignment's goods: the product line under the certified product's name, the slaughter line.
     const goods = await testId(applicant, 'certificate-products').innerText();

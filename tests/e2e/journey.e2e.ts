@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { act, launchBrowser, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { act, horizontalOverflow, launchBrowser, listCells, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -52,9 +52,6 @@ describe('a person goes through the portal', () => {
       if (v.impact === 'serious' || v.impact === 'critical') axeFindings.push(`${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
     }
   }
-
-  /** The page scrolls only vertically. */
-  const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   /** Sends the wizard's data for the steps before the attachments, as the wizard's own draft call does. */
   async function fillDraft(page: Page, requestId: string) {
@@ -199,6 +196,17 @@ describe('a person goes through the portal', () => {
         expect(await horizontalOverflow(page), `${lang} ${width}`).toBeLessThanOrEqual(0);
         // In order and on one line: "2026-" / "000002" on a phone reads as two numbers.
         expect(await numberDrawn(page, 'h1', r!.number), `${lang} ${width}`).toEqual({ leftToRight: true, lines: 1 });
+        // The breadcrumb's number too, and a copy of it is the number alone (no invisible isolate marks to paste into a search).
+        expect(await numberDrawn(page, '[data-testid="breadcrumbs"]', r!.number), `${lang} ${width}`).toEqual({ leftToRight: true, lines: 1 });
+        expect(await testId(page, 'breadcrumbs').textContent(), `${lang} ${width}`).not.toMatch(/[\u2066-\u2069]/);
+        if (width === 390) {
+          // The request's products, a card each: every value on screen beside its field's name (as a table, the HS
+          // code and the brand were off screen).
+          const cells = await listCells(page);
+          expect(cells.total, lang).toBeGreaterThan(0);
+          expect(cells.offScreen, lang).toEqual([]);
+          expect(cells.unlabelled, lang).toEqual([]);
+        }
         if ((WIDTHS as readonly number[]).includes(width)) await axe(page, `${lang}-${width} request page`);
         await screenshot(page, `journey-request-${lang}-${width}`);
         await close();
@@ -306,6 +314,17 @@ describe('a person goes through the portal', () => {
             await expect.poll(() => testId(page, 'step-counter').textContent(), { message: `${lang} ${path}` }).toMatch(lang === 'ar' ? /^الخطوة 1 من \d: .+/ : /^Step 1 of \d: .+/);
           }
           expect(await horizontalOverflow(page), `${lang} ${path}`).toBeLessThanOrEqual(0);
+          if (/^\/(associated-facilities|facility-requests|invoices|certificates)/.test(path)) {
+            // A list on a phone is a card per row: every value on screen with its column's name, none left to a
+            // sideways swipe inside the table (as a table, the amount and the status were off screen).
+            await testId(page, 'data-table').locator('tbody tr').first().waitFor();
+            const cells = await listCells(page);
+            // The facility's lists are empty until a request is made; its facilities are there from the start.
+            if (path === '/associated-facilities') expect(cells.total, `${lang} ${path}`).toBeGreaterThan(0);
+            expect(cells.offScreen, `${lang} ${path}`).toEqual([]);
+            expect(cells.unlabelled, `${lang} ${path}`).toEqual([]);
+            await axe(page, `${lang}-390 ${path}`);
+          }
           if (/^\/facility-profile\/[a-z]+\/[a-z-]+$/.test(path)) {
             // A profile's facts: each value under its label, the card's whole width (beside it, a CB's categories ran
             // to ten lines in a third of the screen).

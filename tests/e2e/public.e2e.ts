@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { horizontalOverflow, launchBrowser, listCells, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 import { DEMO_VERIFICATION_CODES } from '../../db/seed-public';
 import { chakraGlobalCss } from '../../web/src/global-css';
 
@@ -161,6 +161,27 @@ describe('public site', () => {
     expect(new URL(page.url()).pathname).toBe('/verify/HC-EXT-2024-004271');
     expect(await testId(page, 'verify-result').getAttribute('data-status')).toBe('expiringSoon');
     await context.close();
+  });
+
+  it('shows a public list on a phone as a card per row: every value on screen beside its column name, in both languages', async () => {
+    for (const lang of ['ar', 'en'] as const) {
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      for (const path of ['/hs-code', '/accredited-cb', '/our-customers']) {
+        await open(page, `${path}?lang=${lang}`);
+        await testId(page, 'data-table').locator('tbody tr').first().waitFor();
+        const cells = await listCells(page);
+        expect(cells.total, `${lang} ${path}`).toBeGreaterThan(3);
+        // As a table, the last columns (a CB's status, a customer's certificate) sat off screen in the table's own scroll.
+        expect(cells.offScreen, `${lang} ${path}`).toEqual([]);
+        expect(cells.unlabelled, `${lang} ${path}`).toEqual([]);
+        expect(await horizontalOverflow(page), `${lang} ${path}`).toBeLessThanOrEqual(0);
+        const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(' | ')}`), `${lang} ${path}`).toEqual([]);
+      }
+      await screenshot(page, `public-our-customers-${lang}-390`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 
   it('shows every public page in Arabic right-to-left and English left-to-right, from its own host only', async () => {

@@ -28,3 +28,26 @@ export async function numberDrawn(page: Page, selector: string, text: string): P
     { selector, text },
   );
 }
+
+/** How far the page scrolls sideways (px); 0 or less when it scrolls only vertically. */
+export const horizontalOverflow = (page: Page): Promise<number> =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * The cells of the page's lists and item tables: how many, those not wholly inside the window (what a table leaves to a sideways
+ * swipe), and those whose column has a name but that show the value without it.
+ */
+export const listCells = (page: Page): Promise<{ total: number; offScreen: string[]; unlabelled: string[] }> =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The shown cells of every table drawn as cards on a phone (components/CardTable.tsx), not the one cell across
+    // the columns that says a list is empty.
+    const cells = ([...document.querySelectorAll('table[role="table"] > tbody > tr > td')] as HTMLTableCellElement[]).filter((td) => td.colSpan === 1 && td.getClientRects().length > 0);
+    const text = (td: HTMLTableCellElement) => td.innerText.trim();
+    const columnName = (td: HTMLTableCellElement) => td.closest('table')!.querySelector(`thead th:nth-child(${[...td.parentElement!.children].indexOf(td) + 1})`)?.textContent;
+    return {
+      total: cells.length,
+      offScreen: cells.filter((td) => td.getBoundingClientRect().left < 0 || td.getBoundingClientRect().right > width).map(text),
+      unlabelled: cells.filter((td) => columnName(td) && !(td.querySelector('[data-testid="cell-label"]') as HTMLElement | null)?.offsetParent).map(text),
+    };
+  });

@@ -17,4 +17,4 @@ export { startServer, startServerWithData, freePort, type RunningServer } from '
 export { launchBrowser, openPage, overlaps, signIn, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
 export * from './flows';
 export { issueCertificate } from './data';
-export { numberDrawn } from './drawn';
+export { horizontalOverflow, listCells, numberDrawn } from './drawn';

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Box, Flex, HStack, IconButton, NativeSelect, Skeleton, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { CardCell, cardBody, cardHeader, cardRow, cardTable, cardWideCell } from './CardTable';
 import { ChevronEndIcon, ChevronStartIcon, ChevronsEndIcon, ChevronsStartIcon } from './icons';
 
 export interface Column<T> {
@@ -71,46 +72,43 @@ export function pagerTexts(t: TFunction, { page, pageSize, total, totalCapped }:
 export function DataTable<T>({ columns, rows, rowKey, loading, emptyText, paging, caption, onRowClick }: DataTableProps<T>) {
   const { t } = useTranslation('common');
   const alignOf = (a?: Column<T>['align']) => (a === 'center' ? 'center' : a === 'end' ? 'end' : 'start');
+  const cell = (c: Column<T>, content: React.ReactNode) => (
+    <CardCell key={c.key} label={c.header} textAlign={alignOf(c.align)}>
+      {content}
+    </CardCell>
+  );
   return (
     <Box borderWidth="1px" borderRadius="md" bg="bg" overflow="hidden" data-testid="data-table">
       <Table.ScrollArea>
-        <Table.Root size="sm" interactive={!!onRowClick} stickyHeader>
+        <Table.Root size="sm" interactive={!!onRowClick} stickyHeader {...cardTable}>
           {caption && <Table.Caption srOnly>{caption}</Table.Caption>}
-          <Table.Header>
-            <Table.Row bg="bg.muted">
+          <Table.Header {...cardHeader}>
+            <Table.Row bg="bg.muted" role="row">
               {columns.map((c) => (
-                <Table.ColumnHeader key={c.key} width={c.width} textAlign={alignOf(c.align)}>
+                <Table.ColumnHeader key={c.key} role="columnheader" width={c.width} textAlign={alignOf(c.align)}>
                   {c.header}
                 </Table.ColumnHeader>
               ))}
             </Table.Row>
           </Table.Header>
-          <Table.Body>
+          <Table.Body {...cardBody}>
             {loading &&
               Array.from({ length: Math.min(paging?.pageSize ?? 5, 10) }, (_, i) => (
-                <Table.Row key={`loading-${i}`}>
-                  {columns.map((c) => (
-                    <Table.Cell key={c.key}>
-                      <Skeleton height="4" />
-                    </Table.Cell>
-                  ))}
+                <Table.Row key={`loading-${i}`} {...cardRow}>
+                  {columns.map((c) => cell(c, <Skeleton height="4" minW="16" />))}
                 </Table.Row>
               ))}
             {!loading && rows.length === 0 && (
-              <Table.Row>
-                <Table.Cell colSpan={columns.length} textAlign="center" py="8" color="fg.muted">
+              <Table.Row {...cardRow}>
+                <Table.Cell {...cardWideCell} colSpan={columns.length} textAlign="center" py="8" color="fg.muted">
                   {emptyText ?? t('table.empty')}
                 </Table.Cell>
               </Table.Row>
             )}
             {!loading &&
               rows.map((row) => (
-                <Table.Row key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} cursor={onRowClick ? 'pointer' : undefined}>
-                  {columns.map((c) => (
-                    <Table.Cell key={c.key} textAlign={alignOf(c.align)}>
-                      {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}
-                    </Table.Cell>
-                  ))}
+                <Table.Row key={rowKey(row)} {...cardRow} onClick={onRowClick ? () => onRowClick(row) : undefined} cursor={onRowClick ? 'pointer' : undefined}>
+                  {columns.map((c) => cell(c, c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')))}
                 </Table.Row>
               ))}
           </Table.Body>

@@ -30,17 +30,21 @@ export function PageHeader({ title, description, breadcrumbs, actions }: PageHea
   return (
     <Box mb="6">
       {breadcrumbs && breadcrumbs.length > 0 && (
-        <Breadcrumb.Root mb="3" size="sm" aria-label={t('breadcrumbLabel')}>
+        <Breadcrumb.Root mb="3" size="sm" aria-label={t('breadcrumbLabel')} data-testid="breadcrumbs">
           <Breadcrumb.List>
             {breadcrumbs.map((c, i) => (
               <Fragment key={`${c.label}-${i}`}>
                 <Breadcrumb.Item>
                   {c.to && i < breadcrumbs.length - 1 ? (
                     <Breadcrumb.Link asChild>
-                      <Link to={c.to}>{c.label}</Link>
+                      <Link to={c.to}>
+                        <Isolated text={c.label} />
+                      </Link>
                     </Breadcrumb.Link>
                   ) : (
-                    <Breadcrumb.CurrentLink>{c.label}</Breadcrumb.CurrentLink>
+                    <Breadcrumb.CurrentLink>
+                      <Isolated text={c.label} />
+                    </Breadcrumb.CurrentLink>
                   )}
                 </Breadcrumb.Item>
                 {i < breadcrumbs.length - 1 && <Breadcrumb.Separator />}

@@ -45,7 +45,7 @@ export function CertificatePage() {
             ? t('records:marks.pageTitle', { number: ltr(c.number) })
             : t('requests:certificate.title', { number: ltr(c.number), kind: t(`payments:certificate.kind.${c.kind}`, { defaultValue: c.kindLabel }) })
         }
-        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, list, { label: c.number }]}
+        breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, list, { label: ltr(c.number) }]}
         actions={
           <>
             {/* The renewal service of this certificate's kind, while its window is open (the server decides), once built. */}

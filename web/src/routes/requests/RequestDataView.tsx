@@ -2,6 +2,7 @@ import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChangeState, changeOf, listChanges } from './data-changes';
 import { useAttachmentNames, type AttachmentInfo } from './attachment-names';
+import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
 import { countryName, isCountryField } from '../../lib/countries';
 import { currentLanguage } from '../../i18n';
 
@@ -92,24 +93,29 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
       );
     }
     const columns = [...new Set(items.flatMap((i) => Object.keys(i.value as object)))];
+    const columnName = (c: string) => t(`fields.${c}`, { defaultValue: c });
     return (
-      // A wide table scrolls on its own; the region is focusable so keyboard users can scroll it too.
+      // A wide table scrolls on its own (a card per item on a phone); the region is focusable so keyboard users can scroll it too.
       <Box overflowX="auto" tabIndex={0} role="region" aria-label={t(`sections.${field}`, { defaultValue: field ?? '' })}>
-        <Table.Root size="sm" variant="outline">
-          <Table.Header>
-            <Table.Row>
+        <Table.Root size="sm" variant="outline" {...cardTable}>
+          <Table.Header {...cardHeader}>
+            <Table.Row role="row">
               {columns.map((c) => (
-                <Table.ColumnHeader key={c}>{t(`fields.${c}`, { defaultValue: c })}</Table.ColumnHeader>
+                <Table.ColumnHeader key={c} role="columnheader">
+                  {columnName(c)}
+                </Table.ColumnHeader>
               ))}
             </Table.Row>
           </Table.Header>
-          <Table.Body>
+          <Table.Body {...cardBody}>
             {items.map((i, n) => {
               const s = STYLE[i.state];
               return (
-                <Table.Row key={n} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
+                <Table.Row key={n} {...cardRow} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
                   {columns.map((c) => (
-                    <Table.Cell key={c}>{cell(c, (i.value as Record<string, unknown>)[c], field, t, files)}</Table.Cell>
+                    <CardCell key={c} label={columnName(c)}>
+                      {cell(c, (i.value as Record<string, unknown>)[c], field, t, files)}
+                    </CardCell>
                   ))}
                 </Table.Row>
               );
