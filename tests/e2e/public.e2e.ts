@@ -163,12 +163,13 @@ describe('public site', () => {
     await context.close();
   });
 
-  it('shows a public list on a phone as a card per row: every value on screen beside its column name, in both languages', async () => {
+  it("shows a public list and a certificate's products on a phone as a card per row: every value on screen beside its column name, in both languages", async () => {
     for (const lang of ['ar', 'en'] as const) {
       const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
-      for (const path of ['/hs-code', '/accredited-cb', '/our-customers']) {
+      // The verification page is what a shopper opens from a QR code on a product: a phone first.
+      for (const path of ['/hs-code', '/accredited-cb', '/our-customers', `/verify/${DEMO_VERIFICATION_CODES.active}`]) {
         await open(page, `${path}?lang=${lang}`);
-        await testId(page, 'data-table').locator('tbody tr').first().waitFor();
+        await page.locator('table[role="table"] tbody tr').first().waitFor();
         const cells = await listCells(page);
         expect(cells.total, `${lang} ${path}`).toBeGreaterThan(3);
         // As a table, the last columns (a CB's status, a customer's certificate) sat off screen in the table's own scroll.

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Heading, List, Stack, Table, Text } from '@chakra-ui/react';
+import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
@@ -125,30 +126,30 @@ export function GdprPage() {
             {list.data && list.data.items.length === 0 && <Text color="fg.muted">{t('admin:gdpr.noRequests')}</Text>}
             {list.data && list.data.items.length > 0 && (
               <Table.ScrollArea>
-                <Table.Root size="sm" data-testid="gdpr-requests">
-                  <Table.Header>
-                    <Table.Row>
-                      <Table.ColumnHeader>{t('admin:gdpr.requestedAt')}</Table.ColumnHeader>
-                      <Table.ColumnHeader>{t('admin:gdpr.statusLabel')}</Table.ColumnHeader>
-                      <Table.ColumnHeader>{t('admin:gdpr.availableUntil')}</Table.ColumnHeader>
-                      <Table.ColumnHeader />
+                <Table.Root size="sm" data-testid="gdpr-requests" {...cardTable}>
+                  <Table.Header {...cardHeader}>
+                    <Table.Row role="row">
+                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.requestedAt')}</Table.ColumnHeader>
+                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.statusLabel')}</Table.ColumnHeader>
+                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.availableUntil')}</Table.ColumnHeader>
+                      <Table.ColumnHeader role="columnheader" />
                     </Table.Row>
                   </Table.Header>
-                  <Table.Body>
+                  <Table.Body {...cardBody}>
                     {list.data.items.map((r) => (
-                      <Table.Row key={r.id} data-status={r.status}>
-                        <Table.Cell>{dateTime(r.requestedAt, i18n.language)}</Table.Cell>
-                        <Table.Cell>
+                      <Table.Row key={r.id} data-status={r.status} {...cardRow}>
+                        <CardCell label={t('admin:gdpr.requestedAt')}>{dateTime(r.requestedAt, i18n.language)}</CardCell>
+                        <CardCell label={t('admin:gdpr.statusLabel')}>
                           <Badge colorPalette={STATUS_TONE[r.status]}>{t(`admin:gdpr.status.${r.status}`)}</Badge>
-                        </Table.Cell>
-                        <Table.Cell>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</Table.Cell>
-                        <Table.Cell textAlign="end">
+                        </CardCell>
+                        <CardCell label={t('admin:gdpr.availableUntil')}>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</CardCell>
+                        <CardCell label="" textAlign="end">
                           {r.status === 'ready' && (
                             <Button size="sm" variant="outline" onClick={() => void download(r.id)} data-testid="gdpr-download">
                               {t('admin:gdpr.download')}
                             </Button>
                           )}
-                        </Table.Cell>
+                        </CardCell>
                       </Table.Row>
                     ))}
                   </Table.Body>

@@ -2,6 +2,7 @@ import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { useRouteParams } from '../../route-params';
+import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { DualDateText } from '../../components/public/DualDateText';
 import { PublicPage } from '../../components/public/PublicPage';
@@ -129,22 +130,24 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
             {t('verify.products')}
           </Heading>
           <Box borderWidth="1px" borderRadius="md" bg="bg" overflowX="auto">
-            <Table.Root size="sm" data-testid="verify-products">
-              <Table.Header>
-                <Table.Row bg="bg.muted">
-                  <Table.ColumnHeader>{t('verify.product')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('verify.brand')}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t('verify.hsCode')}</Table.ColumnHeader>
+            <Table.Root size="sm" data-testid="verify-products" {...cardTable}>
+              <Table.Header {...cardHeader}>
+                <Table.Row bg="bg.muted" role="row">
+                  <Table.ColumnHeader role="columnheader">{t('verify.product')}</Table.ColumnHeader>
+                  <Table.ColumnHeader role="columnheader">{t('verify.brand')}</Table.ColumnHeader>
+                  <Table.ColumnHeader role="columnheader">{t('verify.hsCode')}</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
-              <Table.Body>
+              <Table.Body {...cardBody}>
                 {c.products.map((p, i) => (
-                  <Table.Row key={i}>
-                    <Table.Cell>{l(p.nameAr, p.nameEn)}</Table.Cell>
-                    <Table.Cell>{l(p.brandAr ?? '', p.brandEn ?? '')}</Table.Cell>
-                    <Table.Cell fontFamily="mono" dir="ltr">
-                      {p.hsCode ?? ''}
-                    </Table.Cell>
+                  <Table.Row key={i} {...cardRow}>
+                    <CardCell label={t('verify.product')}>{l(p.nameAr, p.nameEn)}</CardCell>
+                    <CardCell label={t('verify.brand')}>{l(p.brandAr ?? '', p.brandEn ?? '')}</CardCell>
+                    <CardCell label={t('verify.hsCode')}>
+                      <Text as="span" fontFamily="mono" dir="ltr">
+                        {p.hsCode ?? ''}
+                      </Text>
+                    </CardCell>
                   </Table.Row>
                 ))}
               </Table.Body>

@@ -1,5 +1,6 @@
 import { Badge, Box, DataList, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { FactsList } from '../../components/FactsList';
+import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
 import { useTranslation } from 'react-i18next';
 import type { TAuditPlan } from '../../../../machines/events';
 import { Ltr } from '../../components/Bidi';
@@ -51,27 +52,27 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
         {t('plan.timelineTitle')}
       </Heading>
       <Box overflowX="auto" tabIndex={0} role="region" aria-label={t('plan.timelineTitle')}>
-        <Table.Root size="sm" variant="outline" data-testid="plan-timeline">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>{t('plan.date')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('plan.time')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('plan.activity')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('plan.auditors')}</Table.ColumnHeader>
+        <Table.Root size="sm" variant="outline" data-testid="plan-timeline" {...cardTable}>
+          <Table.Header {...cardHeader}>
+            <Table.Row role="row">
+              <Table.ColumnHeader role="columnheader">{t('plan.date')}</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">{t('plan.time')}</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">{t('plan.activity')}</Table.ColumnHeader>
+              <Table.ColumnHeader role="columnheader">{t('plan.auditors')}</Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
-          <Table.Body>
+          <Table.Body {...cardBody}>
             {plan.timeline.map((item, i) => (
-              <Table.Row key={i}>
-                <Table.Cell>{dateOf(item.date)}</Table.Cell>
-                <Table.Cell>
+              <Table.Row key={i} {...cardRow}>
+                <CardCell label={t('plan.date')}>{dateOf(item.date)}</CardCell>
+                <CardCell label={t('plan.time')}>
                   <Ltr>
                     {item.hour}:{two(item.minute)}
                   </Ltr>{' '}
                   {t(`plan.${item.period}`)}
-                </Table.Cell>
-                <Table.Cell>{item.activity}</Table.Cell>
-                <Table.Cell>{item.auditorUserIds.map(name).join('، ') || '—'}</Table.Cell>
+                </CardCell>
+                <CardCell label={t('plan.activity')}>{item.activity}</CardCell>
+                <CardCell label={t('plan.auditors')}>{item.auditorUserIds.map(name).join('، ') || '—'}</CardCell>
               </Table.Row>
             ))}
           </Table.Body>
