@@ -34,8 +34,8 @@ export const horizontalOverflow = (page: Page): Promise<number> =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /**
- * The cells of the page's lists and item tables: how many, those not wholly inside the window (what a table leaves to a sideways
- * swipe), and those whose column has a name but that show the value without it.
+ * The cells of the page's lists and item tables: how many, those not wholly inside the window (what a table leaves
+ * to a sideways swipe), and those whose column has a name but that show the value without it.
  */
 export const listCells = (page: Page): Promise<{ total: number; offScreen: string[]; unlabelled: string[] }> =>
   page.evaluate(() => {

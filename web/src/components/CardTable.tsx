@@ -14,7 +14,7 @@ export const cardTable = { role: 'table', display: { base: 'block', md: 'table' 
 export const cardHeader = { role: 'rowgroup', hideBelow: 'md' } as const;
 /** Props of `Table.Body`. */
 export const cardBody = { role: 'rowgroup', display: { base: 'block', md: 'table-row-group' } } as const;
-/** Props of every `Table.Row`, the header's too. */
+/** Props of every row of `Table.Body` (the header's row takes `role="row"` only: it is hidden on a phone). */
 export const cardRow = {
   role: 'row',
   display: { base: 'block', md: 'table-row' },
