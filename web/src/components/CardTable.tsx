@@ -10,11 +10,9 @@ import { Box, Table, Text } from '@chakra-ui/react';
 
 /** Props of `Table.Root`. */
 export const cardTable = { role: 'table', display: { base: 'block', md: 'table' } } as const;
-/** Props of `Table.Header`: hidden on a phone, where each cell names its column. */
-export const cardHeader = { role: 'rowgroup', hideBelow: 'md' } as const;
 /** Props of `Table.Body`. */
 export const cardBody = { role: 'rowgroup', display: { base: 'block', md: 'table-row-group' } } as const;
-/** Props of every row of `Table.Body` (the header's row takes `role="row"` only: it is hidden on a phone). */
+/** Props of every row of `Table.Body`. */
 export const cardRow = {
   role: 'row',
   display: { base: 'block', md: 'table-row' },
@@ -24,6 +22,29 @@ export const cardRow = {
 } as const;
 /** Props of a `Table.Cell` that spans the columns (a list's "nothing to show"). */
 export const cardWideCell = { role: 'cell', display: { base: 'block', md: 'table-cell' }, borderBottomWidth: '0' } as const;
+
+export interface CardColumn {
+  key: string;
+  /** The column's name: its header from 768 px, the start of each of its cells' lines below. */
+  label: React.ReactNode;
+  width?: string;
+  textAlign?: 'start' | 'center' | 'end';
+}
+
+/** The header row: hidden on a phone, where each cell names its column. */
+export function CardHeader({ columns, bg }: { columns: readonly CardColumn[]; bg?: string }) {
+  return (
+    <Table.Header role="rowgroup" hideBelow="md">
+      <Table.Row role="row" bg={bg}>
+        {columns.map((c) => (
+          <Table.ColumnHeader key={c.key} role="columnheader" width={c.width} textAlign={c.textAlign}>
+            {c.label}
+          </Table.ColumnHeader>
+        ))}
+      </Table.Row>
+    </Table.Header>
+  );
+}
 
 /**
  * A cell: on a phone its column's name, then its value beside it from a third of the line on (not at the line's end,

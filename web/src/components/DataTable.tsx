@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, Flex, HStack, IconButton, NativeSelect, Skeleton, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { CardCell, cardBody, cardHeader, cardRow, cardTable, cardWideCell } from './CardTable';
+import { CardCell, CardHeader, cardBody, cardRow, cardTable, cardWideCell } from './CardTable';
 import { ChevronEndIcon, ChevronStartIcon, ChevronsEndIcon, ChevronsStartIcon } from './icons';
 
 export interface Column<T> {
@@ -82,15 +82,7 @@ export function DataTable<T>({ columns, rows, rowKey, loading, emptyText, paging
       <Table.ScrollArea>
         <Table.Root size="sm" interactive={!!onRowClick} stickyHeader {...cardTable}>
           {caption && <Table.Caption srOnly>{caption}</Table.Caption>}
-          <Table.Header {...cardHeader}>
-            <Table.Row bg="bg.muted" role="row">
-              {columns.map((c) => (
-                <Table.ColumnHeader key={c.key} role="columnheader" width={c.width} textAlign={alignOf(c.align)}>
-                  {c.header}
-                </Table.ColumnHeader>
-              ))}
-            </Table.Row>
-          </Table.Header>
+          <CardHeader bg="bg.muted" columns={columns.map((c) => ({ key: c.key, label: c.header, width: c.width, textAlign: alignOf(c.align) }))} />
           <Table.Body {...cardBody}>
             {loading &&
               Array.from({ length: Math.min(paging?.pageSize ?? 5, 10) }, (_, i) => (

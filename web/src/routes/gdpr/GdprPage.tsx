@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Heading, List, Stack, Table, Text } from '@chakra-ui/react';
-import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
+import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } from '../../components/CardTable';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
@@ -29,6 +29,12 @@ function refusalText(e: unknown): string {
  */
 export function GdprPage() {
   const { t, i18n } = useTranslation(['admin', 'shell']);
+  const requestColumns = [
+    { key: 'requestedAt', label: t('admin:gdpr.requestedAt') },
+    { key: 'status', label: t('admin:gdpr.statusLabel') },
+    { key: 'availableUntil', label: t('admin:gdpr.availableUntil') },
+    { key: 'download', label: '', textAlign: 'end' },
+  ] as const satisfies readonly CardColumn[];
   const session = useSession();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
@@ -127,23 +133,16 @@ export function GdprPage() {
             {list.data && list.data.items.length > 0 && (
               <Table.ScrollArea>
                 <Table.Root size="sm" data-testid="gdpr-requests" {...cardTable}>
-                  <Table.Header {...cardHeader}>
-                    <Table.Row role="row">
-                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.requestedAt')}</Table.ColumnHeader>
-                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.statusLabel')}</Table.ColumnHeader>
-                      <Table.ColumnHeader role="columnheader">{t('admin:gdpr.availableUntil')}</Table.ColumnHeader>
-                      <Table.ColumnHeader role="columnheader" />
-                    </Table.Row>
-                  </Table.Header>
+                  <CardHeader columns={requestColumns} />
                   <Table.Body {...cardBody}>
                     {list.data.items.map((r) => (
                       <Table.Row key={r.id} data-status={r.status} {...cardRow}>
-                        <CardCell label={t('admin:gdpr.requestedAt')}>{dateTime(r.requestedAt, i18n.language)}</CardCell>
-                        <CardCell label={t('admin:gdpr.statusLabel')}>
+                        <CardCell label={requestColumns[0].label}>{dateTime(r.requestedAt, i18n.language)}</CardCell>
+                        <CardCell label={requestColumns[1].label}>
                           <Badge colorPalette={STATUS_TONE[r.status]}>{t(`admin:gdpr.status.${r.status}`)}</Badge>
                         </CardCell>
-                        <CardCell label={t('admin:gdpr.availableUntil')}>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</CardCell>
-                        <CardCell label="" textAlign="end">
+                        <CardCell label={requestColumns[2].label}>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</CardCell>
+                        <CardCell label={requestColumns[3].label} textAlign={requestColumns[3].textAlign}>
                           {r.status === 'ready' && (
                             <Button size="sm" variant="outline" onClick={() => void download(r.id)} data-testid="gdpr-download">
                               {t('admin:gdpr.download')}

@@ -2,7 +2,7 @@ import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { useRouteParams } from '../../route-params';
-import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
+import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } from '../../components/CardTable';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { DualDateText } from '../../components/public/DualDateText';
 import { PublicPage } from '../../components/public/PublicPage';
@@ -54,6 +54,11 @@ function Detail({ label, children, testId }: { label: string; children: React.Re
 function CertificateDetails({ c }: { c: VerifiedCertificate }) {
   const { t, i18n } = useTranslation('public');
   const l = useLocalized();
+  const productColumns = [
+    { key: 'product', label: t('verify.product') },
+    { key: 'brand', label: t('verify.brand') },
+    { key: 'hsCode', label: t('verify.hsCode') },
+  ] as const satisfies readonly CardColumn[];
   const scope = c.kind === 'halalMark' && c.scope ? t(`markScope.${c.scope}`, { defaultValue: c.scope }) : c.scope;
   const statusText = t(`statusText.${c.status}`, {
     count: Math.max(0, c.daysRemaining),
@@ -131,19 +136,13 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
           </Heading>
           <Box borderWidth="1px" borderRadius="md" bg="bg" overflowX="auto">
             <Table.Root size="sm" data-testid="verify-products" {...cardTable}>
-              <Table.Header {...cardHeader}>
-                <Table.Row bg="bg.muted" role="row">
-                  <Table.ColumnHeader role="columnheader">{t('verify.product')}</Table.ColumnHeader>
-                  <Table.ColumnHeader role="columnheader">{t('verify.brand')}</Table.ColumnHeader>
-                  <Table.ColumnHeader role="columnheader">{t('verify.hsCode')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
+              <CardHeader bg="bg.muted" columns={productColumns} />
               <Table.Body {...cardBody}>
                 {c.products.map((p, i) => (
                   <Table.Row key={i} {...cardRow}>
-                    <CardCell label={t('verify.product')}>{l(p.nameAr, p.nameEn)}</CardCell>
-                    <CardCell label={t('verify.brand')}>{l(p.brandAr ?? '', p.brandEn ?? '')}</CardCell>
-                    <CardCell label={t('verify.hsCode')}>
+                    <CardCell label={productColumns[0].label}>{l(p.nameAr, p.nameEn)}</CardCell>
+                    <CardCell label={productColumns[1].label}>{l(p.brandAr ?? '', p.brandEn ?? '')}</CardCell>
+                    <CardCell label={productColumns[2].label}>
                       <Text as="span" fontFamily="mono" dir="ltr">
                         {p.hsCode ?? ''}
                       </Text>

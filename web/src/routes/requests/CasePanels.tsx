@@ -1,6 +1,6 @@
 import { Badge, Box, DataList, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { FactsList } from '../../components/FactsList';
-import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
+import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } from '../../components/CardTable';
 import { useTranslation } from 'react-i18next';
 import type { TAuditPlan } from '../../../../machines/events';
 import { Ltr } from '../../components/Bidi';
@@ -18,6 +18,12 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
   const { t, i18n } = useTranslation('requests');
   const day = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'full' });
   const dateOf = (iso: string) => day.format(new Date(`${iso}T12:00:00`));
+  const timelineColumns = [
+    { key: 'date', label: t('plan.date') },
+    { key: 'time', label: t('plan.time') },
+    { key: 'activity', label: t('plan.activity') },
+    { key: 'auditors', label: t('plan.auditors') },
+  ] as const satisfies readonly CardColumn[];
   const name = (id: string) => people[id] ?? '—';
   const rows: [string, React.ReactNode][] = [
     [t('plan.visitGoal'), plan.visitGoal],
@@ -53,26 +59,19 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
       </Heading>
       <Box overflowX="auto" tabIndex={0} role="region" aria-label={t('plan.timelineTitle')}>
         <Table.Root size="sm" variant="outline" data-testid="plan-timeline" {...cardTable}>
-          <Table.Header {...cardHeader}>
-            <Table.Row role="row">
-              <Table.ColumnHeader role="columnheader">{t('plan.date')}</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">{t('plan.time')}</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">{t('plan.activity')}</Table.ColumnHeader>
-              <Table.ColumnHeader role="columnheader">{t('plan.auditors')}</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
+          <CardHeader columns={timelineColumns} />
           <Table.Body {...cardBody}>
             {plan.timeline.map((item, i) => (
               <Table.Row key={i} {...cardRow}>
-                <CardCell label={t('plan.date')}>{dateOf(item.date)}</CardCell>
-                <CardCell label={t('plan.time')}>
+                <CardCell label={timelineColumns[0].label}>{dateOf(item.date)}</CardCell>
+                <CardCell label={timelineColumns[1].label}>
                   <Ltr>
                     {item.hour}:{two(item.minute)}
                   </Ltr>{' '}
                   {t(`plan.${item.period}`)}
                 </CardCell>
-                <CardCell label={t('plan.activity')}>{item.activity}</CardCell>
-                <CardCell label={t('plan.auditors')}>{item.auditorUserIds.map(name).join('، ') || '—'}</CardCell>
+                <CardCell label={timelineColumns[2].label}>{item.activity}</CardCell>
+                <CardCell label={timelineColumns[3].label}>{item.auditorUserIds.map(name).join('، ') || '—'}</CardCell>
               </Table.Row>
             ))}
           </Table.Body>

@@ -2,7 +2,7 @@ import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChangeState, changeOf, listChanges } from './data-changes';
 import { useAttachmentNames, type AttachmentInfo } from './attachment-names';
-import { CardCell, cardBody, cardHeader, cardRow, cardTable } from '../../components/CardTable';
+import { CardCell, CardHeader, cardBody, cardRow, cardTable } from '../../components/CardTable';
 import { countryName, isCountryField } from '../../lib/countries';
 import { currentLanguage } from '../../i18n';
 
@@ -98,15 +98,7 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
       // A wide table scrolls on its own (a card per item on a phone); the region is focusable so keyboard users can scroll it too.
       <Box overflowX="auto" tabIndex={0} role="region" aria-label={t(`sections.${field}`, { defaultValue: field ?? '' })}>
         <Table.Root size="sm" variant="outline" {...cardTable}>
-          <Table.Header {...cardHeader}>
-            <Table.Row role="row">
-              {columns.map((c) => (
-                <Table.ColumnHeader key={c} role="columnheader">
-                  {columnName(c)}
-                </Table.ColumnHeader>
-              ))}
-            </Table.Row>
-          </Table.Header>
+          <CardHeader columns={columns.map((c) => ({ key: c, label: columnName(c) }))} />
           <Table.Body {...cardBody}>
             {items.map((i, n) => {
               const s = STYLE[i.state];
