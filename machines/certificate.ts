@@ -136,7 +136,7 @@ export const certificateV1: MachineDefinition = {
   catalogue: 'Certificate (1 to 4)',
   machine,
   readings: [
-    'Every issued certificate runs this machine, started by the engine in the transaction that issues it; its workflow id is the certificate id, so its history (`/api/requests/<certificate id>/history`) records each change of status, verifiable like a request’s.',
+    'Every issued certificate runs this machine, started by the engine in the transaction that issues it; its workflow id is the certificate id, so its history (`/api/requests/<certificate id>/history`) records each change of status, verifiable like a request’s. A certificate written without the engine (the demo seed, a migration) starts it when the server starts (workflows/adopt.ts), on its dates, suspended when its row holds 4.',
     'Expiring soon (3) starts 60 days before the expiry date (spec 02 section 9: "under 60 days"); both moments are deadlines computed from the certificate’s `expiresAt`, so a certificate issued with less than 60 days left becomes 3 at once.',
     'Yearly instalments (spec 01 section 9 "yearly installments"): a certificate paid yearly bills its first year when issued (the request’s certificate fees) and each following year on its anniversary (INSTALLMENT_DUE, a durable timer; the bill is priced with the fee in force then). Paid in full, no instalment is left. An instalment left unpaid expires like any bill; staff may then suspend the certificate (SUSPEND, reason required).',
     'A completed renewal request renews the certificate (RENEW with the new expiry date and its instalments, sent by the system), from active, expiring soon or expired ("an expired certificate ... must be renewed").',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTerm } from '../lib/hostile-text';
 
 /** The error body of every refusal (see server/plugins/errors.ts). Use it in each route's response schemas. */
 export const ZErrorBody = z.object({
@@ -14,3 +15,14 @@ export const errorResponses = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBod
 
 /** A file answer's body (its media type is the route's `config.produces`, see server/openapi.ts). */
 export const ZFile = z.unknown().describe('the file content');
+
+/**
+ * A list's search or filter text, the same on every door: at most `max` characters as sent, then without direction
+ * marks and control characters (a pasted number carries them) and trimmed; empty is no filter.
+ */
+export const zSearchText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .transform((v) => (v === undefined ? undefined : searchTerm(v) || undefined));

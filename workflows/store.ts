@@ -428,16 +428,19 @@ export function entityPort(tx: Tx, deps: StoreDeps, now: Date, written?: Written
         deps,
       );
     },
-    async send(id, event) {
-      const row = await lockRequest(tx, id, written?.get(id));
-      if (!row) return false;
-      const machine = deps.catalogue.getMachine(row.kind, row.machineVersion);
-      const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, SYSTEM_ACTOR);
-      if (!step.ok) return false;
-      await persistTransition(tx, row, { ...step, actor: SYSTEM_ACTOR, now, written }, deps);
-      return true;
-    },
+    send: (id, event) => sendToEntity(tx, deps, now, id, event, SYSTEM_ACTOR, written),
   };
+}
+
+/** An event to an entity's lifecycle inside the caller's transaction; false when there is none or it refuses. */
+export async function sendToEntity(tx: Tx, deps: StoreDeps, now: Date, id: string, event: WorkflowEvent, actor: Actor, written?: WrittenRows): Promise<boolean> {
+  const row = await lockRequest(tx, id, written?.get(id));
+  if (!row) return false;
+  const machine = deps.catalogue.getMachine(row.kind, row.machineVersion);
+  const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, actor);
+  if (!step.ok) return false;
+  await persistTransition(tx, row, { ...step, actor, now, written }, deps);
+  return true;
 }
 
 const UPDATE_COLUMNS = [

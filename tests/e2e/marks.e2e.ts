@@ -12,6 +12,7 @@ import { launchBrowser, openPage, screenshot, signIn, startServerWithData, waitF
  * finds a mark by its product, opens it (its certificate, product, history), downloads the mark package, cancels the
  * mark with a reason (the dialog refuses an empty one) and sees it cancelled on its page, in the list and on the public
  * verification page. The marks are issued before the server starts, with their own lifecycles, as the engine does.
+ * Then the decision committee suspends and reinstates their certificate, which was written without the engine.
  */
 type Lang = 'ar' | 'en';
 const DAY = 86_400_000;
@@ -52,6 +53,7 @@ async function prepareData(database: Database, dir: string) {
       });
       await app.engine.send(view.id, { type: 'VALIDITY_STARTED' }, SYSTEM_ACTOR);
     }
+    return { certificateId: cert.id };
   } finally {
     await app.close();
   }
@@ -60,9 +62,10 @@ async function prepareData(database: Database, dir: string) {
 describe('issued Halal marks', () => {
   let server: RunningServer;
   let browser: Browser;
+  let data: { certificateId: string };
 
   beforeAll(async () => {
-    ({ server } = await startServerWithData(prepareData));
+    ({ server, data } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
@@ -102,7 +105,7 @@ describe('issued Halal marks', () => {
         await waitForIdle(page);
         await expect.poll(() => testId(page, 'mark-certificate').textContent()).toContain('HC-E2E-MARKS-01');
         expect(await testId(page, 'certificate-status').getAttribute('data-status')).toBe('active');
-        await expect.poll(() => testId(page, 'mark-lifecycle').count()).toBe(1);
+        await expect.poll(() => testId(page, 'certificate-lifecycle').count()).toBe(1);
 
         const [download] = await Promise.all([page.waitForEvent('download'), testId(page, 'mark-zip').click()]);
         expect(download.suggestedFilename()).toBe(`halal-mark-${mark}.zip`);
@@ -117,7 +120,7 @@ describe('issued Halal marks', () => {
         await dialog.locator('textarea').fill(lang === 'ar' ? 'سحب المنتج من السوق' : 'Product withdrawn from the market');
         await confirm.click();
         await expect.poll(() => testId(page, 'certificate-status').getAttribute('data-status')).toBe('cancelled');
-        await expect.poll(() => testId(page, 'mark-lifecycle').textContent()).toContain(lang === 'ar' ? 'سحب المنتج من السوق' : 'Product withdrawn from the market');
+        await expect.poll(() => testId(page, 'certificate-lifecycle').textContent()).toContain(lang === 'ar' ? 'سحب المنتج من السوق' : 'Product withdrawn from the market');
         await screenshot(page, `marks-cancelled-${lang}`);
 
         await go(page, '/halal-marks?status=cancelled', lang);
@@ -131,4 +134,45 @@ describe('issued Halal marks', () => {
       }
     }, 120_000);
   }
+
+  // The marks' certificate was written without the engine (as the demo seed's and a migration's are): the server gave it
+  // its lifecycle when it started (workflows/adopt.ts), so the decision committee can suspend and reinstate it on its
+  // page, with a reason each time; the holder and the public page see each change. Runs after the marks above.
+  it('the committee suspends the certificate in Arabic and reinstates it in English; the holder and the public page follow', async () => {
+    const reasons = { ar: 'مخالفة في التدقيق الميداني', en: 'Corrective actions verified' };
+    const lifecycle = async (user: string, lang: Lang, act: { action: 'SUSPEND' | 'REINSTATE'; reason: string } | null, status: string) => {
+      const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
+      try {
+        await signIn(page, user);
+        await go(page, `/certificates/${data.certificateId}`, lang);
+        await expect.poll(() => testId(page, 'certificate-lifecycle').count()).toBe(1);
+        await expect.poll(() => testId(page, 'history-item').count(), { message: 'the history reads the lifecycle' }).toBeGreaterThan(0);
+        expect(await testId(page, 'history-item').last().textContent()).toContain(lang === 'ar' ? 'سُجِّلت في البوابة' : 'Recorded in the portal');
+        if (act) {
+          await testId(page, `action-${act.action}`).click();
+          const dialog = testId(page, 'event-dialog');
+          await dialog.waitFor();
+          const confirm = dialog.getByRole('button').last();
+          expect(await confirm.isDisabled()).toBe(true);
+          await dialog.locator('textarea').fill(act.reason);
+          await confirm.click();
+          await expect.poll(() => testId(page, 'certificate-lifecycle').textContent()).toContain(act.reason);
+          await screenshot(page, `certificate-${act.action.toLowerCase()}-${lang}`);
+        } else {
+          // The holder reads the history and the reason but has no action on its own certificate's status.
+          await expect.poll(() => testId(page, 'certificate-lifecycle').textContent()).toContain(reasons.ar);
+          expect(await page.locator('[data-testid^="action-"]:not([data-testid="action-bar"])').count()).toBe(0);
+        }
+        await expect.poll(() => testId(page, 'certificate-status').getAttribute('data-status')).toBe(status);
+        await go(page, '/verify/E2EMARKCERT', lang);
+        await expect.poll(() => testId(page, 'verify-result').getAttribute('data-status')).toBe(status);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    };
+    await lifecycle('committee', 'ar', { action: 'SUSPEND', reason: reasons.ar }, 'suspended');
+    await lifecycle('internal.main', 'en', null, 'suspended');
+    await lifecycle('committee', 'en', { action: 'REINSTATE', reason: reasons.en }, 'active');
+  }, 150_000);
 });

@@ -99,6 +99,9 @@ describe('certificates list: search', () => {
     expect(await numbers(almarai, 'number=rec-000002')).toEqual(['HC-REC-000002']);
     expect(await numbers(almarai, 'number=OLD-7781')).toEqual(['HC-REC-000001']);
     expect(await numbers(almarai, 'number=HC-NOPE')).toEqual([]);
+    // Pasted from a toast or the tab title, which isolate a number with invisible direction marks (U+2066 … U+2069).
+    expect(await numbers(almarai, `number=${encodeURIComponent('\u2066HC-REC-000002\u2069')}`)).toEqual(['HC-REC-000002']);
+    expect(await numbers(almarai, `any=${encodeURIComponent(' \u200FOLD-7781\u200E ')}`)).toEqual(['HC-REC-000001']);
   });
 
   it('finds by product name in either language and by HS code', async () => {

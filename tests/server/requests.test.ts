@@ -237,6 +237,8 @@ describe('GET /api/queues/:queue', () => {
     const byNumber = await registration.get(`/api/queues/registration?requestNumber=${a.number}`);
     expect(ids(byNumber)).toEqual([a.id]);
     expect(ids(await registration.get(`/api/queues/registration?any=${a.number}`))).toEqual([a.id]);
+    // A number pasted with the direction marks a toast or the tab title put around it finds the same request.
+    expect(ids(await registration.get(`/api/queues/registration?requestNumber=${encodeURIComponent(`\u2066${a.number}\u2069`)}`))).toEqual([a.id]);
     expect(ids(await registration.get('/api/queues/registration?creatorName=khalid&pageSize=100'))).toContain(a.id);
     expect(ids(await registration.get('/api/queues/registration?creatorName=nobody-by-this-name'))).toEqual([]);
     // Brand names come from the service's projection of the data: the trademarks and the products' brands.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client';
 import { SYSTEM_ACTOR, type Actor } from '../../machines/actor';
 import { AppError, AppErrorCode } from '../../lib/app-error';
+import { adoptCertificates } from '../adopt';
 import type { MachineCatalogue } from '../catalogue';
 import type { AllowedAction, HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, SendOptions, StartInput, StartOptions, VerifyResult, WorkflowEngine, WorkflowEvent } from '../engine';
 import { getRequestView, listRequests, requestHistoryOf, verifyRequestHistory } from '../queries';
@@ -198,6 +199,14 @@ export class EmbeddedEngine implements WorkflowEngine {
    * Returns the number of timers fired (accepted or refused by the machine). A timer whose transaction fails is
    * reported to `onError` and left due for the next sweep.
    */
+  /**
+   * Starts the lifecycle of every certificate and mark written without the engine (workflows/adopt.ts); their deadlines
+   * already past fire at the next sweep. Returns how many were adopted.
+   */
+  adoptCertificates(onError?: (err: unknown, certificateId: string) => void): Promise<number> {
+    return adoptCertificates(this.db, this.deps, this.now(), onError);
+  }
+
   async fireDueTimers(
     now: Date = this.now(),
     limit = 1000,

@@ -3,16 +3,16 @@ import { and, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { auditLogs } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
-import { errorResponses } from '../../schemas';
+import { errorResponses, zSearchText } from '../../schemas';
 import { csvLine } from '../../admin/audit-log';
 
 const ZFilter = z.object({
   /** Free text: user name, path, action, address or request id. */
-  search: z.string().trim().max(200).optional(),
+  search: zSearchText(200),
   action: z.string().trim().max(100).optional(),
   outcome: z.enum(['success', 'failure']).optional(),
-  userName: z.string().trim().max(200).optional(),
-  requestId: z.string().trim().max(100).optional(),
+  userName: zSearchText(200),
+  requestId: zSearchText(100),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });

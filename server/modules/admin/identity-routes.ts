@@ -8,7 +8,7 @@ import { ALL_PERMISSIONS, Permissions } from '../../../machines/permissions';
 import { ROLE_NAME_PATTERN } from '../../../machines/default-roles';
 import { hashPassword } from '../../../lib/password';
 import { AppError, AppErrorCode } from '../../errors';
-import { errorResponses } from '../../schemas';
+import { errorResponses, zSearchText } from '../../schemas';
 import { writeAudit } from '../../admin/audit-log';
 import type { Tx } from '../../../db/client';
 
@@ -86,7 +86,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['identity'],
         querystring: z.object({
-          search: z.string().trim().max(200).optional(),
+          search: zSearchText(200),
           staffOnly: z.enum(['true', 'false']).default('true'),
           skipCount: z.coerce.number().int().min(0).default(0),
           maxResultCount: z.coerce.number().int().min(1).max(200).default(20),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, AppErrorCode } from '../../errors';
-import { ZFile, errorResponses } from '../../schemas';
+import { ZFile, errorResponses, zSearchText } from '../../schemas';
 import { publicOrigin } from '../payments/public-origin';
 import { bilingual } from './bilingual';
 import { certificateView, loadCertificate } from './certificate-view';
@@ -16,10 +16,10 @@ import type { CertificateRow } from './certificate-view';
 import type { Actor } from '../../../machines/actor';
 
 const ZCertificateQuery = z.object({
-  any: z.string().max(200).optional(),
-  number: z.string().max(100).optional(),
-  product: z.string().max(200).optional(),
-  brand: z.string().max(200).optional(),
+  any: zSearchText(200),
+  number: zSearchText(100),
+  product: zSearchText(200),
+  brand: zSearchText(200),
   status: z.enum(PUBLIC_CERTIFICATE_STATUSES).optional(),
   kind: z.enum(['internalHalal', 'externalHalal', 'cbDesignation', 'shipment', 'halalMark']).optional(),
   facilityId: z.string().max(100).optional(),

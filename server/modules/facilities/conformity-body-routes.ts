@@ -1,3 +1,4 @@
+import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { eq } from 'drizzle-orm';
@@ -88,7 +89,7 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/ConformityBody/get-user-cb',
     // `serachText` is the original portal's spelling; `searchText` is accepted too.
-    { config: { policy: Policy.conformityBody }, schema: { tags, querystring: ZPaging.extend({ serachText: z.string().max(200).optional(), searchText: z.string().max(200).optional() }), response: { 200: ZPagedFacilities } } },
+    { config: { policy: Policy.conformityBody }, schema: { tags, querystring: ZPaging.extend({ serachText: zSearchText(200), searchText: zSearchText(200) }), response: { 200: ZPagedFacilities } } },
     async (request) => {
       const { serachText, searchText, ...paging } = request.query;
       return listUserFacilities(db, actorOf(request), { facilityType: 'ConformityBody', searchText: serachText ?? searchText }, paging);

@@ -1,3 +1,4 @@
+import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireMember } from './access';
@@ -23,7 +24,7 @@ const externalFacilityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         body: ZPaging.extend({
-          searchText: z.string().max(200).optional(),
+          searchText: zSearchText(200),
           searchBy: z.number().int().min(0).max(4).optional(),
           sortBy: z.enum(['all', 'name', 'registrationNumber', 'city', 'country']).default('all'),
         }),

@@ -1,3 +1,4 @@
+import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNotNull } from 'drizzle-orm';
@@ -164,7 +165,7 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         querystring: ZPaging.extend({
           facilityType: z.enum(FACILITY_TYPES).optional(),
-          searchText: z.string().max(200).optional(),
+          searchText: zSearchText(200),
           searchBy: z.coerce.number().int().min(0).max(4).optional(),
         }),
         response: { 200: ZPagedFacilities },

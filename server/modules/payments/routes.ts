@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Permissions } from '../../../machines/permissions';
-import { ZErrorBody, ZFile, errorResponses } from '../../schemas';
+import { ZErrorBody, ZFile, errorResponses, zSearchText } from '../../schemas';
 import { ZPaymentCallback } from '../../adapters/payment-portal';
 import { bilingual } from '../certificates/bilingual';
 import { billView, listBills, loadBill } from './bill-view';
@@ -40,7 +40,7 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
           status: z.coerce.number().int().min(1).max(4).optional(),
           facilityId: z.string().max(100).optional(),
           requestId: z.uuid().optional(),
-          any: z.string().max(100).optional().describe('bill number, request number or payment reference'),
+          any: zSearchText(100).describe('bill number, request number or payment reference'),
           bulk: z.enum(['true', 'false']).optional().describe('true: month-end bulk invoices; false: single bills'),
           pageNumber: z.coerce.number().int().min(1).default(1),
           pageSize: z.coerce.number().int().min(1).max(100).default(10),

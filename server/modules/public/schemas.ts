@@ -1,3 +1,4 @@
+import { zSearchText } from '../../schemas';
 import { z } from 'zod';
 import { PUBLIC_CERTIFICATE_STATUSES } from './certificate-status';
 import { PUBLIC_PAGE_KEYS } from './page-meta';
@@ -105,7 +106,7 @@ export const ZHsItem = z.object({
 
 export const ZHsQuery = ZPaging.extend({
   /** Code digits (prefix match) or words (all must appear). */
-  q: z.string().trim().max(100).optional(),
+  q: zSearchText(100),
   level: z.enum(['2', '4', '6']).transform((v) => Number(v) as 2 | 4 | 6).optional(),
   halalOnly: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
@@ -129,7 +130,7 @@ export const ZDualDate = z.object({
 export const ZPublicStatus = z.enum(PUBLIC_CERTIFICATE_STATUSES);
 
 export const ZCbQuery = ZPaging.extend({
-  name: z.string().trim().max(100).optional(),
+  name: zSearchText(100),
   country: z
     .string()
     .trim()

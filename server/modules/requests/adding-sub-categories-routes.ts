@@ -8,7 +8,7 @@ import { assertPreconditions } from './preconditions';
 import { canSee } from '../../../workflows/queries';
 import type { RequestSummaryView, RequestView } from '../../../workflows/engine';
 import { AppError, AppErrorCode } from '../../errors';
-import { ZErrorBody } from '../../schemas';
+import { ZErrorBody, zSearchText } from '../../schemas';
 import { presentRequest, presentSummary } from './present';
 import { ZQueuePage, ZRequest } from './schemas';
 import { assertMayStart, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
@@ -44,7 +44,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
         body: z.object({
           cbPublicId: z.string().min(1).max(100),
           tab: z.enum(TABS).default('current'),
-          searchText: z.string().trim().max(100).optional(),
+          searchText: zSearchText(100),
           pageNumber: z.number().int().min(1).default(1),
           pageSize: z.number().int().min(1).max(100).default(10),
         }),

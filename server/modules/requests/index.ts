@@ -9,7 +9,8 @@ import addingSubCategoriesRoutes from './adding-sub-categories-routes';
 /**
  * Creates the workflow engine the configuration selects, decorates it as `app.engine` (other modules send their
  * events through it, e.g. the payment callback), runs the deadline timer runner of the embedded engine while the
- * server is up (TIMER_POLL_MS; 0 disables it, tests fire timers by hand), and registers the workflow routes.
+ * server is up (TIMER_POLL_MS; 0 disables it, tests fire timers by hand), starts the lifecycles of certificates written
+ * without the engine (workflows/adopt.ts) when the server is ready, and registers the workflow routes.
  */
 export default fp(
   async (app) => {
@@ -29,7 +30,13 @@ export default fp(
           (err) => app.log.error({ err }, 'timer sweep failed'),
         )
       : undefined;
-    app.addHook('onReady', async () => runner?.start());
+    app.addHook('onReady', async () => {
+      // Certificates written without the engine (the demo seed, a migration) get their lifecycles before the first
+      // sweep, which then brings each to the status its dates give.
+      const adopted = await timers?.adoptCertificates((err, certificateId) => app.log.error({ err, certificateId }, 'certificate lifecycle not started'));
+      if (adopted) app.log.info({ adopted }, 'certificate lifecycles started for certificates written without the engine');
+      runner?.start();
+    });
     app.addHook('onClose', async () => {
       await runner?.stop();
       await engine.close();

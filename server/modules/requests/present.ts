@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
+import { SYSTEM_ACTOR } from '../../../machines/actor';
 import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
 import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
 
@@ -80,7 +81,8 @@ export async function presentHistory(db: Db, t: TFunction, kind: string, entries
     event: e.event,
     actor: {
       userId: e.actor.userId,
-      name: e.actor.system ? t('requests:systemActor') : (names.get(e.actor.userId) ?? e.actor.userId),
+      // The system's name also for what it did on a record's behalf (workflows/adopt.ts): a person's id is a UUID.
+      name: e.actor.system || e.actor.userId === SYSTEM_ACTOR.userId ? t('requests:systemActor') : (names.get(e.actor.userId) ?? e.actor.userId),
       system: e.actor.system,
     },
     note: e.note,

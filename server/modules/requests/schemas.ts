@@ -1,3 +1,4 @@
+import { zSearchText } from '../../schemas';
 import { z } from 'zod';
 import { QUEUE_TABS } from '../../../workflows/engine';
 
@@ -106,7 +107,7 @@ export const QUEUE_NAMES = ['registration', 'audit', 'committee', 'applicant', '
 
 export const ZQueueParams = z.object({ queue: z.enum(QUEUE_NAMES) });
 
-const optionalText = z.string().trim().max(200).optional().transform((v) => (v ? v : undefined));
+const optionalText = zSearchText(200);
 
 export const ZQueueQuery = z.object({
   tab: z.enum(QUEUE_TABS).default('waiting'),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Permissions } from '../../../machines/permissions';
 import { MAX_TEXT_LENGTH } from '../../../machines/text-overrides';
-import { errorResponses } from '../../schemas';
+import { errorResponses, zSearchText } from '../../schemas';
 import { registerErrorStatus } from '../../errors';
 import { TextStore } from '../../admin/text-store';
 
@@ -67,7 +67,7 @@ const textRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The bundled texts with their overrides, by namespace, searchable (templates: only SMS and notification texts)',
         querystring: z.object({
           namespace: z.string().trim().max(100).optional(),
-          search: z.string().trim().max(200).optional(),
+          search: zSearchText(200),
           templates: ZFlag,
           overriddenOnly: ZFlag,
           skipCount: z.coerce.number().int().min(0).default(0),

@@ -11,13 +11,14 @@ import { Ltr, ltr } from '../../components/Bidi';
 import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
-import { MarkLifecycle } from './MarkLifecycle';
+import { CertificateLifecycle } from './CertificateLifecycle';
 
 type DualDate = ApiResponse<'/api/certificates/{id}'>['issuedAt'];
 
 /**
  * The certificate page: holder, issuer, validity (Gregorian and Hijri), scope, categories, products, the old system's
- * number, the bilingual PDF and the QR code; and the renewal the server says is open now, when its screen is built.
+ * number, the bilingual PDF and the QR code; the renewal the server says is open now, when its screen is built; and its
+ * lifecycle: the actions the machine allows this person (suspend, reinstate, a mark's cancel) and its status history.
  */
 export function CertificatePage() {
   // Also the CB's designation certificate (facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId).
@@ -148,7 +149,7 @@ export function CertificatePage() {
               ))}
             </Stack>
           </Box>
-          {mark && <MarkLifecycle markId={c.id} onChange={() => void cert.refetch()} />}
+          <CertificateLifecycle certificateId={c.id} onChange={() => void cert.refetch()} />
         </Stack>
         <Stack align="center" gap="2">
           {qr && <Image src={qr} alt={t('requests:certificate.qrAlt')} w="200px" h="200px" data-testid="certificate-qr" />}

@@ -25,8 +25,11 @@ export function collapseEdits(items: readonly HistoryItem[]): (HistoryItem & { c
   return out;
 }
 
-/** The history timeline of a request: who, when, from which status to which, and the note or reason given. */
-export function HistoryTimeline({ items }: { items: readonly HistoryItem[] }) {
+/**
+ * The history timeline of a request: who, when, from which status to which, and the note or reason given. `startLabel`
+ * names the first entry where it is not a request's creation (a certificate's lifecycle).
+ */
+export function HistoryTimeline({ items, startLabel }: { items: readonly HistoryItem[]; startLabel?: string }) {
   const { t, i18n } = useTranslation(['requests', 'machines']);
   const when = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
   return (
@@ -42,7 +45,7 @@ export function HistoryTimeline({ items }: { items: readonly HistoryItem[] }) {
               <Box position="absolute" insetStart="-27px" top="5" w="3" h="3" borderRadius="full" bg="brand.solid" />
               <Flex gap="2" wrap="wrap" align="center">
                 <Text fontWeight="semibold">
-                  {h.event === 'EDIT' ? t('requests:history.edits', { count: h.count }) : t(`machines:events.${h.event}`, { defaultValue: h.event === 'START' ? t('requests:history.started') : h.event })}
+                  {h.event === 'EDIT' ? t('requests:history.edits', { count: h.count }) : t(`machines:events.${h.event}`, { defaultValue: h.event === 'START' ? (startLabel ?? t('requests:history.started')) : h.event })}
                 </Text>
                 {h.from && <Badge variant="outline">{h.from.label}</Badge>}
                 {h.from && <Text aria-hidden>{i18n.dir() === 'rtl' ? '←' : '→'}</Text>}

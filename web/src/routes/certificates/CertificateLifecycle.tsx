@@ -9,13 +9,13 @@ import { HistoryTimeline } from '../requests/HistoryTimeline';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from '../requests/requests-api';
 
 /**
- * A Halal mark's own lifecycle on its page: the action bar (cancel, with its required reason, for whoever the machine
- * allows) and the history of its status changes, both read from the mark's workflow (its id is the mark's id), as a
- * request page reads them.
+ * A certificate's or a mark's own lifecycle on its page: the action bar (a mark's cancel, a certificate's suspend and
+ * reinstate, each with its required reason, for whoever the machine allows) and the history of its status changes,
+ * both read from its workflow (whose id is the certificate's), as a request page reads them.
  */
-export function MarkLifecycle({ markId, onChange }: { markId: string; onChange: () => void }) {
+export function CertificateLifecycle({ certificateId, onChange }: { certificateId: string; onChange: () => void }) {
   const { t } = useTranslation('requests');
-  const queries = requestQueries(markId);
+  const queries = requestQueries(certificateId);
   const request = useApi(queries.request);
   const actions = useApi(queries.actions);
   const history = useApi(queries.history);
@@ -25,10 +25,10 @@ export function MarkLifecycle({ markId, onChange }: { markId: string; onChange: 
   if (!r) return null;
   const items = history.data?.items ?? [];
   return (
-    <Stack gap="4" data-testid="mark-lifecycle">
+    <Stack gap="4" data-testid="certificate-lifecycle">
       <ActionBar requestId={r.id} kind={r.kind} actions={actions.data?.actions ?? []} onAction={setOpen} onIntent={preloadEventDialog} />
       <Box>
-        <HistoryTimeline items={items} />
+        <HistoryTimeline items={items} startLabel={t('requests:history.recorded')} />
       </Box>
       {open && (
         <EventDialog
