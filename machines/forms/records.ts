@@ -120,5 +120,10 @@ export const ZCertificate = z.object({
   certificate: z.object({ id: z.string(), number: z.string() }).nullable(),
   /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
   renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
+  /**
+   * Whether the caller may read its lifecycle (`/api/requests/<id>`, its actions and history): staff and the holder's
+   * members, when it has one. The issuing CB sees the certificate but not its lifecycle.
+   */
+  lifecycle: z.boolean(),
 });
 export type CertificateJson = z.infer<typeof ZCertificate>;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { certificates } from '../../db/schema';
+import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
+import { testStoreDeps } from '../helpers/deps';
 
 /*
  * The certificates list an applicant (and staff) searches: by number (and the old system's number), product, brand
@@ -177,5 +179,18 @@ describe('certificate page', () => {
     expect((await almarai.get(`/api/certificates/${ids.milk}`)).json().renewal).toBeNull();
     expect((await almarai.get(`/api/certificates/${ids.suspended}`)).json().renewal).toBeNull();
     expect((await staff.get(`/api/certificates/${ids.bread}`)).json().renewal).toBeNull();
+  });
+
+  it('offers its lifecycle (actions and history) to the holder and staff, not to the issuing CB, once it has one', async () => {
+    const lifecycle = async (c: Client, id: string) => (await c.get(`/api/certificates/${id}`)).json().lifecycle;
+    // Written without the engine after the server started: no lifecycle yet, so the page asks for none.
+    expect(await lifecycle(anatolia, ids.anatolia)).toBe(false);
+    // What the next start of the server does (workflows/adopt.ts).
+    await new EmbeddedEngine({ db: t.database.db, deps: testStoreDeps() }).adoptCertificates();
+    expect([await lifecycle(anatolia, ids.anatolia), await lifecycle(staff, ids.anatolia), await lifecycle(cb, ids.anatolia)]).toEqual([true, true, false]);
+    // Each reader the page offers it to reads it; the CB, which is not offered it, would be refused.
+    expect((await anatolia.get(`/api/requests/${ids.anatolia}/history`)).statusCode).toBe(200);
+    expect((await staff.get(`/api/requests/${ids.anatolia}/actions`)).statusCode).toBe(200);
+    expect((await cb.get(`/api/requests/${ids.anatolia}`)).statusCode).toBe(404);
   });
 });

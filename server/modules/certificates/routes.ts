@@ -14,6 +14,7 @@ import { daysLeft } from '../requests/preconditions';
 import type { ServiceRegistry } from '../../../machines/services';
 import type { CertificateRow } from './certificate-view';
 import type { Actor } from '../../../machines/actor';
+import { canSee } from '../../../workflows/queries';
 
 const ZCertificateQuery = z.object({
   any: zSearchText(200),
@@ -95,6 +96,8 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
         renewal: renewalOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert),
+        // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
+        lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await app.engine.get(cert.id)) !== null,
       };
     },
   );

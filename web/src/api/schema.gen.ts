@@ -8256,6 +8256,7 @@ export interface operations {
                         kind: string;
                         kindLabel: string;
                         legacyNumber: string | null;
+                        lifecycle: boolean;
                         number: string;
                         products: {
                             brandAr?: string;

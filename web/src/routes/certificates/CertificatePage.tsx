@@ -149,7 +149,7 @@ export function CertificatePage() {
               ))}
             </Stack>
           </Box>
-          <CertificateLifecycle certificateId={c.id} onChange={() => void cert.refetch()} />
+          {c.lifecycle && <CertificateLifecycle certificateId={c.id} onChange={() => void cert.refetch()} />}
         </Stack>
         <Stack align="center" gap="2">
           {qr && <Image src={qr} alt={t('requests:certificate.qrAlt')} w="200px" h="200px" data-testid="certificate-qr" />}
