@@ -23,7 +23,7 @@ import { entityPort, sendToEntity, type StoreDeps } from './store';
  * holds the one permission SUSPEND needs, and its history row records it, so a replay decides as this did.
  */
 const ADOPTION_ACTOR: Actor = Object.freeze({ userId: SYSTEM_ACTOR.userId, roles: ['system'], permissions: [P.certificates.suspend], facilityIds: [] });
-export const ADOPTED_SUSPENSION_REASON = 'موقوفة في سجلها قبل بدء دورة حياتها — suspended in its record before its lifecycle started';
+const ADOPTED_SUSPENSION_REASON = 'موقوفة في سجلها قبل بدء دورة حياتها — suspended in its record before its lifecycle started';
 
 const SUSPENDED = 4;
 /** One key for every process: two servers starting together adopt each certificate once. */

@@ -1,4 +1,3 @@
-import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { eq } from 'drizzle-orm';
@@ -13,6 +12,7 @@ import { listMembers, listUserFacilities, memberDetail } from './facility-servic
 import { maskPhone } from '../../../machines/forms/facilities/formats';
 import { actorOf, facilityDto, Policy } from './policies';
 import { UserInFacilityRole, ZCreateConformityBody, ZFacilityDto, ZMemberDto, ZPagedFacilities, ZPaging, ZUpdateCbForRenewal, ZUpdateConformityBody } from '../../../machines/forms/facilities/schemas';
+import { zSearchText } from '../../schemas';
 
 const tags = ['ConformityBody'];
 const CB = ['ConformityBody'] as const;

@@ -1,4 +1,3 @@
-import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireMember } from './access';
@@ -6,6 +5,7 @@ import { depsOf } from './deps';
 import { listUserFacilities } from './facility-service';
 import { actorOf, facilityDto, Policy } from './policies';
 import { ZFacilityDto, ZPagedFacilities, ZPaging } from '../../../machines/forms/facilities/schemas';
+import { zSearchText } from '../../schemas';
 
 const tags = ['ExternalFacility'];
 const ZIdParam = z.object({ id: z.string().min(1) });

@@ -1,4 +1,3 @@
-import { zSearchText } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNotNull } from 'drizzle-orm';
@@ -26,6 +25,7 @@ import {
   ZUpdateExternal,
   type FacilityType,
 } from '../../../machines/forms/facilities/schemas';
+import { zSearchText } from '../../schemas';
 
 const tags = ['Facility'];
 const ZPublicIdQuery = z.object({ publicId: z.string().min(1, 'required') });

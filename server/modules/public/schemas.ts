@@ -1,7 +1,7 @@
-import { zSearchText } from '../../schemas';
 import { z } from 'zod';
 import { PUBLIC_CERTIFICATE_STATUSES } from './certificate-status';
 import { PUBLIC_PAGE_KEYS } from './page-meta';
+import { zSearchText } from '../../schemas';
 
 /** Paging fields of spec 01 section 3 (pageNumber is 1-based). */
 export const ZPaging = z.object({

@@ -1,6 +1,6 @@
-import { zSearchText } from '../../schemas';
 import { z } from 'zod';
 import { QUEUE_TABS } from '../../../workflows/engine';
+import { zSearchText } from '../../schemas';
 
 /** Request ids are uuids; anything else is answered 404 by the handlers (not 400: it names no request). */
 export const ZRequestParams = z.object({ id: z.string().min(1).max(100) });
