@@ -26,7 +26,7 @@ async function prepareData(database: Database, dir: string) {
     const expiresAt = new Date(Date.now() + 300 * DAY);
     const [cert] = await database.db
       .insert(certificates)
-      .values({ number: 'HC-E2E-MARKS-01', kind: 'internalHalal', facilityPublicId: 'inf-almarai-foods', verificationCode: 'E2EMARKCERT', issuedAt, validFrom: issuedAt, expiresAt, products: [] })
+      .values({ number: 'HC-E2E-MARKS-01', kind: 'internalHalal', facilityPublicId: 'inf-almarai-foods', verificationCode: 'E2EMARKCERT', issuedAt, validFrom: issuedAt, expiresAt, products: [], categories: ['CI', 'CII'] })
       .returning({ id: certificates.id });
     const marks = [
       { number: 'HM-E2E-000001', code: 'E2EMARK0001', product: { nameAr: 'حليب طازج', nameEn: 'Fresh milk' } },
@@ -148,6 +148,10 @@ describe('issued Halal marks', () => {
         await expect.poll(() => testId(page, 'certificate-lifecycle').count()).toBe(1);
         await expect.poll(() => testId(page, 'history-item').count(), { message: 'the history reads the lifecycle' }).toBeGreaterThan(0);
         expect(await testId(page, 'history-item').last().textContent()).toContain(lang === 'ar' ? 'سُجِّلت في البوابة' : 'Recorded in the portal');
+        // Its two categories as a list in the page's language: the Arabic comma only in Arabic.
+        const categories = (await testId(page, 'certificate-categories').textContent()) ?? '';
+        expect(categories.includes('، ')).toBe(lang === 'ar');
+        expect(categories.includes(', ')).toBe(lang === 'en');
         if (act) {
           await testId(page, `action-${act.action}`).click();
           const dialog = testId(page, 'event-dialog');

@@ -125,6 +125,9 @@ export async function setLanguage(lang: Language): Promise<void> {
 
 export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE);
 
+/** The separator of a run-in list in the UI language (the Arabic comma in Arabic). */
+export const listSeparator = (lang: string = currentLanguage()): string => (lang === 'ar' ? '، ' : ', ');
+
 /** `lang`: the language the server painted the page in (prerender), so the app takes over in the same one. */
 export async function initI18n(lang: Language = initialLanguage()): Promise<void> {
   // Remembered at once, before the texts arrive: a page left before they do (a quick next navigation) keeps the choice.

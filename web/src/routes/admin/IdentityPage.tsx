@@ -8,6 +8,7 @@ import type { operations } from '../../api/schema.gen';
 import { ConfirmDialog, DataTable, FormField, PageContainer, PageHeader, notify, usePaging, type Column } from '../../components';
 import type { RoleRow, StaffUser } from './admin-api';
 import { AdminLinks } from './AdminLinks';
+import { listSeparator } from '../../i18n';
 
 /** A permission name as the role calls take it; the editor offers only those of GET /api/identity/permissions. */
 type Permission = operations['putIdentityRolesByName']['requestBody']['content']['application/json']['permissions'][number];
@@ -156,7 +157,7 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
     { key: 'userName', header: t('identity.fields.userName'), render: (u) => <Text dir="ltr">{u.userName}</Text> },
     { key: 'name', header: t('identity.fields.name') },
     { key: 'email', header: t('identity.fields.email'), render: (u) => <Text dir="ltr">{u.email}</Text> },
-    { key: 'roles', header: t('identity.fields.roles'), render: (u) => u.roles.map((r) => t(`identity.roleNames.${r}`, { defaultValue: r })).join('، ') },
+    { key: 'roles', header: t('identity.fields.roles'), render: (u) => u.roles.map((r) => t(`identity.roleNames.${r}`, { defaultValue: r })).join(listSeparator()) },
     { key: 'status', header: t('identity.status'), render: (u) => <Badge colorPalette={u.locked ? 'red' : 'green'}>{t(u.locked ? 'identity.locked' : 'identity.active')}</Badge> },
     {
       key: 'actions',

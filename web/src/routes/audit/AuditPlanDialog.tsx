@@ -9,6 +9,7 @@ import { FormDialog } from '../requests/FormDialog';
 import { CheckInput, SelectInput, TextInput } from '../requests/inputs';
 import { staffWith, type StaffUser } from '../requests/requests-api';
 import { checkStep, emptyDay, formToPlan, planToForm, PLAN_STEPS, type PlanForm } from './plan-form';
+import { listSeparator } from '../../i18n';
 
 /**
  * The audit plan wizard (issue 5): basic data, visit dates and times, the auditors' timeline per day (every auditor
@@ -223,15 +224,15 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
               <b>{t('plan.teamLeader')}:</b> {names.get(form.teamLeaderUserId)}
             </Text>
             <Text>
-              <b>{t('plan.technicalAuditors')}:</b> {form.technicalAuditorUserIds.map((id) => names.get(id)).join('، ')}
+              <b>{t('plan.technicalAuditors')}:</b> {form.technicalAuditorUserIds.map((id) => names.get(id)).join(listSeparator())}
             </Text>
             {form.days.map((d, i) => (
               <Text key={i}>
-                {d.date} {d.hour}:{d.minute.padStart(2, '0')} {t(`plan.${d.period}`)} — {d.activity} ({d.auditorUserIds.map((id) => names.get(id)).join('، ')})
+                {d.date} {d.hour}:{d.minute.padStart(2, '0')} {t(`plan.${d.period}`)} — {d.activity} ({d.auditorUserIds.map((id) => names.get(id)).join(listSeparator())})
               </Text>
             ))}
             <Text>
-              <b>{t('plan.attendees')}:</b> {form.attendees.map((a) => `${a.firstName} ${a.lastName}`).join('، ') || '—'}
+              <b>{t('plan.attendees')}:</b> {form.attendees.map((a) => `${a.firstName} ${a.lastName}`).join(listSeparator()) || '—'}
             </Text>
             {revising && (
               <Stack gap="3" mt="3">

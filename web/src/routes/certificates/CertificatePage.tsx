@@ -12,6 +12,7 @@ import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
 import { CertificateLifecycle } from './CertificateLifecycle';
+import { listSeparator } from '../../i18n';
 
 type DualDate = ApiResponse<'/api/certificates/{id}'>['issuedAt'];
 
@@ -114,7 +115,11 @@ export function CertificatePage() {
             <Field label={t('requests:certificate.issuedAt')} value={date(c.issuedAt)} />
             {mark && <Field label={t('records:marks.validFrom')} value={date(c.validFrom)} />}
             <Field label={t('requests:certificate.expiresAt')} value={date(c.expiresAt)} />
-            <Field label={t('requests:certificate.categories')} value={c.categories.map((k) => t(`forms:category.${k}`, { defaultValue: k })).join('، ') || '—'} />
+            <Field
+              label={t('requests:certificate.categories')}
+              value={c.categories.map((k) => t(`forms:category.${k}`, { defaultValue: k })).join(listSeparator()) || '—'}
+              testId="certificate-categories"
+            />
             <Field label={t('requests:certificate.code')} value={<Ltr>{c.verificationCode}</Ltr>} />
           </SimpleGrid>
           <Box>

@@ -15,7 +15,8 @@ import { formatUnifiedNumber, isCrNumber } from '../../../../machines/forms/faci
 import { ZInternalExtras } from '../../../../machines/forms/facilities/schemas';
 import type { Attachment, CrData, CrValidation, PostBody } from './facilities-api';
 import { AttachmentInput, CountriesInput } from './form-parts';
-import { CrStatusBadge, listSeparator } from './labels';
+import { CrStatusBadge } from './labels';
+import { listSeparator } from '../../i18n';
 
 const STEPS = ['registration', 'data', 'attachments', 'summary'] as const;
 const CR_REFUSAL = { Suspended: 'CrSuspended', Deleted: 'CrDeleted', Expired: 'CrExpired' } as const;

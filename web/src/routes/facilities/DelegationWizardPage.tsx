@@ -13,7 +13,8 @@ import { FormField } from '../../components/form/FormField';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { isNationalOrResidentId, normalizePhone } from '../../../../machines/forms/facilities/formats';
 import type { DelegateLookup, Delegation } from './facilities-api';
-import { nameIn, permissionKey, listSeparator } from './labels';
+import { nameIn, permissionKey } from './labels';
+import { listSeparator } from '../../i18n';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {

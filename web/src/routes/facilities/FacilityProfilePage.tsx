@@ -13,12 +13,13 @@ import { notify } from '../../components/toaster';
 import { useRouteParams } from '../../route-params';
 import { selectFacility } from '../../session/selected-facility';
 import { facilityProfileQueries, type Member } from './facilities-api';
-import { CrStatusBadge, nameIn, permissionKey, RoleLabel, listSeparator } from './labels';
+import { CrStatusBadge, nameIn, permissionKey, RoleLabel } from './labels';
 import { formatIban } from '../../../../machines/forms/facilities/formats';
 import { servicePath } from '../../../../machines/services';
 import { startParams, startableServices } from '../services/services';
 import { facilityRequestsPath } from '../services/links';
 import { countryName } from '../../lib/countries';
+import { listSeparator } from '../../i18n';
 
 type Kind = 'cb' | 'internal' | 'external';
 

@@ -31,5 +31,3 @@ export function RoleLabel({ role, isYou }: { role: number; isYou: boolean }) {
 /** Permission names contain dots, which i18next reads as nesting: their labels are keyed with underscores. */
 export const permissionKey = (permission: string): string => `permission.${permission.replaceAll('.', '_')}`;
 
-/** The separator of a run-in list in the UI language (Arabic comma in Arabic). */
-export const listSeparator = (lang: string): string => (lang === 'ar' ? '، ' : ', ');

@@ -20,6 +20,7 @@ import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
 import type { Errors } from './StepFields';
 import { WizardStep } from './WizardStep';
+import { listSeparator } from '../../i18n';
 
 const STEPS = [...INTERNAL_REQUEST_STEPS, 'summary'] as const;
 // The wizard's steps are the request's sections (machines/services); the agreement is ticked on submission only.
@@ -194,7 +195,7 @@ export function InternalRequestWizard() {
             )}
             {returned.length > 0 && (
               <Text color="orange.fg" data-testid="returned-sections">
-                {t('requests:page.returnedSections', { sections: returned.map((s) => t(`requests:sections.${s}`)).join('، ') })}
+                {t('requests:page.returnedSections', { sections: returned.map((s) => t(`requests:sections.${s}`)).join(listSeparator()) })}
               </Text>
             )}
           </Flex>

@@ -10,6 +10,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
 import { statusPalette } from './status-palette';
+import { listSeparator } from '../../i18n';
 
 const FILTERS = ['number', 'product', 'brand', 'status'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -77,7 +78,7 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
       render: (c) => (
         <Text as="span">
           <Ltr>{c.productCount}</Ltr>
-          {c.brands.length > 0 && ` — ${c.brands.map((b) => (ar ? b.ar : b.en)).join('، ')}`}
+          {c.brands.length > 0 && ` — ${c.brands.map((b) => (ar ? b.ar : b.en)).join(listSeparator())}`}
         </Text>
       ),
     },

@@ -7,6 +7,7 @@ import { Ltr } from '../../components/Bidi';
 import { latestCorrectiveActions, latestNonConformities, rejectionReasons } from '../audit/nonconformities';
 import { useAttachmentNames } from './attachment-names';
 import type { HistoryItem } from './requests-api';
+import { listSeparator } from '../../i18n';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -30,7 +31,7 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
     [t('plan.language'), t(`plan.languages.${plan.language}`)],
     [t('plan.visitDates'), plan.visitDates.map((d) => dateOf(d)).join(' · ')],
     [t('plan.teamLeader'), name(plan.teamLeaderUserId)],
-    [t('plan.technicalAuditors'), plan.technicalAuditorUserIds.map(name).join('، ') || '—'],
+    [t('plan.technicalAuditors'), plan.technicalAuditorUserIds.map(name).join(listSeparator()) || '—'],
     [t('plan.islamicAffairsExpert'), plan.islamicAffairsExpert],
     [t('plan.coordinatorName'), [plan.facilityCoordinator.name, plan.facilityCoordinator.phone].filter(Boolean).join(' — ')],
     // The auditors' notes for the decision committee are for staff, not the applicant.
@@ -71,7 +72,7 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
                   {t(`plan.${item.period}`)}
                 </CardCell>
                 <CardCell label={timelineColumns[2].label}>{item.activity}</CardCell>
-                <CardCell label={timelineColumns[3].label}>{item.auditorUserIds.map(name).join('، ') || '—'}</CardCell>
+                <CardCell label={timelineColumns[3].label}>{item.auditorUserIds.map(name).join(listSeparator()) || '—'}</CardCell>
               </Table.Row>
             ))}
           </Table.Body>
@@ -79,7 +80,7 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
       </Box>
       {(plan.attendees?.length ?? 0) > 0 && (
         <Text mt="3" fontSize="sm">
-          {t('plan.attendees')}: {plan.attendees!.map((a) => `${a.firstName} ${a.lastName} (${a.jobRole})`).join('، ')}
+          {t('plan.attendees')}: {plan.attendees!.map((a) => `${a.firstName} ${a.lastName} (${a.jobRole})`).join(listSeparator())}
         </Text>
       )}
     </Box>

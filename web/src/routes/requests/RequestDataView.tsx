@@ -4,7 +4,7 @@ import { ChangeState, changeOf, listChanges } from './data-changes';
 import { useAttachmentNames, type AttachmentInfo } from './attachment-names';
 import { CardCell, CardHeader, cardBody, cardRow, cardTable } from '../../components/CardTable';
 import { countryName, isCountryField } from '../../lib/countries';
-import { currentLanguage } from '../../i18n';
+import { currentLanguage, listSeparator } from '../../i18n';
 
 /**
  * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
@@ -159,7 +159,7 @@ function cell(column: string, v: unknown, section: string | undefined, t: T, fil
     );
   }
   const field = section === 'attachments' && column === 'category' ? 'attachmentCategory' : column;
-  if (Array.isArray(v)) return v.map((x) => scalar(x, t, column === 'subCategories' ? 'category' : field)).join('، ');
+  if (Array.isArray(v)) return v.map((x) => scalar(x, t, column === 'subCategories' ? 'category' : field)).join(listSeparator());
   if (v && typeof v === 'object') return JSON.stringify(v);
   return <bdi>{scalar(v, t, field)}</bdi>;
 }

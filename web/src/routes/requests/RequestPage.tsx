@@ -26,6 +26,7 @@ import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from './requests-api';
 import { REQUEST_SECTIONS } from './request-sections';
 import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
+import { listSeparator } from '../../i18n';
 
 /**
  * The request page everyone who may see the request gets: its status and data (changes since the last return
@@ -143,7 +144,7 @@ export function RequestPage() {
           <Box minW="0">
             {(r.context.returnedSections?.length ?? 0) > 0 && (
               <Text mb="3" color="orange.fg" data-testid="returned-sections">
-                {t('requests:page.returnedSections', { sections: r.context.returnedSections!.map((s) => t(`requests:sections.${s}`)).join('، ') })}
+                {t('requests:page.returnedSections', { sections: r.context.returnedSections!.map((s) => t(`requests:sections.${s}`)).join(listSeparator()) })}
               </Text>
             )}
             {baseline && (

@@ -25,6 +25,7 @@ import { WizardStep } from '../internal-request/WizardStep';
 import { facilityRequestsPath } from './links';
 import { SchemaFields } from './SchemaFields';
 import { specialStepOf, attachmentRulesOf, factoryTypeOf } from './wizard-sections';
+import { listSeparator } from '../../i18n';
 
 /** Server validation messages (`validationErrors[].members` are the field paths) as field errors. */
 function serverErrors(e: unknown): Errors {
@@ -233,7 +234,7 @@ export function ServiceWizard() {
             )}
             {returned.length > 0 && (
               <Text color="orange.fg" data-testid="returned-sections">
-                {t('requests:page.returnedSections', { sections: returned.map((s) => stepTitle(s)).join('، ') })}
+                {t('requests:page.returnedSections', { sections: returned.map((s) => stepTitle(s)).join(listSeparator()) })}
               </Text>
             )}
           </Flex>
