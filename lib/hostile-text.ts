@@ -5,8 +5,6 @@
  *   `neutraliseFormula`, which prefixes such text with an apostrophe so it is shown, not run.
  * - File names: bidi controls (U+202E RIGHT-TO-LEFT OVERRIDE makes "cv\u202Efdp.exe" display as "cvexe.pdf") and
  *   other control characters are removed by `safeFileName`.
- * - Search terms: the same characters are removed by `searchTerm`, so a number pasted with its direction marks finds
- *   what it names.
  * - Unusable text: NUL and unpaired UTF-16 surrogates (which no database column or JSON encoder handles alike) are
  *   found by `hasUnusableText`; the server refuses them with a 400.
  */
@@ -24,19 +22,10 @@ export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
 
-/** Text without bidi controls and control characters, trimmed: what a person reads is what the text is. */
-function visibleText(text: string): string {
-  return text.replace(BIDI_CONTROLS, '').replace(CONTROL, '').trim();
+/** A file name without bidi controls and control characters (what a person reads is what the name is). */
+export function safeFileName(name: string): string {
+  return name.replace(BIDI_CONTROLS, '').replace(CONTROL, '').trim();
 }
-
-/** A file name as a person reads it (visibleText). */
-export const safeFileName = visibleText;
-
-/**
- * A search term as a person pasted it (visibleText): a number copied from a toast or the tab title, which isolate it
- * with U+2066…2069, then finds what it names.
- */
-export const searchTerm = visibleText;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

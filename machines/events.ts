@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventType, MachineKind } from './types';
 import { sectionNamesOf } from './services';
+import { hasVisibleText } from './visible-text';
 
 /**
  * Event payload schemas (zod). Messages are i18next keys in locales/<lang>/machines.json (`validation.*`), so the
@@ -48,12 +49,14 @@ const M = EventMessage;
 const requiredOr = (key: string) => (issue: { input?: unknown }) => (issue.input === undefined ? M.required : key);
 const TEXT_MAX = 2000;
 
+/** Required free text (a reason, a note): spaces and invisible marks alone are no text, and say so. */
 const text = (requiredKey: string) =>
   z
     .string({ error: (i) => (i.input === undefined ? requiredKey : M.invalid) })
     .trim()
-    .min(1, { error: requiredKey })
-    .max(TEXT_MAX, { error: M.textTooLong });
+    .min(1, { error: requiredKey, abort: true })
+    .max(TEXT_MAX, { error: M.textTooLong })
+    .refine(hasVisibleText, { error: requiredKey });
 const optionalText = z.string({ error: M.invalid }).trim().max(TEXT_MAX, { error: M.textTooLong }).optional();
 const id = (requiredKey: string = M.required) =>
   z.string({ error: (i) => (i.input === undefined ? requiredKey : M.invalid) }).trim().min(1, { error: requiredKey });

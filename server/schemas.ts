@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchTerm } from '../lib/hostile-text';
+import { searchTerm } from '../machines/visible-text';
 
 /** The error body of every refusal (see server/plugins/errors.ts). Use it in each route's response schemas. */
 export const ZErrorBody = z.object({

@@ -133,6 +133,10 @@ describe('cancelling a mark', () => {
     const arRes = await cancel(holder, marks.milk, '   ', before, ar);
     expect(arRes.statusCode).toBe(400);
     expect(arRes.body).toContain('السبب مطلوب');
+    // Invisible marks alone (direction isolates, a zero-width space) write nothing a person could read.
+    const invisible = await cancel(holder, marks.milk, ' \u2066\u200B\u2069 ', before, en);
+    expect(invisible.statusCode).toBe(400);
+    expect(invisible.body).toContain('A reason is required');
     expect(await version(marks.milk)).toBe(before);
     expect((await list(holder, 'number=000001'))[0].status.public).toBe('active');
   });
