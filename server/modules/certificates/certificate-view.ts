@@ -106,3 +106,9 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     certificate: mark ? await markCertificate(db, cert.id) : null,
   };
 }
+
+/** Whether the certificate (or mark) has its lifecycle's workflow: an id read, not the workflow itself. */
+export async function hasLifecycle(db: Db, certificateId: string): Promise<boolean> {
+  const [row] = await db.select({ id: requests.id }).from(requests).where(eq(requests.id, certificateId));
+  return row !== undefined;
+}

@@ -4,7 +4,7 @@ import { AppError, AppErrorCode } from '../../errors';
 import { ZFile, errorResponses, zSearchText } from '../../schemas';
 import { publicOrigin } from '../payments/public-origin';
 import { bilingual } from './bilingual';
-import { certificateView, loadCertificate } from './certificate-view';
+import { certificateView, hasLifecycle, loadCertificate } from './certificate-view';
 import { renderCertificatePdf } from './certificate-pdf';
 import { fileSafe, markZip } from './mark-package';
 import { listCertificates } from './certificate-list';
@@ -97,7 +97,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
         renewal: renewalOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert),
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
-        lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await app.engine.get(cert.id)) !== null,
+        lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),
       };
     },
   );

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Box, Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/query';
-import { notify } from '../../components/toaster';
 import { ActionBar } from '../requests/ActionBar';
 import { EventDialog, preloadEventDialog } from '../requests/LazyEventDialog';
 import { HistoryTimeline } from '../requests/HistoryTimeline';
@@ -38,7 +37,6 @@ export function CertificateLifecycle({ certificateId, onChange }: { certificateI
           onClose={() => setOpen(null)}
           onDone={() => {
             setOpen(null);
-            notify.success(t('requests:page.done', { action: open.label }));
             void request.refetch();
             onChange();
           }}

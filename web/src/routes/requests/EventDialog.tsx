@@ -5,6 +5,7 @@ import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 import { Permissions as P } from '../../../../machines/permissions';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { notify } from '../../components/toaster';
 import { FormField } from '../../components/form/FormField';
 import { AuditPlanDialog } from '../audit/AuditPlanDialog';
 import { AuditResultDialog } from '../audit/AuditResultDialog';
@@ -27,11 +28,17 @@ export interface EventFormProps {
 /** Events answered with a written reason only (spec: "reason or note is required"). */
 const REASON_ONLY = new Set(['RETURN_TO_REGISTRATION', 'RETURN_PLAN', 'APPROVE', 'RETURN_TO_AUDIT', 'REJECT', 'ADD_NOTE', 'SUSPEND', 'REINSTATE']);
 
-/** The dialog of one allowed action, chosen by its event type (never by status or role). */
+/**
+ * The dialog of one allowed action, chosen by its event type (never by status or role). Once the event is accepted it
+ * says so ("done: <action>") and hands the moved request to `onDone`.
+ */
 export function EventDialog(props: { request: RequestDetail; history: readonly HistoryItem[]; action: AllowedActionView; onDone: (r: RequestDetail) => void; onClose: () => void }) {
   const { request, action, onDone } = props;
+  const { t } = useTranslation('requests');
   const send = async (payload: Record<string, unknown>) => {
-    onDone(await sendEvent(request.id, action.type, request.version, payload));
+    const moved = await sendEvent(request.id, action.type, request.version, payload);
+    notify.success(t('requests:page.done', { action: action.label }));
+    onDone(moved);
   };
   const p: EventFormProps = { ...props, send };
   switch (action.type) {

@@ -167,7 +167,6 @@ export function RequestPage() {
           onClose={() => setOpen(null)}
           onDone={() => {
             setOpen(null);
-            notify.success(t('requests:page.done', { action: open.label }));
             void request.refetch();
           }}
         />
