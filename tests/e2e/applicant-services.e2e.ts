@@ -126,12 +126,21 @@ describe('applicant services on an issued internal certificate', () => {
         await fill(applicant, 'products.0.netWeight', '500');
         await fill(applicant, 'products.0.grossWeight', '520');
         await select(applicant, 'products.0.unit', '5');
+        // A product the certificate already holds: the submission leaves it out and says so.
+        await testId(applicant, 'products-add').click();
+        for (const [field, value] of Object.entries({ nameAr: MILK.nameAr, nameEn: MILK.nameEn, brandAr: MILK.brandAr, brandEn: MILK.brandEn, saudiHsCode: MILK.hsCode, globalHsCode: '040120', productNumber: MILK.productNumber, netWeight: '1000', grossWeight: '1050' })) {
+          await fill(applicant, `products.1.${field}`, value);
+        }
+        await select(applicant, 'products.1.category', MILK.category);
+        await select(applicant, 'products.1.unit', '5');
         await screenshot(applicant, shot('add-products'));
         await next(applicant, 'attachments');
         await next(applicant, 'summary');
         await testId(applicant, 'fee-preview').waitFor();
         await submitWizard(applicant, addId, shot('add-products'));
         await expectStatus(applicant, 1001);
+        expect(await testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `الطلب: ${MILK.nameAr}` : `request: ${MILK.nameEn}`);
+        await expect.poll(() => testId(applicant, 'request-data').innerText()).not.toContain(lang === 'ar' ? MILK.nameAr : MILK.nameEn);
 
         const registration = await userPage('registration', lang);
         staff.push(registration.context);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { workflowTimers } from '../../db/schema';
-import { completeDraft } from '../helpers/requests';
+import { goodProduct } from '../forms/fixtures';
+import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { addProductsData, internalCertificateData, markData } from './fixtures';
 import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, setExpiry, walk, type CertificateJson, type World } from './walk';
 
@@ -111,6 +112,56 @@ describe('adding products to an internal certificate', () => {
     const after = (await w.as['internal.main'].get(`/api/certificates/${certificate.id}`)).json() as CertificateJson;
     const added = (addProductsData().products as { nameEn: string }[]).map((p) => p.nameEn);
     expect(after.products.map((p) => p.nameEn)).toEqual(['Fresh Full Fat Milk', 'Sliced White Bread', ...added]);
+  });
+});
+
+describe('products already on the certificate', () => {
+  const onCertificate = { milk: goodProduct(), bread: goodProduct({ nameAr: 'خبز أبيض شرائح', nameEn: 'Sliced White Bread', productNumber: 'SFDA2024000000002' }) };
+  // A product the food authority's simulator knows and the certificate does not hold.
+  const laban = goodProduct({ nameAr: 'لبن قليل الدسم', nameEn: 'Low Fat Laban', productNumber: 'SFDA2024000000003', saudiHsCode: '040390000000', globalHsCode: '040390' });
+  const unregistered = goodProduct({ nameAr: 'لبنة', nameEn: 'Labneh', productNumber: 'SFDA2024000000199' });
+  const submitWith = async (products: Record<string, unknown>[], lang: 'ar' | 'en') => {
+    const c = w.as['internal.main'];
+    const draft = await completeDraft(c, 'internalAddProducts', FACILITY, { certificateId: certificate.id, data: { products } });
+    const res = await send(c, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+    const after = (await c.get(`/api/requests/${draft.id}`)).json() as RequestJson;
+    return { res, draft, after, names: (after.data.products as { nameEn: string }[]).map((p) => p.nameEn) };
+  };
+
+  it('are left out at submission and the applicant is told which, in Arabic with the Arabic names', async () => {
+    const { res, draft, after, names } = await submitWith([onCertificate.milk, laban], 'ar');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as RequestJson).notices).toEqual(['مدرجة في الشهادة بالفعل واستُبعدت من هذا الطلب: حليب طازج كامل الدسم']);
+    // Submitted: out of the applicant's hands (the simple set keeps code 1001 "new" until registration reviews it).
+    expect([(draft as { queue?: string }).queue, (after as { queue?: string }).queue]).toEqual(['applicant', 'registration']);
+    expect(names).toEqual(['Low Fat Laban']);
+  });
+
+  it('names several as an English list in English', async () => {
+    const { res, names } = await submitWith([onCertificate.milk, laban, onCertificate.bread], 'en');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as RequestJson).notices).toEqual(['Already on the certificate and left out of this request: Fresh Full Fat Milk and Sliced White Bread']);
+    expect(names).toEqual(['Low Fat Laban']);
+  });
+
+  it('are kept in a draft whose submission is refused for another product, and the refusal names that product\'s row', async () => {
+    const { res, draft, after, names } = await submitWith([onCertificate.milk, unregistered], 'en');
+    expect(res.statusCode).toBe(400);
+    const [issue] = (res.json() as { error: { validationErrors: { message: string; members: string[] }[] } }).error.validationErrors;
+    expect(issue.message).toContain('Labneh: the product number SFDA2024000000199 is not registered');
+    expect(issue.members).toEqual(['products.1.productNumber']);
+    expect(after.status.code).toBe(draft.status.code);
+    expect(after.version).toBe(draft.version);
+    expect(names).toEqual(['Fresh Full Fat Milk', 'Labneh']);
+  });
+
+  it('refuses a request whose every product is already on the certificate, and changes nothing', async () => {
+    const { res, draft, after, names } = await submitWith([onCertificate.milk, onCertificate.bread], 'en');
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('Every product in this request is already on the certificate');
+    expect(after.status.code).toBe(draft.status.code);
+    expect(after.version).toBe(draft.version);
+    expect(names).toEqual(['Fresh Full Fat Milk', 'Sliced White Bread']);
   });
 });
 

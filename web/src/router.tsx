@@ -256,6 +256,13 @@ const routeTree = rootRoute.addChildren([
   ...routeTable.map(buildRoute),
 ]);
 
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** What the server told the applicant on SUBMIT (ServiceWizard), shown with the request page's confirmation. */
+    notices?: string[];
+  }
+}
+
 /** The router's options; the server's prerender (prerender/render.tsx) makes a router of its own per page with them. */
 export const routerOptions = {
   routeTree,

@@ -11,7 +11,7 @@ import { errorResponses } from '../../schemas';
 import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
 import { daysLeft } from '../requests/preconditions';
-import { sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
+import { noticeTexts, sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
 import { renewalSection } from '../../../machines/services/internal';
 
 /**
@@ -69,7 +69,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const type = allowed.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
       const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
       const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
-      return { ...presentRequest(request.t, next), notices: notices.map((n) => request.t(n.key, n.params)) };
+      return { ...presentRequest(request.t, next), notices: noticeTexts(request.t, request.lang, notices) };
     },
   );
 

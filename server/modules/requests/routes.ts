@@ -7,7 +7,7 @@ import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { trustedSuccess } from '../../trusted-response';
-import { previewFees, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { noticeTexts, previewFees, sendRequestEvent, startRequest, visibleRequest } from './service';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { AppError as Err, registerErrorStatus } from '../../errors';
 import { formatAmount } from '../../../machines/services/fees';
@@ -121,7 +121,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view), notices: notices.map((n) => request.t(n.key, n.params)) };
+      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices) };
     },
   );
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { TFunction } from 'i18next';
 import { attachments, certificates, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
@@ -11,6 +12,7 @@ import type { RequestContext } from '../../../machines/types';
 import type { RequestView, SendOptions, WorkflowEvent } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import { readRequest } from '../../../workflows/store';
+import type { Language } from '../../i18n';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
@@ -32,9 +34,20 @@ registerErrorStatus({ AssigneeNotEligible: 400 });
 /** Lifecycles whose events only their own calls send (server/modules/facilities/delegation-service.ts). */
 const OWN_CALLS_ONLY = new Set(['delegation']);
 
+/** What the applicant is told beside the answer; `names` are shown in the reader's language as one list. */
 export interface Notice {
   key: string;
   params?: Record<string, unknown>;
+  names?: Record<string, { ar: string; en: string }[]>;
+}
+
+/** The notices in the reader's language: each name list joined the way the language runs a list in (Intl.ListFormat). */
+export function noticeTexts(t: TFunction, lang: Language, notices: Notice[]): string[] {
+  const lists = new Intl.ListFormat(lang, { type: 'conjunction' });
+  return notices.map((n) => {
+    const names = Object.fromEntries(Object.entries(n.names ?? {}).map(([k, v]) => [k, lists.format(v.map((name) => name[lang]))]));
+    return t(n.key, { ...n.params, ...names });
+  });
 }
 
 export interface StartBody {
@@ -235,9 +248,12 @@ async function prepareSubmission(
   const now = new Date();
   await assertPreconditions({ db: app.db, def, facility, subject: subject ?? null, settings, now, requestId: view.id });
 
-  const notices: Notice[] = [];
-  let version = expectedVersion;
+  // Products already on the certificate are left out (an EDIT, and a notice naming them), but only once the rest of the
+  // submission passes: a refused submission leaves the draft as the applicant wrote it.
   let current = context;
+  let excluded: { ar: string; en: string }[] = [];
+  // Where each product checked sits in the stored draft, so a refusal points at the row the applicant sees.
+  let storedIndex = (i: number) => i;
   if (def.serverChecks.includes('productsNotOnCertificate') && subject) {
     const projection = def.project(context.data ?? {}, context);
     const already = productsAlreadyOnCertificate(projection, subject);
@@ -246,15 +262,15 @@ async function prepareSubmission(
     const onCertificate = (i: number) => projection.products[i] !== undefined && already.has(productKey(projection.products[i]));
     const keep = products.filter((_, i) => !onCertificate(i));
     if (already.size && keep.length) {
-      const excluded = projection.products.filter((_, i) => onCertificate(i)).map((p) => p.nameEn);
-      const edited = await app.engine.send(view.id, { type: 'EDIT', data: { products: keep } }, actor, version);
-      version = edited.version;
-      current = edited.context as unknown as RequestContext;
-      notices.push({ key: 'requests:notices.productsExcluded', params: { products: excluded.join('، ') } });
+      excluded = projection.products.filter((_, i) => onCertificate(i)).map((p) => ({ ar: p.nameAr, en: p.nameEn }));
+      current = { ...context, data: { ...context.data, products: keep } };
+      const kept = products.flatMap((_, i) => (onCertificate(i) ? [] : [i]));
+      storedIndex = (i) => kept[i] ?? i;
     }
   }
-  // Data the contract refuses anyway is answered by the engine's own validation, before any external service is asked.
-  if (!validateSubmission(def, current.data ?? {}).ok) return { version, notices };
+  // Data the contract refuses anyway is answered by the engine's own validation (of the stored data), before any
+  // external service is asked.
+  if (!validateSubmission(def, current.data ?? {}).ok) return { version: expectedVersion, notices: [] };
   const issues = await runServerChecks({
     db: app.db,
     def,
@@ -268,8 +284,10 @@ async function prepareSubmission(
     registry: crRegistryOf(app),
     foodAuthority: foodAuthorityOf(app),
   });
-  if (issues.length) throw invalid(asDetails(issues));
-  return { version, notices };
+  if (issues.length) throw invalid(asDetails(issues.map((i) => ({ ...i, path: i.path.replace(/^products\.(\d+)/, (_, n: string) => `products.${storedIndex(Number(n))}`) }))));
+  if (!excluded.length) return { version: expectedVersion, notices: [] };
+  const edited = await app.engine.send(view.id, { type: 'EDIT', data: { products: current.data?.products } }, actor, expectedVersion);
+  return { version: edited.version, notices: [{ key: 'requests:notices.productsExcluded', names: { products: excluded } }] };
 }
 
 /**

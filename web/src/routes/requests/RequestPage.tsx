@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
-import { Link, useSearch } from '@tanstack/react-router';
+import { Link, useRouterState, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
@@ -35,6 +35,7 @@ import { listSeparator } from '../../i18n';
 export function RequestPage() {
   const { requestId } = useRouteParams('requests/$requestId');
   const search = useSearch({ strict: false }) as { payment?: string; submitted?: unknown };
+  const notices = useRouterState({ select: (s) => s.location.state.notices });
   const { t } = useTranslation(['requests', 'shell']);
   const session = useSession();
   const queries = requestQueries(requestId);
@@ -110,6 +111,16 @@ export function RequestPage() {
                   {t(`requests:confirmation.next.${r.kind}`, { defaultValue: t('requests:confirmation.next.default') })}
                 </Text>
               </Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
+        {search.submitted !== undefined && !!notices?.length && (
+          <Alert.Root status="warning" data-testid="submitted-notices">
+            <Alert.Indicator />
+            <Alert.Content>
+              {notices.map((n) => (
+                <Alert.Description key={n}>{n}</Alert.Description>
+              ))}
             </Alert.Content>
           </Alert.Root>
         )}

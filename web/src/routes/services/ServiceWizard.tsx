@@ -178,9 +178,10 @@ export function ServiceWizard() {
       return;
     }
     const latest = await data(api.GET('/api/requests/{id}', { params: { path: { id: r.id } } }));
+    let notices: string[] = [];
     try {
       const body = { type, expectedVersion: latest.version, payload: type === 'SUBMIT' ? { agreementAccepted: true } : {} } as EventBody;
-      await api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] });
+      notices = (await data(api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] }))).notices ?? [];
     } catch (e) {
       const fields = serverErrors(e);
       setErrors(fields);
@@ -190,8 +191,9 @@ export function ServiceWizard() {
       return;
     }
     notify.success(t('requests:wizard.submitted'));
-    // The request page opens with the confirmation: the request number and what happens next.
-    await navigate({ to: '/requests/$requestId', params: { requestId: r.id }, search: { submitted: 1 } as never });
+    // The request page opens with the confirmation: the request number, what happens next, and what the server changed
+    // on the way (products already on the certificate left out). The notices ride in the history entry: a reload keeps them.
+    await navigate({ to: '/requests/$requestId', params: { requestId: r.id }, search: { submitted: 1 } as never, state: (s) => ({ ...s, notices }) });
   };
 
   const remove = async () => {
