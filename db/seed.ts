@@ -5,9 +5,10 @@ import { hashPassword } from '../lib/password';
 import { seedDemoCertificates, seedPublicReference } from './seed-public';
 import { seedFacilities } from './seed-facilities';
 import { DELEGABLE_PERMISSIONS } from '../machines/forms/facilities/permissions';
+import { PUBLISHED_PASSWORD } from '../machines/forms/account';
 
 /** The demo password of every seeded account (README lists the accounts). Demo only. */
-export const DEMO_PASSWORD = 'Demo@12345';
+export const DEMO_PASSWORD = PUBLISHED_PASSWORD;
 
 export const DEMO_FACILITIES = [
   { publicId: 'inf-almarai-foods', type: 'InternalFacility', nameAr: 'مصنع المراعي للأغذية', nameEn: 'Al Marai Foods Factory', registrationNumber: '1010000001', countryCode: 'SA', city: 'Riyadh' },

@@ -17,7 +17,22 @@ export function normalizeSaudiMobile(v: string): string | null {
   return e164 && e164.startsWith('+9665') ? e164 : null;
 }
 
-const password = z.string().max(128, 'strongPassword').refine(isStrongPassword, 'strongPassword');
+/**
+ * The demo accounts' password, published in the README: no account may be given it, and a production server refuses it
+ * at sign-in (an account seeded into its database by mistake opens nothing). db/seed.ts seeds it outside production only.
+ */
+export const PUBLISHED_PASSWORD = 'Demo@12345';
+export const isPublishedPassword = (p: string): boolean => p === PUBLISHED_PASSWORD;
+
+/** What is wrong with a password someone chooses (a validation message key), or null: every door that sets one asks this. */
+export const passwordIssue = (p: string): 'strongPassword' | 'publishedPassword' | null =>
+  !isStrongPassword(p) ? 'strongPassword' : isPublishedPassword(p) ? 'publishedPassword' : null;
+
+const password = z
+  .string()
+  .max(128, 'strongPassword')
+  .refine(isStrongPassword, 'strongPassword')
+  .refine((p) => !isPublishedPassword(p), 'publishedPassword');
 const code = z.string().trim().regex(/^\d{6}$/, 'otpCode');
 
 /** What the applicant types on the sign-up page. */

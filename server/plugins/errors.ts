@@ -24,9 +24,10 @@ function detailOfZodIssue(issue: {
 }): ValidationDetail {
   const zi = (issue.params?.issue ?? {}) as Record<string, unknown>;
   const field = ((zi.path as (string | number)[] | undefined) ?? []).join('.') || (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-  // Schemas may carry their own validation key as the message (z.string().min(3, 'minLength')).
+  // Schemas may carry their own validation key as the message (z.string().min(3, 'minLength')), in a namespace of
+  // their own if they name it ('admin:identity.passwordRule').
   const msg = String(zi.message ?? issue.message);
-  if (/^[a-zA-Z][\w.]*$/.test(msg) && !msg.includes(' ')) return { field, message: msg, params: zi };
+  if (/^([a-z]+:)?[a-zA-Z][\w.]*$/.test(msg)) return { field, message: msg, params: zi };
   const code = String(zi.code ?? '');
   if (code === 'invalid_type' && zi.input === undefined) return { field, message: 'required' };
   if (code === 'too_small') return { field, message: zi.origin === 'string' ? 'minLength' : 'min', params: { min: zi.minimum } };

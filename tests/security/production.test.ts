@@ -77,6 +77,33 @@ describe('production configuration', () => {
   }, 60_000);
 });
 
+describe('a production server on a database the demo seed was run into by mistake', () => {
+  let database: Database;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    database = await openDatabase({});
+    await seedBase(database.db);
+    // What a development start against the production database would do.
+    await seedDemo(database.db, 'development');
+    app = await buildApp({ config: loadConfig(PRODUCTION_ENV), database });
+    await app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('opens no account with the published password, the administrator\'s included', async () => {
+    for (const userName of ['admin', 'internal.main', 'committee']) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login?lang=en', payload: { userName, password: DEMO_PASSWORD }, headers: { 'x-forwarded-proto': 'https' } });
+      expect(res.statusCode, userName).toBe(401);
+      expect(res.json().error.code).toBe('InvalidCredentials');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+});
+
 describe('a production server', () => {
   let database: Database;
   let app: Awaited<ReturnType<typeof buildApp>>;

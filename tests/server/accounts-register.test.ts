@@ -63,6 +63,12 @@ describe('sign-up with an SMS code', () => {
     expect(await t.smsTo('+966112345678')).toHaveLength(0);
   });
 
+  it('refuses the published demo password as an account\'s password, in the caller language', async () => {
+    const res = await sendCode(form({ password: 'Demo@12345' }), 'en');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.validationErrors).toEqual([{ members: ['password'], message: "This password is published with the portal's demo accounts; choose another." }]);
+  });
+
   it('refuses a weak password at the last step too, and creates nothing', async () => {
     const f = form();
     const sent = await sendCode(f);

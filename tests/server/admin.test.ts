@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
-import { auditLogs, bills, portalSettings, requestHistory } from '../../db/schema';
+import { auditLogs, bills, portalSettings, requestHistory, users } from '../../db/schema';
+import { DEMO_PASSWORD } from '../../db/seed';
 import { Permissions } from '../../machines/permissions';
 import { AUDITOR_ROLE } from '../../machines/default-roles';
 import { SettingsStore } from '../../server/admin/settings-store';
@@ -175,6 +176,18 @@ describe('audit log', () => {
 
 describe('identity', () => {
   const password = 'Staff@2026x';
+
+  it('a staff user\'s first password follows the portal\'s one rule, and the published demo password is refused', async () => {
+    const create = (pw: string, lang: string) =>
+      admin.post(`/api/identity/users?lang=${lang}`, { userName: 'weak.staff', name: 'Weak Staff', email: 'weak.staff@example.org', password: pw, roles: ['auditEmployee'] });
+    const weak = await create('password1', 'en');
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().error.validationErrors).toEqual([{ members: ['password'], message: 'At least 8 characters with upper-case and lower-case letters, a digit and a symbol.' }]);
+    const published = await create(DEMO_PASSWORD, 'ar');
+    expect(published.statusCode).toBe(400);
+    expect(published.json().error.validationErrors).toEqual([{ members: ['password'], message: 'كلمة المرور هذه منشورة مع الحسابات التجريبية للبوابة؛ اختر كلمة مرور أخرى.' }]);
+    expect(await t.database.db.select().from(users).where(eq(users.userName, 'weak.staff'))).toEqual([]);
+  });
 
   it('a created staff user acts with the granted role; a role change applies on their next request and is audited', async () => {
     const created = await admin.post('/api/identity/users', { userName: 'new.registrar', name: 'New Registrar', email: 'new.registrar@example.org', password, roles: ['registrationEmployee'] });

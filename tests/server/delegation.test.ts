@@ -106,6 +106,8 @@ describe('delegating a new person (no account yet)', () => {
     expect(info.json()).toMatchObject({ userName: nationalId, name: 'Huda Al-Shammari' });
     const weak = await t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'password' });
     expect(weak.json().error.code).toBe('PasswordTooWeak');
+    const published = await t.anonymous.post(`/api/delegate-invitations/${token}?lang=en`, { password: 'Demo@12345' });
+    expect(published.json().error).toMatchObject({ code: 'PublishedPassword', message: "This password is published with the portal's demo accounts; choose another." });
     const set = await t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Delegate@2026' });
     expect(set.statusCode, set.body).toBe(200);
     const again = await t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Other@20260' });

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { isPublishedPassword, isStrongPassword } from '../../../machines/forms/account';
 import { roles, sessions, users } from '../../../db/schema';
 import { ALL_PERMISSIONS, Permissions } from '../../../machines/permissions';
 import { ROLE_NAME_PATTERN } from '../../../machines/default-roles';
@@ -31,12 +32,12 @@ const ZRole = z.object({
   userCount: z.number(),
 });
 
+// The rule every other door applies to a chosen password (machines/forms/account.ts), staff accounts included.
 const ZPassword = z
   .string()
-  .min(8, 'admin:identity.passwordRule')
-  .max(128)
-  .regex(/[A-Za-z]/, 'admin:identity.passwordRule')
-  .regex(/[0-9]/, 'admin:identity.passwordRule');
+  .max(128, 'admin:identity.passwordRule')
+  .refine(isStrongPassword, 'admin:identity.passwordRule')
+  .refine((p) => !isPublishedPassword(p), 'publishedPassword');
 const ZRoleNames = z.array(z.string().min(1).max(50)).max(20);
 const ZPermissionNames = z.array(z.enum(ALL_PERMISSIONS as unknown as [string, ...string[]])).max(500);
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../schemas';
 import { sessions, users } from '../../../db/schema';
 import { isStaff } from '../../../machines/roles';
+import { isPublishedPassword } from '../../../machines/forms/account';
 import { verifyPasswordOrDummy } from '../../../lib/password';
 import { AppError, AppErrorCode } from '../../errors';
 import { SESSION_COOKIE } from '../../plugins/auth';
@@ -54,6 +55,12 @@ const auth: FastifyPluginAsyncZod = async (app) => {
         .where(or(eq(users.userName, userName.toLowerCase()), eq(users.email, userName.toLowerCase())));
       // An unknown user name costs the same scrypt as a wrong password (no user enumeration by timing).
       if (!(await verifyPasswordOrDummy(password, user?.passwordHash)) || !user) {
+        throw new AppError(AppErrorCode.InvalidCredentials);
+      }
+      // Demo accounts are never seeded in production, but a development start against the production database would
+      // seed them: their published password opens nothing there, whatever the database holds.
+      if (app.config.NODE_ENV === 'production' && isPublishedPassword(password)) {
+        request.log.warn({ userName: user.userName }, 'sign-in with the published demo password refused (production)');
         throw new AppError(AppErrorCode.InvalidCredentials);
       }
       // Told only to someone who knows the password, so a lock does not reveal that an account exists.

@@ -49,6 +49,7 @@ export const FacilityErrors = {
   OtpInvalid: 400,
   InvitationInvalid: 404,
   PasswordTooWeak: 400,
+  PublishedPassword: 400,
   AttachmentTypeInvalid: 400,
   AttachmentContentMismatch: 400,
   AttachmentNameInvalid: 400,

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client';
 import { delegateInvitations, users } from '../../../db/schema';
 import { hashPassword } from '../../../lib/password';
 import { AppError } from '../../errors';
-import { isStrongPassword } from '../../../machines/forms/account';
+import { passwordIssue } from '../../../machines/forms/account';
 import './errors';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -30,7 +30,8 @@ export async function invitationInfo(db: Db, token: string) {
 
 /** Sets the new delegate's password once; the link then stops working. */
 export async function acceptInvitation(db: Db, token: string, password: string): Promise<{ userName: string }> {
-  if (!isStrongPassword(password)) throw new AppError('PasswordTooWeak');
+  const issue = passwordIssue(password);
+  if (issue) throw new AppError(issue === 'publishedPassword' ? 'PublishedPassword' : 'PasswordTooWeak');
   const { inv, user } = await openInvitation(db, token);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
