@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { act, horizontalOverflow, launchBrowser, listCells, numberDrawn, openPage, overlaps, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { act, horizontalOverflow, launchBrowser, listCells, numberDrawn, openPage, overlaps, screenshot, textOverlaps, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -209,6 +209,11 @@ describe('a person goes through the portal', () => {
         }
         if ((WIDTHS as readonly number[]).includes(width)) await axe(page, `${lang}-${width} request page`);
         await screenshot(page, `journey-request-${lang}-${width}`);
+        // At the page's end the floating chat button (back once scrolling stops) leaves the footer's last line readable.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await testId(page, 'chat-button').waitFor({ state: 'visible' });
+        await page.waitForTimeout(1500);
+        expect(await textOverlaps(page, 'copyright', 'chat-button'), `${lang} ${width}`).toBe(false);
         await close();
       }
     }

@@ -114,6 +114,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** The boxes of two elements (by data-testid) intersect: a floating button covering an action. */
+/** Whether the drawn text of `a` (its lines' boxes, not its block's) lies under `b`. */
+export async function textOverlaps(page: Page, a: string, b: string): Promise<boolean> {
+  return page.evaluate(
+    ([a, b]) => {
+      const text = document.querySelector(`[data-testid="${a}"]`);
+      const other = document.querySelector(`[data-testid="${b}"]`);
+      if (!text || !other) return false;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const o = other.getBoundingClientRect();
+      return [...range.getClientRects()].some((r) => r.width > 0 && r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom);
+    },
+    [a, b] as const,
+  );
+}
+
 export async function overlaps(page: Page, a: string, b: string): Promise<boolean> {
   const box = (id: string) => page.locator(`[data-testid="${id}"]`).first().boundingBox();
   const [ra, rb] = await Promise.all([box(a), box(b)]);

@@ -2,6 +2,7 @@ import { Box, Flex, HStack, IconButton, Link as ChakraLink, Stack, Text } from '
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { InstagramIcon, LinkedInIcon, XIcon, YouTubeIcon } from './icons';
+import { CHAT_CLEARANCE } from './chat/clearance';
 
 /** Footer links of spec 01 section 1: privacy, FAQ, contact, HS codes and the CB certificate list. */
 const FOOTER_LINKS = [
@@ -64,7 +65,8 @@ export function Footer() {
         </HStack>
       </Flex>
       <Box borderTopWidth="1px" borderColor="whiteAlpha.300">
-        <Text maxW="7xl" mx="auto" px={{ base: '4', lg: '6' }} py="4" fontSize="sm" color="whiteAlpha.800" data-testid="copyright">
+        {/* The page's last line: kept clear of the floating chat button at its inline end. */}
+        <Text maxW="7xl" mx="auto" ps={{ base: '4', lg: '6' }} pe={CHAT_CLEARANCE} py="4" fontSize="sm" color="whiteAlpha.800" data-testid="copyright">
           {t('footer.copyright', { year })}
         </Text>
       </Box>

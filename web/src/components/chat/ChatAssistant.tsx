@@ -45,11 +45,6 @@ const ChatIcon = () => (
  * 400 x 700 window. Questions are limited to 70 characters; the server answers from the FAQ in the UI language.
  * Loading the assistant may fail (no token, server down): that is only logged, and the window still opens.
  */
-/**
- * Room a row of primary actions keeps free at its inline end, where the floating chat button sits (24 px from the
- * edge, 64 px wide), so the button never covers the row's last action at any width or scroll position.
- */
-export const CHAT_CLEARANCE = '6.5rem';
 
 export function ChatAssistant() {
   const { t, i18n } = useTranslation('public');

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, Link as ChakraLink, Flex, Heading, Input, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { ApiError } from '../../api/errors';
 import type { ApiResponse } from '../../api/query';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';

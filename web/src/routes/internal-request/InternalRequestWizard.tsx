@@ -15,7 +15,7 @@ import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type RequestDetail } from '../requests/requests-api';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { ltr } from '../../components/Bidi';
-import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
 import type { Errors } from './StepFields';

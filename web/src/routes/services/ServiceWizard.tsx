@@ -8,7 +8,7 @@ import { ApiError } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { ltr } from '../../components/Bidi';
-import { CHAT_CLEARANCE } from '../../components/chat/ChatAssistant';
+import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { WizardSteps } from '../../components/WizardSteps';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormField } from '../../components/form/FormField';
