@@ -77,26 +77,30 @@ describe('production configuration', () => {
   }, 60_000);
 });
 
-describe('a production server on a database the demo seed was run into by mistake', () => {
-  let database: Database;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-
+/** A production server on a PGlite database of its own with the reference data, and what `prepare` adds first. */
+function productionServer(prepare?: (database: Database) => Promise<unknown>) {
+  const server = {} as { database: Database; app: Awaited<ReturnType<typeof buildApp>> };
   beforeAll(async () => {
-    database = await openDatabase({});
-    await seedBase(database.db);
-    // What a development start against the production database would do.
-    await seedDemo(database.db, 'development');
-    app = await buildApp({ config: loadConfig(PRODUCTION_ENV), database });
-    await app.ready();
+    server.database = await openDatabase({});
+    await seedBase(server.database.db);
+    await prepare?.(server.database);
+    server.app = await buildApp({ config: loadConfig(PRODUCTION_ENV), database: server.database });
+    await server.app.ready();
   }, 60_000);
   afterAll(async () => {
-    await app?.close();
-    await database?.close();
+    await server.app?.close();
+    await server.database?.close();
   });
+  return server;
+}
+
+describe('a production server on a database the demo seed was run into by mistake', () => {
+  // What a development start against the production database would do.
+  const server = productionServer((database) => seedDemo(database.db, 'development'));
 
   it('opens no account with the published password, the administrator\'s included', async () => {
     for (const userName of ['admin', 'internal.main', 'committee']) {
-      const res = await app.inject({ method: 'POST', url: '/api/auth/login?lang=en', payload: { userName, password: DEMO_PASSWORD }, headers: { 'x-forwarded-proto': 'https' } });
+      const res = await server.app.inject({ method: 'POST', url: '/api/auth/login?lang=en', payload: { userName, password: DEMO_PASSWORD }, headers: { 'x-forwarded-proto': 'https' } });
       expect(res.statusCode, userName).toBe(401);
       expect(res.json().error.code).toBe('InvalidCredentials');
       expect(res.headers['set-cookie']).toBeUndefined();
@@ -105,36 +109,24 @@ describe('a production server on a database the demo seed was run into by mistak
 });
 
 describe('a production server', () => {
-  let database: Database;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-
-  beforeAll(async () => {
-    database = await openDatabase({});
-    await seedBase(database.db);
-    app = await buildApp({ config: loadConfig(PRODUCTION_ENV), database });
-    await app.ready();
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-  });
+  const server = productionServer();
 
   it('has reference data but no demo account: the published admin password signs nobody in', async () => {
-    const [{ n }] = await database.db.select({ n: count() }).from(users);
+    const [{ n }] = await server.database.db.select({ n: count() }).from(users);
     expect(n).toBe(0);
-    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: 'admin', password: DEMO_PASSWORD } });
+    const res = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: 'admin', password: DEMO_PASSWORD } });
     expect(res.statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: '/api/public/hs-codes/sections' })).statusCode).not.toBe(500);
+    expect((await server.app.inject({ method: 'GET', url: '/api/public/hs-codes/sections' })).statusCode).not.toBe(500);
   });
 
   it('serves no simulator (no OTP to read, no bill to "pay")', async () => {
     for (const url of ['/simulators/sms/messages', '/simulators/payment-portal/pay?token=x', '/simulators/cr/health']) {
-      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      expect((await server.app.inject({ method: 'GET', url })).statusCode).toBe(404);
     }
   });
 
   it('tells the browser to load nothing from elsewhere and to keep to HTTPS', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    const res = await server.app.inject({ method: 'GET', url: '/api/health' });
     const csp = Object.fromEntries(
       String(res.headers['content-security-policy'])
         .split(';')
@@ -152,16 +144,16 @@ describe('a production server', () => {
   });
 
   it('the demo seed refuses to run', async () => {
-    await expect(seedDemo(database.db, 'production')).rejects.toBeInstanceOf(DemoSeedRefused);
-    const [{ n }] = await database.db.select({ n: count() }).from(users);
+    await expect(seedDemo(server.database.db, 'production')).rejects.toBeInstanceOf(DemoSeedRefused);
+    const [{ n }] = await server.database.db.select({ n: count() }).from(users);
     expect(n).toBe(0);
   });
 
   it('sets its cookies for HTTPS only, even behind a proxy it was not told to trust', async () => {
     // No TRUST_PROXY: the request arrives as plain HTTP from the proxy, and the cookies must still be Secure.
-    const session = await app.inject({ method: 'GET', url: '/api/auth/session' });
-    const admin = await createFirstAdmin(database.db, { userName: 'cookie.admin', email: 'cookie.admin@example.gov.sa' });
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: admin.userName, password: admin.password } });
+    const session = await server.app.inject({ method: 'GET', url: '/api/auth/session' });
+    const admin = await createFirstAdmin(server.database.db, { userName: 'cookie.admin', email: 'cookie.admin@example.gov.sa' });
+    const login = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: admin.userName, password: admin.password } });
     expect(login.statusCode).toBe(200);
     const cookies = [session, login].flatMap((res) => [res.headers['set-cookie'] ?? []].flat().map(String));
     expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual(['halal_csrf', 'halal_session']);

@@ -12185,7 +12185,7 @@ export interface operations {
                     /** Format: email */
                     email: string;
                     name: string;
-                    password: string & (string);
+                    password: string;
                     roles: string[];
                     userName: string;
                 };
