@@ -187,7 +187,8 @@ describe('the signed-in request page painted by the server', () => {
     // The button shows it was pressed meanwhile (a phone has no busy pointer): dimmed and busy.
     const pressed = testId(page, 'action-DELETE');
     expect(await pressed.getAttribute('aria-busy')).toBe('true');
-    expect(Number(await pressed.evaluate((b) => getComputedStyle(b).opacity))).toBeLessThan(1);
+    // Polled: the button's own opacity transition starts from 1 (CI read it in the same frame once).
+    await expect.poll(() => pressed.evaluate((b) => Number(getComputedStyle(b).opacity))).toBeLessThan(1);
     entry.release();
     await testId(page, 'event-dialog').waitFor();
     expect(await pressed.getAttribute('aria-busy')).toBeNull();

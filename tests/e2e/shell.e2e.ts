@@ -275,6 +275,13 @@ describe('portal shell', () => {
       for (const label of outOfSight) expect(await drawer.getByRole('link', { name: label }).isVisible()).toBe(true);
       await page.keyboard.press('Escape');
       await drawer.waitFor({ state: 'hidden' });
+      // The item the header's edge cuts fades out rather than ending mid-word, until the menu is scrolled to its end.
+      const menu = testId(page, 'main-menu');
+      expect(await menu.getAttribute('data-cut-at-end'), lang).toBe('true');
+      expect(await menu.evaluate((nav) => getComputedStyle(nav).maskImage), lang).toContain('linear-gradient');
+      await menu.evaluate((nav) => nav.scrollTo({ left: getComputedStyle(nav).direction === 'rtl' ? -nav.scrollWidth : nav.scrollWidth }));
+      await expect.poll(() => menu.getAttribute('data-cut-at-end'), { message: lang }).toBeNull();
+      expect(await menu.evaluate((nav) => getComputedStyle(nav).maskImage), lang).toBe('none');
     }
     // The case this guards: at 1,100 px the English menu does not fit (else the test above proves nothing).
     expect(overflowed).toBeGreaterThan(0);

@@ -17,22 +17,32 @@ export const PROFILE_PATH = '/personal-profile/personal-data';
 
 /**
  * Whether the element's content is wider than the element: the menu scrolls sideways when its items do not fit (long
- * English labels, many administration modules), and an item scrolled out of sight is one nobody finds.
+ * English labels, many administration modules), and an item scrolled out of sight is one nobody finds. `cutAtEnd`: more
+ * of it lies past the inline end (right in English, left in Arabic) than is shown.
  */
-function useOverflowing(ref: RefObject<HTMLElement | null>, content: string): boolean {
-  const [overflowing, setOverflowing] = useState(false);
+function useOverflowing(ref: RefObject<HTMLElement | null>, content: string): { overflowing: boolean; cutAtEnd: boolean } {
+  const [state, setState] = useState({ overflowing: false, cutAtEnd: false });
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const check = () => setOverflowing(element.scrollWidth > element.clientWidth + 1);
+    const check = () => {
+      const overflowing = element.scrollWidth > element.clientWidth + 1;
+      // scrollLeft runs from 0 at the start towards the end: positive left-to-right, negative right-to-left.
+      const cutAtEnd = overflowing && Math.abs(element.scrollLeft) + element.clientWidth < element.scrollWidth - 1;
+      setState((s) => (s.overflowing === overflowing && s.cutAtEnd === cutAtEnd ? s : { overflowing, cutAtEnd }));
+    };
     check();
     // The menu's own box, and each item (their text changes width with the language and when the fonts arrive).
     const observer = new ResizeObserver(check);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);
-    return () => observer.disconnect();
+    element.addEventListener('scroll', check, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', check);
+    };
   }, [ref, content]);
-  return overflowing;
+  return state;
 }
 
 /**
@@ -53,7 +63,10 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
   const isCurrent = (to: string) => location.pathname === to || location.pathname.startsWith(`${to}/`);
   const close = () => setDrawerOpen(false);
   const menuRef = useRef<HTMLDivElement>(null);
-  const menuOverflows = useOverflowing(menuRef, `${i18n.language} ${items.map((i) => i.to).join(' ')}`);
+  const menu = useOverflowing(menuRef, `${i18n.language} ${items.map((i) => i.to).join(' ')}`);
+  const menuOverflows = menu.overflowing;
+  // The item cut by the header's edge fades out instead of ending mid-word ("Halal ma"): the menu visibly goes on.
+  const menuFade = menu.cutAtEnd ? `linear-gradient(to ${i18n.dir() === 'rtl' ? 'left' : 'right'}, black calc(100% - 4rem), transparent)` : undefined;
 
   const signInButton = (
     <Button asChild colorPalette="brand" size="sm" data-testid="sign-in">
@@ -75,7 +88,20 @@ export function Header({ onSignOut }: { onSignOut: () => void }) {
 
         {/* Many administration modules must not push the page wider than the screen: the menu scrolls instead, and the
             drawer's button shows (useOverflowing). */}
-        <HStack ref={menuRef} as="nav" aria-label={t('header.menuLabel')} gap="1" hideBelow="lg" minW="0" flexShrink="1" overflowX="auto" whiteSpace="nowrap" data-testid="main-menu">
+        <HStack
+          ref={menuRef}
+          as="nav"
+          aria-label={t('header.menuLabel')}
+          gap="1"
+          hideBelow="lg"
+          minW="0"
+          flexShrink="1"
+          overflowX="auto"
+          whiteSpace="nowrap"
+          style={menuFade ? { maskImage: menuFade, WebkitMaskImage: menuFade } : undefined}
+          data-cut-at-end={menu.cutAtEnd || undefined}
+          data-testid="main-menu"
+        >
           {items.map((item) => (
             <Button key={item.to} asChild variant="ghost" size="sm" color="fg.muted" _currentPage={{ color: 'brand.fg', bg: 'brand.subtle' }}>
               <Link to={item.to} aria-current={isCurrent(item.to) ? 'page' : undefined}>

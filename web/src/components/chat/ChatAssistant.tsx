@@ -43,9 +43,9 @@ const ChatIcon = () => (
 /**
  * The live-chat assistant of spec 01 sections 2 and 9: a floating button (hidden after 1 s of scrolling) opening a
  * 400 x 700 window. Questions are limited to 70 characters; the server answers from the FAQ in the UI language.
- * Loading the assistant may fail (no token, server down): that is only logged, and the window still opens.
+ * Loading the assistant may fail (no token, server down): that is only logged, and the window still opens. What it
+ * covers keeps CHAT_CLEARANCE (./clearance.ts) free.
  */
-
 export function ChatAssistant() {
   const { t, i18n } = useTranslation('public');
   const hidden = useHideOnScroll();
