@@ -28,11 +28,15 @@ export const isPublishedPassword = (p: string): boolean => p === PUBLISHED_PASSW
 export const passwordIssue = (p: string): 'strongPassword' | 'publishedPassword' | null =>
   !isStrongPassword(p) ? 'strongPassword' : isPublishedPassword(p) ? 'publishedPassword' : null;
 
-const password = z
-  .string()
-  .max(128, 'strongPassword')
-  .refine(isStrongPassword, 'strongPassword')
-  .refine((p) => !isPublishedPassword(p), 'publishedPassword');
+/** A password someone chooses, as every door checks it (`weak`: the message key the door shows for a weak one). */
+export const chosenPassword = (weak = 'strongPassword') =>
+  z
+    .string()
+    .max(128, weak)
+    .refine(isStrongPassword, weak)
+    .refine((p) => !isPublishedPassword(p), 'publishedPassword');
+
+const password = chosenPassword();
 const code = z.string().trim().regex(/^\d{6}$/, 'otpCode');
 
 /** What the applicant types on the sign-up page. */

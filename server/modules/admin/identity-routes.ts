@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { isPublishedPassword, isStrongPassword } from '../../../machines/forms/account';
+import { chosenPassword } from '../../../machines/forms/account';
 import { roles, sessions, users } from '../../../db/schema';
 import { ALL_PERMISSIONS, Permissions } from '../../../machines/permissions';
 import { ROLE_NAME_PATTERN } from '../../../machines/default-roles';
@@ -32,12 +32,8 @@ const ZRole = z.object({
   userCount: z.number(),
 });
 
-// The rule every other door applies to a chosen password (machines/forms/account.ts), staff accounts included.
-const ZPassword = z
-  .string()
-  .max(128, 'admin:identity.passwordRule')
-  .refine(isStrongPassword, 'admin:identity.passwordRule')
-  .refine((p) => !isPublishedPassword(p), 'publishedPassword');
+// The rule every other door applies to a chosen password, staff accounts included.
+const ZPassword = chosenPassword('admin:identity.passwordRule');
 const ZRoleNames = z.array(z.string().min(1).max(50)).max(20);
 const ZPermissionNames = z.array(z.enum(ALL_PERMISSIONS as unknown as [string, ...string[]])).max(500);
 

@@ -41,11 +41,14 @@ export interface Notice {
   names?: Record<string, { ar: string; en: string }[]>;
 }
 
+// One list formatter per language, made once: every event answer passes through noticeTexts.
+const LIST_FORMATS = new Map<Language, Intl.ListFormat>();
+const listFormat = (lang: Language) => LIST_FORMATS.get(lang) ?? LIST_FORMATS.set(lang, new Intl.ListFormat(lang, { type: 'conjunction' })).get(lang)!;
+
 /** The notices in the reader's language: each name list joined the way the language runs a list in (Intl.ListFormat). */
 export function noticeTexts(t: TFunction, lang: Language, notices: Notice[]): string[] {
-  const lists = new Intl.ListFormat(lang, { type: 'conjunction' });
   return notices.map((n) => {
-    const names = Object.fromEntries(Object.entries(n.names ?? {}).map(([k, v]) => [k, lists.format(v.map((name) => name[lang]))]));
+    const names = Object.fromEntries(Object.entries(n.names ?? {}).map(([k, v]) => [k, listFormat(lang).format(v.map((name) => name[lang]))]));
     return t(n.key, { ...n.params, ...names });
   });
 }
