@@ -81,7 +81,7 @@ export function applyTextOverrides(overrides: TextOverride[]): void {
 /*
  * One `t` per language, shared by the requests, until the texts change (applyTextOverrides, the only writer of the
  * server's i18next resources after initI18n). Labels memoised per `t` (requests/present.ts statusLabel) therefore
- * live across requests: on an event POST the status label's i18next lookup was ~3 % of the CPU (docs/performance.md,
+ * live across requests: on an event POST the status label's i18next lookup was ~3 % of the CPU (docs/performance-log.md,
  * HTTP fourth pass). Before, a new `t` per request kept that memo to one request.
  */
 const fixedTs = new Map<Language, TFunction>();

@@ -40,7 +40,7 @@ const summaryColumns = {
 };
 
 /**
- * How many rows past a page's first one a list counts (product decision, docs/performance.md "Lists, third pass"):
+ * How many rows past a page's first one a list counts (product decision, docs/performance-log.md "Lists, third pass"):
  * beyond it the total reads "more than N" and the pager can still go forward, each page counting further ahead.
  */
 export const COUNT_AHEAD = 1000;
@@ -131,7 +131,7 @@ export function listStatement(db: Db, q: QueueQuery) {
 export async function listRequests(db: Db, q: QueueQuery): Promise<Page<RequestSummaryView>> {
   const { where, offset, page } = listStatement(db, q);
   // Prepared (postgres.js keeps one per statement text and connection): PostgreSQL parses and plans it once, not on
-  // every call; the generic plan is the same as the custom one (docs/performance.md, "Lists, third pass").
+  // every call; the generic plan is the same as the custom one (docs/performance-log.md, "Lists, third pass").
   const rows = await page.prepare('request_list').execute();
   const ahead = offset + COUNT_AHEAD;
   // A page past the end has no row to carry the count.

@@ -104,7 +104,7 @@ const inertScopes = new WeakMap<AnyStateMachine, AnyScope>();
  * xstate's pure `transition(machine, snapshot, event)`, minus its per-call cost: xstate builds a new inert actor for
  * every call, and the Actor constructor computes the machine's initial snapshot (running the context factory without
  * input, which throws and is caught), which was the largest single cost of a transition in the engine's profile
- * (docs/performance.md). The inert scope is built once per machine and only its action collector is per call: the
+ * (docs/performance-log.md). The inert scope is built once per machine and only its action collector is per call: the
  * machines neither invoke nor spawn actors, so nothing registers in the scope's system, and transitions are
  * synchronous, so no two calls share the collector.
  */
@@ -137,7 +137,7 @@ export function machineTransition(machine: AnyStateMachine, snapshot: AnyMachine
 /**
  * xstate's `initialTransition(machine, input)` on the same reused inert scope: xstate's own builds a new actor per
  * call (and that actor computes an initial snapshot of its own first), which was most of the cost of starting a bill
- * lifecycle in the mix's profile (docs/performance.md).
+ * lifecycle in the mix's profile (docs/performance-log.md).
  */
 export function machineInitialTransition(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, { type: string; params: unknown }[]] {
   const actions: { type: string; params: unknown }[] = [];

@@ -469,7 +469,7 @@ const transitionStatement = new HotStatement('wf_write_transition', () => {
 /**
  * A transition's timer changes, after its effects (as before: a timer runner's transaction takes its row locks in
  * that order), in one statement: the cancels and the arms. Moving them into the transition's own write, before the
- * effects, made two timer runners fire fewer timers (docs/performance.md, third pass).
+ * effects, made two timer runners fire fewer timers (docs/performance-log.md, third pass).
  */
 const timersStatement = new HotStatement('wf_transition_timers', () =>
   query(sql`with cancelled as (${cancelTimersCte()}) ${armTimersCte()}`),

@@ -48,8 +48,8 @@ export const requests = pgTable(
   },
   // The two list indexes lead with the list's filter (a queue, or a facility), follow the list's order (newest
   // first), and carry the columns the lists also filter on, so a page stops after its rows and a count reads only
-  // the index (docs/performance.md). The price: updated_at is indexed, so no event is a HOT update any more (an event
-  // that changes the queue or assignee never was one). Measured in docs/performance.md.
+  // the index (docs/performance-log.md). The price: updated_at is indexed, so no event is a HOT update any more (an event
+  // that changes the queue or assignee never was one). Measured in docs/performance-log.md.
   (t) => [
     index('requests_queue_list_idx').on(t.queue, t.updatedAt.desc().nullsFirst(), t.number.desc().nullsFirst(), t.assigneeUserId, t.kind, t.deletedAt),
     index('requests_facility_list_idx').on(t.facilityPublicId, t.updatedAt.desc().nullsFirst(), t.number.desc().nullsFirst(), t.kind, t.deletedAt),
@@ -90,7 +90,7 @@ export const requestHistory = pgTable(
     index('request_history_from_queue_idx').on(t.fromQueue),
     // The steps that move a request to another queue, for the lists' working-day clocks (server/modules/requests/clock.ts
     // queueMovesOf): a few rows per request where the history has thousands. Events that keep the queue (the busiest:
-    // assignments, notes) write no entry. Measured in docs/performance.md, "Lists, third pass".
+    // assignments, notes) write no entry. Measured in docs/performance-log.md, "Lists, third pass".
     index('request_history_queue_moves_idx')
       .on(t.requestId, t.seq, t.at, t.toQueue)
       .where(sql`${t.toQueue} is distinct from ${t.fromQueue}`),

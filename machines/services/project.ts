@@ -9,7 +9,7 @@ import type { CertificateProduct, ServiceDefinition } from './types';
 
 /**
  * Results of complete-schema parses, per stored section value (by identity) and schema. A submission checks every
- * section and its fee rule then projects the same stored objects (docs/performance.md, fourth pass): the second
+ * section and its fee rule then projects the same stored objects (docs/performance-log.md, fourth pass): the second
  * parse is a lookup. Stored data is never mutated (a change replaces the object), and results are only read.
  */
 const parsedSections = new WeakMap<object, WeakMap<z.ZodType, z.ZodSafeParseResult<unknown>>>();

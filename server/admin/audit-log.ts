@@ -17,7 +17,7 @@ export type ApiCallEntry = Required<Pick<AuditEntry, 'action' | 'userId' | 'user
 
 /**
  * writeAudit for every API write, as one statement built once: drizzle's build of the insert was ~5 % of an event
- * POST's CPU (docs/performance.md, HTTP fourth pass). The same row: `details` is `{ error: code }` or null.
+ * POST's CPU (docs/performance-log.md, HTTP fourth pass). The same row: `details` is `{ error: code }` or null.
  */
 export function apiCallWriter(db: Db): (entry: ApiCallEntry) => Promise<void> {
   const statement = apiCallInsert(db).prepare('audit_api_call');

@@ -51,7 +51,7 @@ const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 /*
  * The memberships and the role grants of the session's user, read in the session's own statement: every signed-in
  * request runs it, and three round trips in a row were the largest part of a small request's time
- * (docs/performance.md). Same rows and same rules as actorAndGrants.
+ * (docs/performance-log.md). Same rows and same rules as actorAndGrants.
  */
 const membershipsOfUser = sql<Membership[]>`(
   select coalesce(jsonb_agg(jsonb_build_object('publicId', ${facilities.publicId}, 'role', ${facilityMembers.role}, 'delegated', ${facilityMembers.permissions})), '[]'::jsonb)
@@ -85,7 +85,7 @@ export default fp(async (app) => {
   app.decorateRequest('sessionState', 'none');
 
   // Built once: every signed-in request runs it, and building the query from drizzle's AST on each call was a few
-  // per cent of an event POST's CPU (docs/performance.md, HTTP third pass).
+  // per cent of an event POST's CPU (docs/performance-log.md, HTTP third pass).
   const sessionStatement = app.db
     .select({ session: sessions, user: users, memberships: membershipsOfUser, grants: grantsOfUser })
     .from(sessions)

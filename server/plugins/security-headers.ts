@@ -6,7 +6,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * helmet's security headers (CSP, HSTS, frame options, ...) on every answer, computed once.
  *
  * @fastify/helmet (which this plugin replaces) called helmet(options) on every request, so each request parsed the
- * CSP directives, built the header middlewares and ran them: ~3 % of an event POST's CPU (docs/performance.md, HTTP fourth pass). The portal's options
+ * CSP directives, built the header middlewares and ran them: ~3 % of an event POST's CPU (docs/performance-log.md, HTTP fourth pass). The portal's options
  * hold no per-request value (no CSP nonce, no directive function; no route sets its own helmet options or uses
  * reply.helmet), so helmet's answer is the same for every request: it is recorded once at start, and each answer gets
  * those headers, set on the raw answer in onRequest as @fastify/helmet does.

@@ -4,7 +4,7 @@
  * the pixels of each build against the first: "same", or how many pixels differ (with a diff-*.png in
  * <outDir>/<label>). One server and one set of data serve every build: the browser gets the build's files from its
  * folder (page.route) and the API from the server, so dates and numbers match. Used for the Chakra theme trimming
- * (docs/performance.md, fifth pass). Asserts nothing; ends with a `name=value` line.
+ * (docs/performance-log.md, fifth pass). Asserts nothing; ends with a `name=value` line.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';

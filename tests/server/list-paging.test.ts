@@ -8,7 +8,7 @@ import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft } from '../helpers/requests';
 
 /*
- * The request lists past COUNT_AHEAD rows (docs/performance.md, "Lists, third pass"): the total is exact up to
+ * The request lists past COUNT_AHEAD rows (docs/performance-log.md, "Lists, third pass"): the total is exact up to
  * COUNT_AHEAD rows past the page's first one and says "more" beyond; paging walks the whole list in order across that
  * boundary; a page past the end still has its total; and the count, like the rows, covers only what the viewer may see.
  */

@@ -9,7 +9,7 @@ import { FACILITY, applicant, registration } from './fixtures/internal-certifica
 
 /**
  * The staff "brand name" filter reads a copy of the brand names kept on the request row. The engine recomputes that
- * copy only when an event changed the request's data (docs/performance.md): an edit must still show in the filter, and
+ * copy only when an event changed the request's data (docs/performance-log.md): an edit must still show in the filter, and
  * events that leave the data alone must keep it.
  */
 let database: Database;

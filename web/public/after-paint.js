@@ -34,7 +34,9 @@
     '[role="combobox"]', '[role="menuitem"]', 'input', 'summary', 'label',
   ].join(', ');
   var NOT_TEXT = /^(checkbox|radio|submit|button|reset|image|file|hidden)$/;
+  /** @type {HTMLElement[]} */
   var held = [];
+  /** @type {{ form: HTMLFormElement, submitter: HTMLElement | null }[]} */
   var heldSubmits = [];
   var requested = false;
 
@@ -48,7 +50,7 @@
     var module = document.createElement('script');
     module.type = 'module';
     module.crossOrigin = '';
-    module.src = entry;
+    module.src = /** @type {string} */ (entry);
     module.onerror = notLoaded;
     document.head.appendChild(module);
   }
@@ -69,17 +71,19 @@
     html.dataset.app = 'failed';
   }
 
+  /** @param {Event} event */
   function keepFromReact(event) {
     event.stopImmediatePropagation();
   }
 
+  /** @param {MouseEvent} event */
   function holdClick(event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target || target.closest('a[href]')) return;
     event.stopImmediatePropagation();
-    var control = target.closest(CONTROL);
+    var control = /** @type {HTMLElement | null} */ (target.closest(CONTROL));
     // A click in a text field only places the caret: the browser does that without the app.
-    if (!control || (control.matches('input') && !NOT_TEXT.test(control.type))) return;
+    if (!control || (control.matches('input') && !NOT_TEXT.test(/** @type {HTMLInputElement} */ (control).type))) return;
     event.preventDefault();
     if (html.dataset.app === 'failed') return location.reload();
     if (held.indexOf(control) < 0) {
@@ -90,7 +94,11 @@
     loadApp();
   }
 
-  /** A held control shows that it was pressed (a phone has no busy pointer): dimmed and busy until it is let go. */
+  /**
+   * A held control shows that it was pressed (a phone has no busy pointer): dimmed and busy until it is let go.
+   * @param {HTMLElement} control
+   * @param {boolean} on
+   */
   function showHeld(control, on) {
     if (on) {
       control.setAttribute('aria-busy', 'true');
@@ -101,26 +109,35 @@
     }
   }
 
+  /** @param {SubmitEvent} event */
   function holdSubmit(event) {
     event.preventDefault();
     event.stopImmediatePropagation();
     if (html.dataset.app === 'failed') return location.reload();
-    heldSubmits.push({ form: event.target, submitter: event.submitter || null });
+    heldSubmits.push({ form: /** @type {HTMLFormElement} */ (event.target), submitter: event.submitter || null });
     loadApp();
   }
 
+  /** @type {Record<string, ((value: string) => void) | undefined>} */
   var valueSetters = {
-    INPUT: Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set,
-    TEXTAREA: Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set,
+    INPUT: /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')).set,
+    TEXTAREA: /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')).set,
   };
 
-  /** Gives a field's text to React as typing does: set past React's value tracking, then announced as input. */
+  /**
+   * Gives a field's text to React as typing does: set past React's value tracking, then announced as input.
+   * @param {HTMLInputElement | HTMLTextAreaElement} field
+   * @param {string} value
+   */
   function typeInto(field, value) {
-    valueSetters[field.tagName].call(field, value);
+    /** @type {(value: string) => void} */ (valueSetters[field.tagName]).call(field, value);
     field.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
-  /** The value a list was painted with: its option marked selected, else its first. */
+  /**
+   * The value a list was painted with: its option marked selected, else its first.
+   * @param {HTMLSelectElement} list
+   */
   function firstChoice(list) {
     for (var i = 0; i < list.options.length; i++) if (list.options[i].defaultSelected) return list.options[i].value;
     return list.options.length ? list.options[0].value : '';
@@ -133,14 +150,14 @@
     document.removeEventListener('click', holdClick, true);
     document.removeEventListener('submit', holdSubmit, true);
     // React hydrated the field with the text in it as its starting point: emptied first, the text is then a change.
-    document.querySelectorAll('#root input, #root textarea').forEach(function (field) {
+    document.querySelectorAll(/** @type {'input'} */ ('#root input, #root textarea')).forEach(function (field) {
       if (NOT_TEXT.test(field.type) || field.value === field.defaultValue) return;
       var value = field.value;
       typeInto(field, field.defaultValue);
       typeInto(field, value);
     });
     // A choice made in a list meanwhile: React acts on the list's change event.
-    document.querySelectorAll('#root select').forEach(function (list) {
+    document.querySelectorAll(/** @type {'select'} */ ('#root select')).forEach(function (list) {
       if (!list.multiple && list.value !== firstChoice(list)) list.dispatchEvent(new Event('change', { bubbles: true }));
     });
     // The clicks in a task of their own, once React has rendered what the typing changed (a submit reads the field's
@@ -170,9 +187,10 @@
   var root = document.getElementById('root');
   var walker = root && document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
   var boundary = false;
-  while (!boundary && walker && walker.nextNode()) boundary = walker.currentNode.data === '$';
+  while (!boundary && walker && walker.nextNode()) boundary = /** @type {Comment} */ (walker.currentNode).data === '$';
+  /** @param {Event} event */
   function onHydrated(event) {
-    if (boundary && event.detail !== 'content') return;
+    if (boundary && /** @type {CustomEvent} */ (event).detail !== 'content') return;
     document.removeEventListener('halal:hydrated', onHydrated);
     takenOver();
   }

@@ -115,7 +115,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       },
       serializerCompiler: trustedSuccess,
       // The answer of a write is one request (~2.7 KB): brotli of it cost ~5 % of the call's CPU (and its
-      // decompression the caller's) to save ~1.8 KB (docs/performance.md, HTTP fourth pass). Lists stay compressed.
+      // decompression the caller's) to save ~1.8 KB (docs/performance-log.md, HTTP fourth pass). Lists stay compressed.
       compress: false,
     },
     async (request) => {
