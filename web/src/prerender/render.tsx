@@ -36,8 +36,6 @@ export type RenderResult =
   | { kind: 'page'; html: string; styles: string; state: PrerenderState; status: number; title: string | null }
   | { kind: 'redirect'; href: string };
 
-type ServerResult = { type: 'render' } | { type: 'redirect'; redirect: { headers: Headers; options: { href?: string } } };
-
 /** Each page sets the app's module-level state (language, session, API client) while it renders: one at a time. */
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -86,8 +84,9 @@ async function renderWith({ url, lang, fetch: fetchApi, signedIn = false }: Rend
     scrollRestoration: false,
   });
   await router.load();
-  // How the router settled on the server (router-core load-server.ts; not in its typed API).
-  const settled = (router as unknown as { _serverResult?: ServerResult })._serverResult;
+  // How the router settled on the server (router-core's load-server.ts sets it; typed by the router, so an upgrade that
+  // changes it fails the type check rather than the prerender).
+  const settled = router._serverResult;
   if (settled?.type === 'redirect') {
     // '/' -> '/home': the query (?lang=) goes along, so the page comes in the language asked for.
     const href = settled.redirect.headers.get('Location') ?? settled.redirect.options.href ?? '/';
