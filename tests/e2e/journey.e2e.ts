@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../machines/forms';
 import { internalCertificateData } from '../services/fixtures';
-import { act, horizontalOverflow, launchBrowser, listCells, numberDrawn, openPage, overlaps, screenshot, textOverlaps, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { act, datesDrawn, horizontalOverflow, launchBrowser, listCells, numberDrawn, openPage, overlaps, screenshot, textOverlaps, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 17: the way a person goes through the portal, in real Chromium, in Arabic and English, on a phone (390 px)
@@ -162,6 +162,12 @@ describe('a person goes through the portal', () => {
     await testId(page, 'requests-search').press('Enter');
     await expect.poll(() => page.locator('[data-testid="request-link"]').count()).toBe(1);
     expect(await numberDrawn(page, '[data-testid="request-link"]', number)).toEqual({ leftToRight: true, lines: 1 });
+    // Its date reads day, month, year from the right in Arabic (English writes the month's name).
+    if (lang === 'ar') {
+      const dates = await datesDrawn(page, 'main');
+      expect(dates.length).toBeGreaterThan(0);
+      expect(dates.filter((d) => d.order !== 'dayFirst')).toEqual([]);
+    }
     await axe(page, `${lang}-${width} facility requests`);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     expect(facilityName).not.toBe('');
@@ -199,6 +205,12 @@ describe('a person goes through the portal', () => {
         // The breadcrumb's number too, and a copy of it is the number alone (no invisible isolate marks to paste into a search).
         expect(await numberDrawn(page, '[data-testid="breadcrumbs"]', r!.number), `${lang} ${width}`).toEqual({ leftToRight: true, lines: 1 });
         expect(await testId(page, 'breadcrumbs').textContent(), `${lang} ${width}`).not.toMatch(/[\u2066-\u2069]/);
+        // Each step of its history says when, in the reader's order: day, month, year from the right in Arabic.
+        if (lang === 'ar') {
+          const dates = await datesDrawn(page, '[data-testid="history"]');
+          expect(dates.length, `${width}`).toBeGreaterThan(0);
+          expect(dates.filter((d) => d.order !== 'dayFirst'), `${width}`).toEqual([]);
+        }
         if (width === 390) {
           // The request's products, a card each: every value on screen beside its field's name (as a table, the HS
           // code and the brand were off screen).

@@ -112,7 +112,8 @@ describe('the signed-in request page painted by the server', () => {
 
   it('is taken over by the app with no change on screen and nothing in the console; writes still pass the CSRF check', async () => {
     for (const lang of ['ar', 'en'] as const) {
-      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+      // A device in another time zone than the server's (UTC): the history's times are Riyadh's on both sides.
+      const { page, context, errors } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, timezoneId: 'America/Sao_Paulo' });
       await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
       // The circular letter's offer (a dialog opened after the app has loaded, whatever painted the page) is answered.
       await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));

@@ -20,6 +20,8 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
   /** Preferred language sent by the browser; the portal still defaults to Arabic. */
   locale?: string;
+  /** The device's time zone (default: the machine's). The portal shows Riyadh time whatever it is. */
+  timezoneId?: string;
   /**
    * The portal's service worker registers 30 s after a page loads; walks block it (default) so that every call goes
    * to the server and page.route sees it. service-worker.e2e.ts allows it.
@@ -40,6 +42,7 @@ export async function openPage(browser: Browser, baseURL: string, options: PageO
     baseURL,
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: options.locale ?? 'ar-SA',
+    timezoneId: options.timezoneId,
     acceptDownloads: true,
     serviceWorkers: options.serviceWorkers ?? 'block',
   });

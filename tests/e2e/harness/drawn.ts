@@ -29,6 +29,47 @@ export async function numberDrawn(page: Page, selector: string, text: string): P
   );
 }
 
+/**
+ * How each numeric date ("29/11/2026", as Arabic pages write them) under the element is drawn: `dayFirst` when it reads
+ * day, month, year in the page's direction (in Arabic: the day rightmost, the year leftmost), each number's digits left
+ * to right. An LTR isolate around Intl's Arabic date reorders it ("292026/11/"): that is `scrambled`.
+ */
+export async function datesDrawn(page: Page, selector: string): Promise<{ text: string; order: 'dayFirst' | 'scrambled' }[]> {
+  return page.evaluate((selector) => {
+    const rtl = getComputedStyle(document.documentElement).direction === 'rtl';
+    const found: { text: string; order: 'dayFirst' | 'scrambled' }[] = [];
+    for (const root of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of n.textContent!.matchAll(/(\d{1,2})\u200f?\/(\d{1,2})\u200f?\/(\d{4})/g)) {
+          const at = (k: number) => {
+            const r = document.createRange();
+            r.setStart(n!, k);
+            r.setEnd(n!, k + 1);
+            return r.getBoundingClientRect().left;
+          };
+          // Each part (day, month, year): where its first and last digits are drawn.
+          const month = m[0].indexOf('/') + 1;
+          const year = m[0].indexOf('/', month) + 1;
+          const parts = [
+            [0, m[1]],
+            [month, m[2]],
+            [year, m[3]],
+          ].map(([offset, digits]) => {
+            const start = m.index! + (offset as number);
+            return { first: at(start), last: at(start + (digits as string).length - 1) };
+          });
+          const digitsInOrder = parts.every((q) => q.first <= q.last);
+          const [d, mo, y] = parts.map((q) => q.first);
+          const dayFirst = rtl ? d > mo && mo > y : d < mo && mo < y;
+          found.push({ text: m[0], order: digitsInOrder && dayFirst ? 'dayFirst' : 'scrambled' });
+        }
+      }
+    }
+    return found;
+  }, selector);
+}
+
 /** How far the page scrolls sideways (px); 0 or less when it scrolls only vertically. */
 export const horizontalOverflow = (page: Page): Promise<number> =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -17,4 +17,4 @@ export { startServer, startServerWithData, freePort, type RunningServer } from '
 export { launchBrowser, openPage, overlaps, signIn, textOverlaps, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
 export * from './flows';
 export { issueCertificate } from './data';
-export { horizontalOverflow, listCells, numberDrawn } from './drawn';
+export { datesDrawn, horizontalOverflow, listCells, numberDrawn } from './drawn';

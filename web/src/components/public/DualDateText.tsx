@@ -1,7 +1,8 @@
 import { Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { formatGregorian, useHijriFormatter } from './localized';
+import { useHijriFormatter } from './localized';
 import type { DualDate } from './public-api';
+import { formatDate } from '../../lib/dates';
 
 /** A date in the Gregorian calendar with its Umm al-Qura Hijri equivalent underneath. */
 export function DualDateText({ date, testId }: { date: DualDate; testId?: string }) {
@@ -10,7 +11,7 @@ export function DualDateText({ date, testId }: { date: DualDate; testId?: string
   return (
     <Stack gap="0" data-testid={testId}>
       <Text>
-        <time dateTime={date.gregorian}>{formatGregorian(date.gregorian, i18n.language)}</time>
+        <time dateTime={date.gregorian}>{formatDate(date.gregorian, i18n.language, 'long')}</time>
         <Text as="span" color="fg.muted" fontSize="sm">
           {' '}
           ({t('verify.gregorian')})

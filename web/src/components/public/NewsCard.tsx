@@ -1,8 +1,9 @@
 import { AspectRatio, Box, Card, Image, Link as ChakraLink, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { formatGregorian, useLocalized } from './localized';
+import { useLocalized } from './localized';
 import type { NewsItem } from './public-api';
+import { formatDate } from '../../lib/dates';
 
 /** A news item in a list: image, date, title (the link) and summary. */
 export function NewsCard({ item, headingLevel = 'h2' }: { item: NewsItem; headingLevel?: 'h2' | 'h3' }) {
@@ -22,7 +23,7 @@ export function NewsCard({ item, headingLevel = 'h2' }: { item: NewsItem; headin
       )}
       <Card.Body gap="2">
         <Text fontSize="sm" color="fg.muted">
-          <time dateTime={item.publishedAt}>{formatGregorian(item.publishedAt, i18n.language)}</time>
+          <time dateTime={item.publishedAt}>{formatDate(item.publishedAt, i18n.language, 'long')}</time>
         </Text>
         <Card.Title as={headingLevel} fontSize="lg">
           {/* The title link covers the card, so the whole card opens the item with one link in the tab order. */}

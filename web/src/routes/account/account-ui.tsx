@@ -10,6 +10,7 @@ import { FormField } from '../../components/form/FormField';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer } from '../../components/PageHeader';
 import { LOGIN_PATH } from '../../session/access';
+import { formatDate } from '../../lib/dates';
 
 /** What the server says about a code it sent (machines/forms/account.ts ZCodeSent). */
 export type CodeSent = ApiResponse<'/api/account/register/send-code', 'post'>;
@@ -43,7 +44,7 @@ export function useSecondsUntil(iso: string | undefined): number {
 export function useTimeOf(iso: string | undefined): string {
   const { i18n } = useTranslation();
   if (!iso) return '';
-  return new Date(iso).toLocaleTimeString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { hour: '2-digit', minute: '2-digit', hour12: false });
+  return formatDate(iso, i18n.language, 'time');
 }
 
 /** The card every account page sits in: a title, a subtitle, the page-level error and a way back to sign-in. */

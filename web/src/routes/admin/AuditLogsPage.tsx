@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { buildUrl } from '../../api/client';
 import { apiQuery, useApi } from '../../api/query';
 import { DataTable, FormField, PageContainer, PageHeader, usePaging, type Column } from '../../components';
-import { dateTime, type AuditEntry } from './admin-api';
+import type { AuditEntry } from './admin-api';
 import { AdminLinks } from './AdminLinks';
+import { formatDate } from '../../lib/dates';
 
 const ACTIONS = ['auth.login', 'auth.logout', 'api.write', 'settings.change', 'role.create', 'role.change', 'role.delete', 'user.create', 'user.roles', 'user.lock', 'user.unlock', 'user.password-reset'];
 
@@ -37,7 +38,7 @@ export function AuditLogsPage() {
   const list = useApi(apiQuery('/api/admin/audit-logs', { params: { query: { ...query, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } } }));
 
   const columns: Column<AuditEntry>[] = [
-    { key: 'at', header: t('admin:audit.at'), render: (e) => <Text whiteSpace="nowrap">{dateTime(e.at, i18n.language)}</Text> },
+    { key: 'at', header: t('admin:audit.at'), render: (e) => <Text whiteSpace="nowrap">{formatDate(e.at, i18n.language, 'stamp')}</Text> },
     { key: 'user', header: t('admin:audit.user'), render: (e) => <Text dir="ltr">{e.userName ?? '—'}</Text> },
     { key: 'action', header: t('admin:audit.action'), render: (e) => t(`admin:audit.actions.${e.action}`, { defaultValue: e.action }) },
     {

@@ -7,6 +7,7 @@ import { ApiError, messagesOf } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { FormField, PageContainer, PageHeader, fieldMessages, notify, type FieldMessage } from '../../components';
 import { AdminLinks } from './AdminLinks';
+import { formatDate } from '../../lib/dates';
 
 /** The form's fields, by group; `percent` fields are edited in % (vatRate 0.15 is shown as 15). */
 const GROUPS: { key: string; fields: { path: string; percent?: boolean }[] }[] = [
@@ -129,7 +130,7 @@ export function SettingsPage() {
           <Stack gap="5">
             {q.data.updatedAt && (
               <Text fontSize="sm" color="fg.muted" data-testid="settings-version">
-                {t('admin:settings.version', { version: q.data.version, at: new Date(q.data.updatedAt).toLocaleString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB') })}
+                {t('admin:settings.version', { version: q.data.version, at: formatDate(q.data.updatedAt, i18n.language, 'stamp') })}
               </Text>
             )}
             {GROUPS.map((g) => (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Box, Button, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryItem } from '../requests/requests-api';
+import { formatDate } from '../../lib/dates';
 
 /**
  * The audit reports written so far (one per round), which the decision committee may show or hide while deciding.
@@ -12,7 +13,6 @@ export function AuditReports({ history }: { history: readonly HistoryItem[] }) {
   const [shown, setShown] = useState(false);
   const reports = history.filter((h) => h.event === 'SUBMIT_REPORT');
   if (reports.length === 0) return null;
-  const when = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   return (
     <Box as="section" borderWidth="1px" borderRadius="md" p="4" data-testid="audit-reports">
       <Heading as="h2" size="md" display="flex" alignItems="center" gap="3">
@@ -26,7 +26,7 @@ export function AuditReports({ history }: { history: readonly HistoryItem[] }) {
           {reports.map((r) => (
             <Box key={r.seq} borderInlineStartWidth="3px" borderColor="brand.solid" ps="3" data-testid="audit-report">
               <Text fontSize="sm" color="fg.muted">
-                {t('history.by', { name: r.actor.name, at: when.format(new Date(r.at)) })}
+                {t('history.by', { name: r.actor.name, at: formatDate(r.at, i18n.language) })}
               </Text>
               <Text>{String(r.payload.summary ?? '')}</Text>
               {typeof r.payload.notesForCommittee === 'string' && <Text color="fg.muted">{r.payload.notesForCommittee}</Text>}

@@ -7,11 +7,10 @@ import { Ltr, ltr } from '../../components/Bidi';
 import { DataTable, PageContainer, PageHeader, type Column } from '../../components';
 import { Permissions as P } from '../../../../machines/permissions';
 import { can, useSession } from '../../session';
+import { formatDate } from '../../lib/dates';
 
 const numberIn = (lang: string) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US');
 const moneyIn = (lang: string) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const dateIn = (iso: string, lang: string) =>
-  new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-ca-gregory-nu-latn' : 'en-GB', { dateStyle: 'medium' }).format(new Date(iso));
 
 /** One figure with its label; `testId` names it for the browser tests. */
 function Figure({ label, value, sub, testId, tone }: { label: string; value: string; sub?: string; testId: string; tone?: 'warn' }) {
@@ -179,12 +178,12 @@ function FacilityView({ d }: { d: FacilityDashboard }) {
     { key: 'number', header: t('admin:dashboard.number'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'facility', header: t('admin:dashboard.facility'), render: (b) => facilityName(b.facilityId) },
     { key: 'total', header: t('admin:dashboard.total'), render: (b) => sar(b.total) },
-    { key: 'due', header: t('admin:dashboard.dueAt'), render: (b) => (b.dueAt ? dateIn(b.dueAt, i18n.language) : '—') },
+    { key: 'due', header: t('admin:dashboard.dueAt'), render: (b) => (b.dueAt ? formatDate(b.dueAt, i18n.language) : '—') },
   ];
   const certColumns: Column<Cert>[] = [
     { key: 'number', header: t('admin:dashboard.number'), render: (c) => <Ltr>{c.number}</Ltr> },
     { key: 'facility', header: t('admin:dashboard.facility'), render: (c) => facilityName(c.facilityId) },
-    { key: 'expires', header: t('admin:dashboard.expiresAt'), render: (c) => dateIn(c.expiresAt, i18n.language) },
+    { key: 'expires', header: t('admin:dashboard.expiresAt'), render: (c) => formatDate(c.expiresAt, i18n.language) },
     { key: 'left', header: t('admin:dashboard.daysLeft'), render: (c) => <Ltr>{n.format(c.daysLeft)}</Ltr> },
   ];
   return (

@@ -20,6 +20,7 @@ import { startParams, startableServices } from '../services/services';
 import { facilityRequestsPath } from '../services/links';
 import { countryName } from '../../lib/countries';
 import { listSeparator } from '../../i18n';
+import { formatDate } from '../../lib/dates';
 
 type Kind = 'cb' | 'internal' | 'external';
 
@@ -129,7 +130,7 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
     { key: 'name', header: t('fields.userName'), render: (u) => u.name },
     { key: 'role', header: t('fields.role'), render: (u) => <RoleLabel role={u.role} isYou={u.isCurrentUser} /> },
     { key: 'email', header: t('fields.email'), render: (u) => <span dir="ltr">{u.email}</span> },
-    { key: 'since', header: t('fields.memberSince'), render: (u) => u.memberSince.slice(0, 10) },
+    { key: 'since', header: t('fields.memberSince'), render: (u) => formatDate(u.memberSince, i18n.language) },
     {
       key: 'details',
       header: '',
@@ -287,7 +288,7 @@ function FacilityProfile({ kind, publicId }: { kind: Kind; publicId: string }) {
                       <Badge colorPalette={f.designationCertificate.usable ? 'green' : 'red'}>
                         {t(f.designationCertificate.usable ? 'profile.certificateUsable' : 'profile.certificateBlocked')}
                       </Badge>
-                      <Text color="fg.muted">{t('profile.expiresOn', { date: f.designationCertificate.expiresAt.slice(0, 10) })}</Text>
+                      <Text color="fg.muted">{t('profile.expiresOn', { date: formatDate(f.designationCertificate.expiresAt, i18n.language) })}</Text>
                     </Flex>
                   </Card.Body>
                 </Card.Root>

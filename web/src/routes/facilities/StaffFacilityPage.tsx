@@ -8,6 +8,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
 import { CrStatusBadge, nameIn, RoleLabel } from './labels';
 import { countryName } from '../../lib/countries';
+import { formatDate } from '../../lib/dates';
 
 export const StaffCbPage = () => <StaffFacility kind="cb" id={useRouteParams('halal-profile/cb/$id').id} />;
 export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRouteParams('halal-profile/facility/$id').id} />;
@@ -86,7 +87,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
               <Flex gap="3" align="center">
                 <Text dir="ltr">{f.certificate.number}</Text>
                 <Badge colorPalette={f.certificate.usable ? 'green' : 'red'}>{t(f.certificate.usable ? 'profile.certificateUsable' : 'profile.certificateBlocked')}</Badge>
-                <Text color="fg.muted">{t('profile.expiresOn', { date: f.certificate.expiresAt.slice(0, 10) })}</Text>
+                <Text color="fg.muted">{t('profile.expiresOn', { date: formatDate(f.certificate.expiresAt, i18n.language) })}</Text>
               </Flex>
             </Card.Body>
           </Card.Root>

@@ -7,7 +7,7 @@ import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { PERSONAL_DATA } from '../../../../machines/personal-data';
-import { dateTime } from '../admin/admin-api';
+import { formatDate } from '../../lib/dates';
 import { ConfirmDialog, PageContainer, PageHeader, notify } from '../../components';
 import { useSession } from '../../session';
 import { loadSession } from '../../session/session-store';
@@ -119,7 +119,7 @@ export function GdprPage() {
             <Button colorPalette="brand" alignSelf="start" onClick={() => void ask()} data-testid="gdpr-request">
               {t('admin:gdpr.request')}
             </Button>
-            {list.data?.nextRequestAt && <Text color="fg.muted">{t('admin:gdpr.nextRequest', { after: dateTime(list.data.nextRequestAt, i18n.language) })}</Text>}
+            {list.data?.nextRequestAt && <Text color="fg.muted">{t('admin:gdpr.nextRequest', { after: formatDate(list.data.nextRequestAt, i18n.language, 'stamp') })}</Text>}
             {exportMessage && (
               <Alert.Root status="warning" data-testid="gdpr-message">
                 <Alert.Indicator />
@@ -137,11 +137,11 @@ export function GdprPage() {
                   <Table.Body {...cardBody}>
                     {list.data.items.map((r) => (
                       <Table.Row key={r.id} data-status={r.status} {...cardRow}>
-                        <CardCell label={requestColumns[0].label}>{dateTime(r.requestedAt, i18n.language)}</CardCell>
+                        <CardCell label={requestColumns[0].label}>{formatDate(r.requestedAt, i18n.language, 'stamp')}</CardCell>
                         <CardCell label={requestColumns[1].label}>
                           <Badge colorPalette={STATUS_TONE[r.status]}>{t(`admin:gdpr.status.${r.status}`)}</Badge>
                         </CardCell>
-                        <CardCell label={requestColumns[2].label}>{r.availableUntil ? dateTime(r.availableUntil, i18n.language) : '—'}</CardCell>
+                        <CardCell label={requestColumns[2].label}>{r.availableUntil ? formatDate(r.availableUntil, i18n.language, 'stamp') : '—'}</CardCell>
                         <CardCell label={requestColumns[3].label} textAlign={requestColumns[3].textAlign}>
                           {r.status === 'ready' && (
                             <Button size="sm" variant="outline" onClick={() => void download(r.id)} data-testid="gdpr-download">

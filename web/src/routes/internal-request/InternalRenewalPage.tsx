@@ -9,6 +9,7 @@ import { TextInput } from '../requests/inputs';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
+import { formatDate } from '../../lib/dates';
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
@@ -51,7 +52,7 @@ export function InternalRenewalPage() {
           <Box>
             <Text>{t('requests:renewal.certificate', { number: c.number })}</Text>
             <Text color="fg.muted">
-              {t('requests:renewal.expires', { date: new Date(c.expiresAt).toLocaleDateString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB'), count: Math.max(c.daysLeft, 0) })}
+              {t('requests:renewal.expires', { date: formatDate(c.expiresAt, i18n.language), count: Math.max(c.daysLeft, 0) })}
             </Text>
           </Box>
           {c.open ? (

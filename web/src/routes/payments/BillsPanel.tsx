@@ -4,6 +4,7 @@ import { api, data } from '../../api/client';
 import { useApi, type ApiResponse } from '../../api/query';
 import { requestQueries } from '../requests/requests-api';
 import { Ltr, ltr } from '../../components/Bidi';
+import { formatDate } from '../../lib/dates';
 
 export type BillView = ApiResponse<'/api/bills'>['items'][number];
 
@@ -62,7 +63,7 @@ export function BillsPanel({ requestId }: { requestId: string }) {
                   <Button colorPalette="brand" onClick={() => void pay(b)} data-testid="pay-bill">
                     {t('requests:payment.pay')}
                   </Button>
-                  {b.dueAt && <Text fontSize="sm" color="fg.muted">{t('requests:payment.payBefore', { date: ltr(new Date(b.dueAt).toLocaleDateString(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB')) })}</Text>}
+                  {b.dueAt && <Text fontSize="sm" color="fg.muted">{t('requests:payment.payBefore', { date: formatDate(b.dueAt, i18n.language) })}</Text>}
                 </Flex>
               )}
             </Box>

@@ -6,7 +6,8 @@ import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { PublicPage } from '../../components/public/PublicPage';
-import { formatGregorian, useHijriFormatter, useLocalized } from '../../components/public/localized';
+import { useHijriFormatter, useLocalized } from '../../components/public/localized';
+import { formatDate } from '../../lib/dates';
 
 type AccreditedCb = ApiResponse<'/api/public/conformity-bodies'>['items'][number];
 type PublicStatus = AccreditedCb['certificate']['status'];
@@ -88,7 +89,7 @@ export function AccreditedCbPage() {
       header: t('cb.validUntil'),
       render: (c) => (
         <Stack gap="0" fontSize="sm">
-          <time dateTime={c.certificate.expiresAt.gregorian}>{formatGregorian(c.certificate.expiresAt.gregorian, i18n.language)}</time>
+          <time dateTime={c.certificate.expiresAt.gregorian}>{formatDate(c.certificate.expiresAt.gregorian, i18n.language, 'long')}</time>
           <Text color="fg.muted">{hijri(c.certificate.expiresAt)}</Text>
         </Stack>
       ),

@@ -11,9 +11,10 @@ import { notify } from '../../components/toaster';
 import { ContentText } from '../../components/public/ContentText';
 import { NewsEditor } from '../../components/public/NewsEditor';
 import { useMetaDescription } from '../../components/public/PublicPage';
-import { formatGregorian, useLocalized } from '../../components/public/localized';
+import { useLocalized } from '../../components/public/localized';
 import { useRouteParams } from '../../route-params';
 import { useCan } from '../../session/use-session';
+import { formatDate } from '../../lib/dates';
 
 /** One news item (media-center/$newsId); administrators edit or delete it here. */
 export function NewsItemPage() {
@@ -39,7 +40,7 @@ export function NewsItemPage() {
         title={title}
         description={
           <Text mt="2" color="fg.muted">
-            {t('news.publishedOn', { date: formatGregorian(item.publishedAt, i18n.language) })}
+            {t('news.publishedOn', { date: formatDate(item.publishedAt, i18n.language, 'long') })}
           </Text>
         }
         breadcrumbs={[{ label: t('nav.home'), to: '/home' }, { label: t('nav.mediaCenter'), to: '/media-center' }, { label: title }]}

@@ -7,7 +7,8 @@ import { CertificateStatusBadge } from '../../components/public/CertificateStatu
 import { DualDateText } from '../../components/public/DualDateText';
 import { PublicPage } from '../../components/public/PublicPage';
 import { VerifyForm } from '../../components/public/VerifyForm';
-import { formatGregorian, useLocalized } from '../../components/public/localized';
+import { useLocalized } from '../../components/public/localized';
+import { formatDate } from '../../lib/dates';
 
 type VerifiedCertificate = NonNullable<ApiResponse<'/api/public/verify/{code}'>['certificate']>;
 type PublicStatus = VerifiedCertificate['status'];
@@ -62,7 +63,7 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
   const scope = c.kind === 'halalMark' && c.scope ? t(`markScope.${c.scope}`, { defaultValue: c.scope }) : c.scope;
   const statusText = t(`statusText.${c.status}`, {
     count: Math.max(0, c.daysRemaining),
-    date: formatGregorian(c.validFrom.gregorian, i18n.language),
+    date: formatDate(c.validFrom.gregorian, i18n.language, 'long'),
   });
   return (
     <Stack gap="6" data-testid="verify-result" data-status={c.status}>
@@ -155,7 +156,7 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
         </Box>
       )}
       <Text fontSize="sm" color="fg.muted">
-        {t('verify.checkedAt', { date: formatGregorian(new Date(), i18n.language) })}
+        {t('verify.checkedAt', { date: formatDate(new Date(), i18n.language, 'long') })}
       </Text>
     </Stack>
   );

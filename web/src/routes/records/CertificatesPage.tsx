@@ -11,6 +11,7 @@ import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
 import { statusPalette } from './status-palette';
 import { listSeparator } from '../../i18n';
+import { formatDate } from '../../lib/dates';
 
 const FILTERS = ['number', 'product', 'brand', 'status'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -46,8 +47,6 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
   };
   // The status filter holds one of the listed statuses (the URL may say otherwise: the server answers 400 as before).
   const list = useApi(apiQuery('/api/certificates', { params: { query: query as CertificatesQuery } }));
-  // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
-  const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const all: Column<CertificateSummaryJson>[] = [
     {
       key: 'number',
@@ -82,7 +81,7 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
         </Text>
       ),
     },
-    { key: 'expires', header: t('records:certificates.expiresAt'), render: (c) => date.format(new Date(c.expiresAt)) },
+    { key: 'expires', header: t('records:certificates.expiresAt'), render: (c) => formatDate(c.expiresAt, i18n.language) },
     {
       key: 'status',
       header: t('records:certificates.status'),

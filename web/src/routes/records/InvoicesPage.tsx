@@ -7,6 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
+import { formatDate } from '../../lib/dates';
 
 const FILTERS = ['any', 'issued', 'bulk'] as const;
 const PAGE_SIZE = 10;
@@ -31,8 +32,6 @@ export function InvoicesPage() {
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/bills', { params: { query: query as BillsQuery } }));
   const money = new Intl.NumberFormat(ar ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  // Dates stay plain text: Intl's Arabic output carries its own direction marks (an LTR isolate would scramble it).
-  const date = new Intl.DateTimeFormat(ar ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const sar = (s: string, testId: string) => (
     <Text as="span" whiteSpace="nowrap" data-testid={testId}>
       <Ltr>{money.format(Number(s))}</Ltr>
@@ -62,7 +61,7 @@ export function InvoicesPage() {
     ...(session?.isStaff || (session?.facilityIds.length ?? 0) > 1
       ? [{ key: 'facility', header: t('records:invoices.facility'), render: (b: BillJson) => (ar ? b.facility.nameAr : b.facility.nameEn) }]
       : []),
-    { key: 'date', header: t('records:invoices.date'), render: (b) => date.format(new Date(b.date)) },
+    { key: 'date', header: t('records:invoices.date'), render: (b) => formatDate(b.date, i18n.language) },
     { key: 'amount', header: t('records:invoices.amount'), align: 'end', render: (b) => sar(b.amount, 'invoice-amount') },
     { key: 'vat', header: t('records:invoices.vat'), align: 'end', render: (b) => sar(b.vat, 'invoice-vat') },
     { key: 'total', header: t('records:invoices.total'), align: 'end', render: (b) => <Box fontWeight="bold">{sar(b.total, 'invoice-total')}</Box> },

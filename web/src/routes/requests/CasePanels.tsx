@@ -8,6 +8,7 @@ import { latestCorrectiveActions, latestNonConformities, rejectionReasons } from
 import { useAttachmentNames } from './attachment-names';
 import type { HistoryItem } from './requests-api';
 import { listSeparator } from '../../i18n';
+import { formatDate } from '../../lib/dates';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -17,8 +18,7 @@ const two = (n: number) => String(n).padStart(2, '0');
  */
 export function AuditPlanPanel({ plan, people, highlight, staff = false }: { plan: TAuditPlan; people: Readonly<Record<string, string>>; highlight: boolean; staff?: boolean }) {
   const { t, i18n } = useTranslation('requests');
-  const day = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'full' });
-  const dateOf = (iso: string) => day.format(new Date(`${iso}T12:00:00`));
+  const dateOf = (day: string) => formatDate(day, i18n.language, 'full');
   const timelineColumns = [
     { key: 'date', label: t('plan.date') },
     { key: 'time', label: t('plan.time') },

@@ -1,6 +1,7 @@
 import { Badge, Box, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryItem } from './requests-api';
+import { formatDate } from '../../lib/dates';
 
 /** Saves of a draft by the same person less than this apart belong to one sitting. */
 const SITTING_MS = 60 * 60_000;
@@ -31,7 +32,6 @@ export function collapseEdits(items: readonly HistoryItem[]): (HistoryItem & { c
  */
 export function HistoryTimeline({ items, startLabel }: { items: readonly HistoryItem[]; startLabel?: string }) {
   const { t, i18n } = useTranslation(['requests', 'machines']);
-  const when = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Box as="section" aria-labelledby="history-title">
       <Heading as="h2" size="lg" id="history-title" mb="4">
@@ -52,7 +52,7 @@ export function HistoryTimeline({ items, startLabel }: { items: readonly History
                 <Badge colorPalette="brand">{h.to.label}</Badge>
               </Flex>
               <Text fontSize="sm" color="fg.muted">
-                {t('requests:history.by', { name: h.actor.name, at: `\u2066${when.format(new Date(h.at))}\u2069` })}
+                {t('requests:history.by', { name: h.actor.name, at: formatDate(h.at, i18n.language, 'dateTime') })}
               </Text>
               {text && (
                 <Text mt="1" data-testid="history-note">

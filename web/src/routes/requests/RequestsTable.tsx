@@ -9,6 +9,7 @@ import { Ltr } from '../../components/Bidi';
 import { EventDialog } from './EventDialog';
 import { ClockBadge } from './ClockBadge';
 import type { AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
+import { formatDate } from '../../lib/dates';
 
 /** Events a list row offers directly (the queue's assignment); everything else is on the request page. */
 const ROW_EVENTS = new Set(['ASSIGN_TO_ME', 'ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']);
@@ -27,7 +28,6 @@ export function RequestsTable(p: {
   onChanged?: () => void;
 }) {
   const { t, i18n } = useTranslation('requests');
-  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const columns: Column<RequestSummary>[] = [
     {
       key: 'number',
@@ -43,7 +43,7 @@ export function RequestsTable(p: {
     { key: 'kind', header: t('list.kind'), render: (r) => t(`machines:kinds.${r.kind}`, { defaultValue: r.kind }) },
     { key: 'status', header: t('list.status'), render: (r) => <Badge data-testid="row-status">{r.status.label}</Badge> },
     { key: 'creator', header: t('list.creator'), render: (r) => r.creatorName },
-    { key: 'updated', header: t('list.updated'), render: (r) => <Ltr>{date.format(new Date(r.updatedAt))}</Ltr> },
+    { key: 'updated', header: t('list.updated'), render: (r) => formatDate(r.updatedAt, i18n.language) },
   ];
   // The working-day clock, for the kinds that have a time limit (issue 15 item 7).
   if (p.rows.some((r) => r.clock)) {

@@ -16,6 +16,7 @@ import type { RequestSummary } from '../requests/requests-api';
 import { apiQuery, useApi } from '../../api/query';
 import { startLink, startParams, startableServices } from './services';
 import { useUrlFilters } from '../records/url-filters';
+import { formatDate } from '../../lib/dates';
 
 const VIEWS = ['requests', 'certificates', 'marks', 'bills'] as const;
 type View = (typeof VIEWS)[number];
@@ -157,7 +158,6 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
   const [page, setPage] = useState(1);
   const pageSize = 10;
   const list = useApi(apiQuery('/api/queues/{queue}', { params: { path: { queue: 'all' }, query: { facilityId: p.facilityId, kind: p.kind, tab: 'any', pageNumber: page, pageSize } } }));
-  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const services = p.facilityType ? startableServices(p.facilityType, p.permissions, 'certificate') : [];
   const columns: Column<RequestSummary>[] = [
     {
@@ -172,7 +172,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
       ),
     },
     { key: 'status', header: t('requests:list.status'), render: (r) => <Badge>{r.status.label}</Badge> },
-    { key: 'created', header: t('requests:list.issued'), render: (r) => <Ltr>{date.format(new Date(r.createdAt))}</Ltr> },
+    { key: 'created', header: t('requests:list.issued'), render: (r) => formatDate(r.createdAt, i18n.language) },
   ];
   if (services.length) {
     columns.push({
@@ -211,11 +211,10 @@ function BillsView({ facilityId }: { facilityId: string }) {
   const pageSize = 10;
   const bills = useApi(apiQuery('/api/bills', { params: { query: { facilityId, pageNumber: page, pageSize } } }));
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const date = new Intl.DateTimeFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { dateStyle: 'medium' });
   const columns: Column<BillView>[] = [
     { key: 'number', header: t('requests:list.number'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'kind', header: t('requests:list.kind'), render: (b) => b.feeKind.name },
-    { key: 'date', header: t('requests:list.issued'), render: (b) => <Ltr>{date.format(new Date(b.date))}</Ltr> },
+    { key: 'date', header: t('requests:list.issued'), render: (b) => formatDate(b.date, i18n.language) },
     {
       key: 'total',
       header: t('payments:bill.total'),
