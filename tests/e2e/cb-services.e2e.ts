@@ -331,6 +331,16 @@ describe('conformity-body services end to end', () => {
     const shot = `cb-${lang}-add-categories`;
     const { cb, audit, committee } = p;
     const number = SEEDED.add[lang];
+    // Its renewal is not open yet (500 days left): the start is refused with the reason in the user's language, and
+    // the user stays on the start screen.
+    await cb.goto(`/facility-requests/${CB}?tab=certificates`);
+    await waitForIdle(cb);
+    await testId(cb.locator('tr', { hasText: number }), 'start-cbRenewal').first().click();
+    await testId(cb, 'start-service').click();
+    const notOpen = { ar: 'لا يمكن تجديد الشهادة إلا عندما يتبقى من صلاحيتها أقل من 180 يوماً.', en: 'A certificate can be renewed only when fewer than 180 days of its validity remain.' };
+    await cb.getByText(notOpen[lang]).waitFor();
+    expect(cb.url()).not.toMatch(/\/edit$/);
+    await expect.poll(() => testId(cb, 'start-service').isEnabled()).toBe(true);
     const id = await fromCertificate(cb, number, 'cbAddCategories');
     await testId(cb, 'wizard-step-categories').waitFor();
     await tickCategories(cb, ['D', 'E']);

@@ -81,6 +81,14 @@ describe('catalogues', () => {
     expect(keys(arMachines).sort()).toEqual(keys(enMachines).sort());
   });
 
+  it("a certificate approved after a return to audit reads as the spec names 32 and 33, not as returned again", () => {
+    for (const kind of ['internalCertificate', 'internalRenewal'] as const)
+      for (const lang of ['ar', 'en'] as const) {
+        const label = (code: number) => translate(catalogues.statuses[kind].find((e) => e.code === code)!.labelKey, lang);
+        expect(label(33), `${kind} ${lang}`).toBe(label(32));
+      }
+  });
+
   it('kinds, queues, events, request types and kinds and payment services are labelled in both languages', () => {
     const keys = [
       ...catalogues.kinds.map((k) => k.labelKey),

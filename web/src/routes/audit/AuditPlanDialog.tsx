@@ -228,7 +228,8 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
             </Text>
             {form.days.map((d, i) => (
               <Text key={i}>
-                {d.date} {d.hour}:{d.minute.padStart(2, '0')} {t(`plan.${d.period}`)} — {d.activity} ({d.auditorUserIds.map((id) => names.get(id)).join(listSeparator())})
+                {d.date} {d.hour}:{d.minute.padStart(2, '0')} {t(`plan.${d.period}`)} — {d.activity}
+                {d.auditorUserIds.length > 0 && ` (${d.auditorUserIds.map((id) => names.get(id)).join(listSeparator())})`}
               </Text>
             ))}
             <Text>

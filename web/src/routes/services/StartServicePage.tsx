@@ -4,7 +4,8 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { ApiError, messagesOf } from '../../api/errors';
+import { notify } from '../../components/toaster';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
@@ -53,7 +54,13 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
       try {
         created = await data(api.POST('/api/requests', { body: { kind, facilityId: publicId, certificateId, data: prefill }, handleErrors: [400] }));
       } catch (e) {
-        if (!(e instanceof ApiError) || e.status !== 400 || !e.validationErrors.length) throw e;
+        if (!(e instanceof ApiError) || e.status !== 400) throw e;
+        // A refusal of the start itself (a renewal not open yet, an expired acceptance certificate): told as the shell
+        // tells any 400. Only a refusal of prefilled fields is answered by starting again without them.
+        if (!e.validationErrors.length) {
+          notify.error(messagesOf(e, t));
+          return;
+        }
         const rejected = e.validationErrors.flatMap((v) => v.members);
         created = await data(api.POST('/api/requests', { body: { kind, facilityId: publicId, certificateId, data: without(prefill, rejected) } }));
       }
