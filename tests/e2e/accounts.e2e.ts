@@ -103,6 +103,18 @@ describe('self-service accounts', () => {
       await screenshot(page, `accounts-register-errors-${lang}-${width}`);
       expect(await axeFindings(page)).toEqual([]);
 
+      // Two different passwords: said next to the repeat field, and said again in the other language after a switch.
+      await page.locator('input[name="password"]').fill(password);
+      await page.locator('input[name="repeat"]').fill(`${password}x`);
+      await testId(page, 'register-send-code').click();
+      expect(await fieldError(page, 'repeat').innerText()).toBe(tx.shell.account.register.mismatch);
+      const other = lang === 'ar' ? 'en' : 'ar';
+      await testId(page, 'language-toggle').click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(other);
+      expect(await fieldError(page, 'repeat').innerText()).toBe(TEXT[other].shell.account.register.mismatch);
+      await testId(page, 'language-toggle').click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+
       await page.locator('input[name="nationalId"]').fill(nationalId);
       await page.locator('input[name="phone"]').fill(local);
       await page.locator('input[name="password"]').fill(password);

@@ -99,6 +99,8 @@ describe('a person goes through the portal', () => {
     await screenshot(page, shot('profile'));
     await testId(page, 'start-internalCertificate').click();
     await waitForIdle(page);
+    // The start screen says the profile's data is filled in for this service (it is).
+    await testId(page, 'prefill-note').waitFor();
     await testId(page, 'start-service').click();
     await page.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
     await waitForIdle(page);

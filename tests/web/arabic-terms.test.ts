@@ -26,3 +26,15 @@ describe('Arabic terms', () => {
     expect(other).toEqual([]);
   });
 });
+
+describe('category names', () => {
+  it("a category has one name in each language: the public list of conformity bodies names it as the forms and certificates do", () => {
+    for (const lang of ['ar', 'en']) {
+      const read = (ns: string) => JSON.parse(readFileSync(new URL(`../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
+      const forms = read('forms').category as Record<string, string>;
+      const publicList = read('public').cbCategory as Record<string, string>;
+      expect(Object.keys(publicList).length, lang).toBeGreaterThan(10);
+      for (const [code, name] of Object.entries(publicList)) expect(name, `${lang} ${code}`).toBe(`${code} – ${forms[code]}`);
+    }
+  });
+});

@@ -199,4 +199,11 @@
   ENGAGEMENT.forEach(function (type) {
     window.addEventListener(type, loadApp, { capture: true, passive: true });
   });
+  // What the visitor must be told at once is told by the app, so it comes now: the session that ended while they were
+  // away (web/src/session/session-store.ts endIdleSession leaves this mark for the session-expired dialog).
+  try {
+    if (localStorage.getItem('halal.sessionEnded') !== null) loadApp();
+  } catch {
+    // Storage blocked: the app comes at the first engagement, as on any painted page.
+  }
 })();

@@ -18,6 +18,7 @@ export const sessionStore = createStore<Session | null>(null);
 export const sessionExpiredNotice = createStore<{ returnUrl: string } | null>(null);
 
 /** Survives the reload after an idle sign-out: "the session-expired modal appears on the next load". */
+// web/public/after-paint.js reads it too: a painted page loads the app at once to show the session-expired dialog.
 const ENDED_KEY = 'halal.sessionEnded';
 
 let firstLoad: Promise<Session> | undefined;

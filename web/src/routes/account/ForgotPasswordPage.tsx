@@ -73,7 +73,7 @@ export function ForgotPasswordPage() {
     const parsed = ZResetPassword.safeParse({ challengeId: sent!.challengeId, code, password });
     const found: Partial<Record<Field, FieldMessage | string>> = parsed.success ? {} : fieldMessages(parsed.error.issues);
     if (!repeat) found.repeat = { key: 'required' };
-    else if (repeat !== password) found.repeat = t('account.register.mismatch');
+    else if (repeat !== password) found.repeat = { key: 'shell:account.register.mismatch' };
     setErrors(found);
     if (Object.keys(found).length) return;
     void run(async () => {

@@ -72,7 +72,7 @@ export function RegisterPage() {
     const parsed = ZRegistration.safeParse(form);
     const found: Partial<Record<Field, FieldMessage | string>> = parsed.success ? {} : fieldMessages(parsed.error.issues);
     if (!form.repeat) found.repeat = { key: 'required' };
-    else if (form.repeat !== form.password) found.repeat = t('account.register.mismatch');
+    else if (form.repeat !== form.password) found.repeat = { key: 'shell:account.register.mismatch' };
     setErrors(found);
     if (Object.keys(found).length) return;
     void run(async () => {

@@ -15,6 +15,7 @@ import { isNationalOrResidentId, normalizePhone } from '../../../../machines/for
 import type { DelegateLookup, Delegation } from './facilities-api';
 import { nameIn, permissionKey } from './labels';
 import { listSeparator } from '../../i18n';
+import type { FieldMessage } from '../../components/form/validation-messages';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {
@@ -87,7 +88,8 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
   const [delegation, setDelegation] = useState<Delegation | null>(null);
   const [code, setCode] = useState('');
   const [acknowledged, setAcknowledged] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Messages as keys, drawn in the language of the moment: a language switch redraws them.
+  const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const resendIn = useSecondsUntil(delegation?.otp?.resendAvailableAt);
@@ -121,7 +123,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
   const checkId = async () => {
     const id = nationalId.trim();
     if (!isNationalOrResidentId(id)) {
-      setErrors({ nationalId: t('errors:NationalIdInvalid') });
+      setErrors({ nationalId: { key: 'errors:NationalIdInvalid' } });
       return;
     }
     setErrors({});
@@ -140,15 +142,15 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
   };
 
   const checkDetails = () => {
-    const e: Record<string, string> = {};
-    const required = t('validation:required');
+    const e: Record<string, FieldMessage> = {};
+    const required = { key: 'required' };
     if (!details.firstName.trim()) e.firstName = required;
     if (!details.lastName.trim()) e.lastName = required;
     if (!details.birthDate) e.birthDate = required;
-    else if (details.birthDate >= new Date().toISOString().slice(0, 10)) e.birthDate = t('validation:invalid');
+    else if (details.birthDate >= new Date().toISOString().slice(0, 10)) e.birthDate = { key: 'invalid' };
     if (!lookup?.exists) {
-      if (!normalizePhone(details.phone)) e.phone = t('errors:PhoneInvalid');
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(details.email.trim())) e.email = t('validation:email');
+      if (!normalizePhone(details.phone)) e.phone = { key: 'errors:PhoneInvalid' };
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(details.email.trim())) e.email = { key: 'email' };
     }
     setErrors(e);
     if (Object.keys(e).length === 0) setStep(2);
@@ -180,7 +182,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
   };
   const verify = async () => {
     if (!/^\d{6}$/.test(code.trim())) {
-      setErrors({ code: t('errors:OtpInvalid', { attemptsLeft: delegation?.otp?.attemptsLeft ?? 0 }) });
+      setErrors({ code: { key: 'errors:OtpInvalid', params: { attemptsLeft: delegation?.otp?.attemptsLeft ?? 0 } } });
       return;
     }
     setErrors({});

@@ -81,7 +81,11 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
         <Card.Body>
           <Stack gap="4">
             <Text>{t('requests:start.intro', { service: title, facility: f ? nameIn(f, i18n.language) : '' })}</Text>
-            <Text color="fg.muted">{t('requests:start.prefillNote')}</Text>
+            {WEB_SERVICES[kind]?.prefill && (
+              <Text color="fg.muted" data-testid="prefill-note">
+                {t('requests:start.prefillNote')}
+              </Text>
+            )}
             <Button alignSelf="start" colorPalette="brand" loading={starting} disabled={!f} onClick={() => void start()} data-testid="start-service">
               {t('requests:start.button')}
             </Button>
