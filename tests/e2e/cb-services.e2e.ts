@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
+import arErrors from '../../locales/ar/errors.json';
+import enErrors from '../../locales/en/errors.json';
 import {
   act,
   confirmIn,
@@ -52,13 +54,14 @@ const locale = (lang: Lang) => JSON.parse(readFileSync(join(__dirname, `../../lo
 const SEEDED = {
   renewal: { ar: 'CB-E2E-REN-AR', en: 'CB-E2E-REN-EN', expiresInDays: 90 },
   add: { ar: 'CB-E2E-ADD-AR', en: 'CB-E2E-ADD-EN', expiresInDays: 500 },
+  expired: { ar: 'CB-E2E-OLD-AR', en: 'CB-E2E-OLD-EN', expiresInDays: -5 },
 } as const;
 const SEEDED_CATEGORIES = ['C0', 'CI'];
 
 /** The CB's issued designation certificates, with their lifecycles (as the committee issues them). */
 async function prepareData(database: Database): Promise<Record<string, Date>> {
   const expiries: Record<string, Date> = {};
-  for (const s of [SEEDED.renewal, SEEDED.add]) {
+  for (const s of [SEEDED.renewal, SEEDED.add, SEEDED.expired]) {
     for (const lang of ['ar', 'en'] as const) {
       const number = s[lang];
       const expiresAt = new Date(Date.now() + s.expiresInDays * DAY);
@@ -331,14 +334,27 @@ describe('conformity-body services end to end', () => {
     const shot = `cb-${lang}-add-categories`;
     const { cb, audit, committee } = p;
     const number = SEEDED.add[lang];
+    // Spec 01 section 2's guard: categories cannot be added to an expired designation certificate. The wizard does not
+    // open; the user is told why and is back on the CB's requests.
+    await cb.goto(`/facility-requests/${CB}?tab=certificates`);
+    await waitForIdle(cb);
+    await testId(cb.locator('tr', { hasText: SEEDED.expired[lang] }), 'start-cbAddCategories').first().click();
+    const notValid = { ar: arErrors.CertificateNotValid, en: enErrors.CertificateNotValid };
+    await cb.getByText(notValid[lang]).waitFor();
+    await expect.poll(() => `${new URL(cb.url()).pathname}${new URL(cb.url()).search}`).toBe(`/facility-requests/${CB}`);
+    expect(await testId(cb, 'start-service').count()).toBe(0);
+
     // Its renewal is not open yet (500 days left): the start is refused with the reason in the user's language, and
     // the user stays on the start screen.
     await cb.goto(`/facility-requests/${CB}?tab=certificates`);
     await waitForIdle(cb);
     await testId(cb.locator('tr', { hasText: number }), 'start-cbRenewal').first().click();
+    await testId(cb, 'start-service').waitFor();
+    // A renewal has no step the profile could fill in: the start screen does not promise it.
+    expect(await testId(cb, 'prefill-note').count()).toBe(0);
     await testId(cb, 'start-service').click();
-    const notOpen = { ar: 'لا يمكن تجديد الشهادة إلا عندما يتبقى من صلاحيتها أقل من 180 يوماً.', en: 'A certificate can be renewed only when fewer than 180 days of its validity remain.' };
-    await cb.getByText(notOpen[lang]).waitFor();
+    const notOpen = { ar: arErrors.RenewalNotOpen, en: enErrors.RenewalNotOpen }[lang].replace('{{days}}', '180');
+    await cb.getByText(notOpen).waitFor();
     expect(cb.url()).not.toMatch(/\/edit$/);
     await expect.poll(() => testId(cb, 'start-service').isEnabled()).toBe(true);
     const id = await fromCertificate(cb, number, 'cbAddCategories');

@@ -26,8 +26,10 @@ import { textScreens } from './routes/texts';
 import { serviceScreens } from './routes/services';
 import { recordScreens } from './routes/records';
 import { genericStartKinds } from './routes/services/wizards';
+import { addCategoriesPrerequisites } from './routes/services/prerequisites';
 import { registerScreens } from './screens';
 import { START_ROUTES } from '../../machines/services/start-routes';
+import type { RequestKind } from '../../machines/services/types';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore, startSessionLoad } from './session/session-store';
 import { announceHydrated } from './prerender/hydrated';
@@ -60,7 +62,7 @@ export interface RouteEntry {
   component: RouteComponent;
   access?: RouteAccess;
   /** Runs after the access check passed (e.g. a prerequisite call); may throw redirect() or ForbiddenRouteError. */
-  check?: (params: Record<string, string>) => Promise<void>;
+  check?: (params: Record<string, string>, search: Record<string, unknown>) => Promise<void>;
   /** Starts the screen's calls (in parallel) into the query cache before it renders; params typed by ParamsOf<path>. */
   loader?(params: Record<string, string>, queryClient: QueryClient): Promise<unknown>;
 }
@@ -150,11 +152,14 @@ export const routeTable: RouteEntry[] = [
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];
 
+/** Route guards of start paths (spec 01 section 2 names one). */
+const START_CHECKS: Partial<Record<RequestKind, RouteEntry['check']>> = { cbAddCategories: addCategoriesPrerequisites };
+
 // A service with a wizard but no start screen of its own starts on the generic one, at its registry start path
 // (add-products, add-categories, renewals, external certificate, shipment, marks, the CB designation).
 for (const kind of genericStartKinds((path) => routeTable.some((e) => `/${e.path}` === path))) {
   const { start, startPermissions } = START_ROUTES[kind];
-  routeTable.push({ path: start.replace(/^\//, ''), component: serviceScreens.start(kind), access: { anyOf: startPermissions } });
+  routeTable.push({ path: start.replace(/^\//, ''), component: serviceScreens.start(kind), access: { anyOf: startPermissions }, check: START_CHECKS[kind] });
 }
 registerScreens(routeTable);
 
@@ -237,7 +242,7 @@ function buildRoute(entry: RouteEntry): AnyRoute {
         if (decision.kind === 'forbidden') throw new ForbiddenRouteError();
         if (access.mainUserOf) await requireMainUser(access.mainUserOf.kind, p[access.mainUserOf.param]);
       }
-      await check?.(p);
+      await check?.(p, location.search as Record<string, unknown>);
     },
     loader: loader && (({ params, context }) => loader(params as Record<string, string>, context.queryClient)),
   });
