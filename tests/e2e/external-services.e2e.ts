@@ -241,10 +241,11 @@ describe('foreign factory services end to end', () => {
     await expectStatus(registration, 102);
     // Payment way "full": the bill covers both years at once.
     expectBill(lang, await payBill(applicant, id, `${shot}-bill`), 2 * FEES.externalCertificateYear, VAT);
-    // Issued by the system immediately after payment (103 -> 105).
+    // Issued by the system immediately after payment (103 -> 105): the page the payment portal returned to shows it,
+    // with the way to the certificate, without a reload.
+    await expect.poll(() => testId(applicant, 'request-status').getAttribute('data-code'), { timeout: 30_000 }).toBe('105');
+    await testId(applicant, 'certificate-link').waitFor();
     await expectState(applicant, id, 'certified');
-    await openRequest(applicant, id);
-    expect(await testId(applicant, 'request-status').getAttribute('data-code')).toBe('105');
 
     const cert = await openCertificate(applicant, id, `${shot}-page`);
     expect(cert.kind).toBe('externalHalal');

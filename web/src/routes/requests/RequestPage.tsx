@@ -41,11 +41,14 @@ export function RequestPage() {
   const queries = requestQueries(requestId);
   const people = apiQuery('/api/requests/{id}/people', { params: { path: { id: requestId } } });
   // A request in the payment queue moves on without anyone acting on this page: the payment portal confirms a bill,
-  // the system issues a paid mark package (1004 -> 1005). Look again every few seconds for two minutes (while the
-  // page is visible), so the person who just paid sees the outcome without reloading.
+  // the system issues a paid mark package (1004 -> 1005) or a paid external certificate (103 -> 105). Look again every
+  // few seconds for two minutes (while the page is visible), so the person who just paid sees the outcome without
+  // reloading: in the payment queue, or back from the payment portal (the paid request has left that queue).
   const pollSince = useRef(0);
+  const justPaid = search.payment === 'paid';
   const request = useApi(queries.request, {
-    refetchInterval: ({ state }) => (state.data?.queue === 'payment' && !state.data.finished && Date.now() - pollSince.current < 120_000 ? 3000 : false),
+    refetchInterval: ({ state }) =>
+      (state.data?.queue === 'payment' || justPaid) && !state.data?.finished && Date.now() - pollSince.current < 120_000 ? 3000 : false,
   });
   const version = request.data?.version ?? 0;
   // The loader read these with the request; when its version changes (an event, the poll) they are read again.
