@@ -8124,6 +8124,7 @@ export interface operations {
                 any?: string;
                 brand?: string;
                 facilityId?: string;
+                heldBy?: string;
                 kind?: "internalHalal" | "externalHalal" | "cbDesignation" | "shipment" | "halalMark";
                 number?: string;
                 pageNumber?: number;
