@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import { bills, certificates } from '../../db/schema';
+import { formatDate } from '../../web/src/lib/dates';
 import { launchBrowser, openPage, screenshot, signIn, startServer, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
@@ -15,8 +18,10 @@ const DAY = 86_400_000;
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
 
+const ISSUED_AT = new Date(Date.now() - 200 * DAY);
+
 async function prepareData(database: Database) {
-  const issuedAt = new Date(Date.now() - 200 * DAY);
+  const issuedAt = ISSUED_AT;
   await database.db.insert(certificates).values([
     {
       number: 'HC-E2E-000001',
@@ -39,6 +44,17 @@ async function prepareData(database: Database) {
       validFrom: issuedAt,
       expiresAt: new Date(Date.now() + 300 * DAY),
       products: [{ nameAr: 'خبز أبيض', nameEn: 'White bread', brandAr: 'لوزين', brandEn: 'Lusine', hsCode: '190590' }],
+    },
+    {
+      number: 'HM-E2E-000001',
+      kind: 'halalMark',
+      facilityPublicId: 'inf-almarai-foods',
+      verificationCode: 'E2ECODE0003',
+      scope: 'Saudi',
+      issuedAt,
+      validFrom: issuedAt,
+      expiresAt: new Date(Date.now() + 300 * DAY),
+      products: [{ nameAr: 'حليب إبل طازج', nameEn: 'Fresh camel milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120' }],
     },
   ]);
   await database.db.insert(bills).values([
@@ -124,6 +140,41 @@ describe('records an applicant keeps: certificates and invoices', () => {
       }
     }, 90_000);
   }
+
+  for (const lang of ['ar', 'en'] as const) {
+    it(`${lang}: each list names its number column by what it holds, and a certificate shows its issue date`, async () => {
+      const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
+      const texts = (ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8')) as Record<string, Record<string, Record<string, string>>>;
+      const requests = texts('requests').list;
+      const headers = () => page.locator('table thead th').allInnerTexts();
+      try {
+        await signIn(page, 'internal.main');
+        // walk3 D6 / walk1 #10: the facility's certificates held "Request number" and the row's creation date.
+        await go(page, '/facility-requests/inf-almarai-foods?tab=certificates', lang);
+        const row = page.locator('tr', { hasText: 'HC-E2E-000001' });
+        await row.waitFor();
+        expect(await headers()).toContain(requests.certificateNumber);
+        expect(await headers()).not.toContain(requests.number);
+        expect(await row.innerText()).toContain(formatDate(ISSUED_AT.toISOString(), lang));
+        await go(page, '/facility-requests/inf-almarai-foods?tab=marks', lang);
+        await page.locator('tr', { hasText: 'HM-E2E-000001' }).waitFor();
+        expect(await headers()).toContain(requests.markNumber);
+        await go(page, '/facility-requests/inf-almarai-foods?tab=bills', lang);
+        await page.locator('tr', { hasText: 'B-E2E-0001' }).waitFor();
+        expect(await headers()).toContain(requests.invoiceNumber);
+        expect(await headers()).not.toContain(requests.number);
+        // The Halal marks list: the mark's number, not "certificate number or old-system number".
+        await go(page, '/halal-marks', lang);
+        await page.locator('tr', { hasText: 'HM-E2E-000001' }).waitFor();
+        expect(await headers()).toContain(texts('records').marks.number);
+        expect(await headers()).not.toContain(texts('records').certificates.number);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 90_000);
+  }
+
 });
 
 describe('profiles: my profile, editing a CB and an external factory', () => {

@@ -171,7 +171,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
   const columns: Column<CertificateRow>[] = [
     {
       key: 'number',
-      header: t('requests:list.number'),
+      header: t(p.kind === 'certificate' ? 'requests:list.certificateNumber' : 'requests:list.markNumber'),
       render: (r) => (
         <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
           <Link to="/certificates/$certificateId" params={{ certificateId: r.id }} data-testid={`${p.kind}-link`}>
@@ -221,7 +221,7 @@ function BillsView({ facilityId }: { facilityId: string }) {
   const bills = useApi(apiQuery('/api/bills', { params: { query: { facilityId, pageNumber: page, pageSize } } }));
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const columns: Column<BillView>[] = [
-    { key: 'number', header: t('requests:list.number'), render: (b) => <Ltr>{b.number}</Ltr> },
+    { key: 'number', header: t('requests:list.invoiceNumber'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'kind', header: t('requests:list.kind'), render: (b) => b.feeKind.name },
     { key: 'date', header: t('requests:list.issued'), render: (b) => formatDate(b.date, i18n.language) },
     {
