@@ -6555,6 +6555,12 @@ export interface operations {
                             createdAt: string;
                             creatorName: string;
                             facilityId: string;
+                            facilityNames?: {
+                                [key: string]: {
+                                    nameAr: string;
+                                    nameEn: string;
+                                };
+                            };
                             finished: boolean;
                             id: string;
                             kind: string;
@@ -6633,6 +6639,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -6719,6 +6731,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -12463,6 +12481,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -12543,6 +12567,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -12625,6 +12655,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14266,6 +14302,12 @@ export interface operations {
                             createdAt: string;
                             creatorName: string;
                             facilityId: string;
+                            facilityNames?: {
+                                [key: string]: {
+                                    nameAr: string;
+                                    nameEn: string;
+                                };
+                            };
                             finished: boolean;
                             id: string;
                             kind: string;
@@ -14352,6 +14394,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14425,6 +14473,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14607,6 +14661,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;

@@ -164,7 +164,7 @@ export function RequestPage() {
               </Text>
             )}
             <AttachmentNames.Provider value={files.map}>
-              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? REQUEST_SECTIONS[r.kind as MachineKind] : []} />
+              <RequestDataView data={r.data} baseline={baseline} facilityNames={r.facilityNames} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? REQUEST_SECTIONS[r.kind as MachineKind] : []} />
             </AttachmentNames.Provider>
           </Box>
           <HistoryTimeline items={items} />
