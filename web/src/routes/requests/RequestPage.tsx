@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { nextStepsKeys } from './next-steps';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { Link, useRouterState, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -108,7 +109,7 @@ export function RequestPage() {
                   {t('requests:confirmation.nextTitle')}
                 </Text>
                 <Text whiteSpace="pre-line" data-testid="next-steps">
-                  {t(`requests:confirmation.next.${r.kind}`, { defaultValue: t('requests:confirmation.next.default') })}
+                  {t(nextStepsKeys(r.kind, r.queue))}
                 </Text>
               </Alert.Description>
             </Alert.Content>
