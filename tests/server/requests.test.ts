@@ -89,6 +89,15 @@ describe('reading a request', () => {
     }
   });
 
+  it('the fee preview of a new external certificate lists only what it bills, not a later change’s fee (walk1 #6)', async () => {
+    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
+    const res = await external.get(`/api/requests/${r.id}/fees?lang=en`);
+    expect(res.statusCode, res.body).toBe(200);
+    const items = (res.json() as { items: { feeKind: { code: string }; charge: unknown }[] }).items;
+    expect(items.map((i) => i.feeKind.code)).toEqual(['certificate']);
+    expect(items[0]!.charge).not.toBeNull();
+  });
+
   it('actions are what the machine allows this user now, with labels', async () => {
     const r = await startDraft();
     const mine = (await applicant.get(`/api/requests/${r.id}/actions?lang=en`)).json();
