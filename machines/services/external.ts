@@ -113,6 +113,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     attachmentSection: 'attachments',
     project: projectExternal(sections),
     fees: { certificate: certificateFees, addProducts: ({ schedule }) => applicationFee(schedule) },
+    laterFees: ['addProducts'],
     feeReadings: {
       certificate: 'certificate fee per year of the chosen validity, by the payment way (yearly: one year now and each anniversary; full: every year at once)',
       addProducts: 'products added to the issued certificate (set A, status 107): the request study fee, billed at the month-end invoice after registration accepts',
@@ -133,6 +134,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
     project: projectExternal(renewalSections),
     fees: { renewal: certificateFees },
+    laterFees: undefined,
     feeReadings: { renewal: 'the certificate fee for the renewed validity, by the payment way' },
     ...startOf('externalRenewal', '/halal-request'),
   };

@@ -199,6 +199,11 @@ export interface ServiceDefinition {
   };
   /** The amount of each bill the machine creates, by fee kind. */
   fees: Partial<Record<FeeKind, FeeRule>>;
+  /**
+   * Fees billed only by a later change of the issued certificate (external certificate: products added in set A), not
+   * on the request's own way to its certificate: the fee preview before submitting leaves them out.
+   */
+  laterFees?: readonly FeeKind[];
   /** Each fee rule in words, for the generated machine docs (one per key of `fees`). */
   feeReadings: Partial<Record<FeeKind, string>>;
   /** Spec 02 section 9: CB designation fees are shown excluding VAT, renewals including VAT. */

@@ -154,6 +154,14 @@ describe('certificates list: facilities are kept apart', () => {
     expect(forCb.items.map((i) => [i.number, i.issuer?.publicId])).toEqual([['HC-REC-000003', 'cb-global-halal']]);
   });
 
+  it('heldBy lists only what the facility holds: a CB’s own certificates tab leaves out the ones it issued (walk3 D1)', async () => {
+    const held = await list(cb, 'heldBy=cb-global-halal&number=HC-REC');
+    expect(held.items).toEqual([]);
+    expect(await numbers(anatolia, 'heldBy=exf-anatolia-meat')).toEqual(['HC-REC-000003']);
+    expect((await list(anatolia, 'heldBy=exf-anatolia-meat')).items[0]).toMatchObject({ kind: 'externalHalal', issuer: { publicId: 'cb-global-halal' } });
+    expect((await almarai.get('/api/certificates?heldBy=exf-anatolia-meat')).statusCode).toBe(403);
+  });
+
   it('staff of the Halal center see every facility’s certificates and may filter by facility', async () => {
     expect(await numbers(staff, 'number=HC-REC&pageSize=100')).toEqual(['HC-REC-000001', 'HC-REC-000002', 'HC-REC-000003', 'HC-REC-000004']);
     expect(await numbers(staff, 'facilityId=exf-anatolia-meat')).toEqual(['HC-REC-000003']);

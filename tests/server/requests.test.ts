@@ -80,6 +80,24 @@ describe('reading a request', () => {
     expect((await applicant.get('/api/requests/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
+  it('names the factory its data chooses by public id, for the applicant and staff alike (walk1 #7)', async () => {
+    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
+    for (const c of [external, registration]) {
+      const read = (await c.get(`/api/requests/${r.id}`)).json();
+      expect(read.data.factory.facilityPublicId).toBe('exf-anatolia-meat');
+      expect(read.facilityNames['exf-anatolia-meat']).toEqual({ nameAr: expect.any(String), nameEn: 'Anatolia Meat Factory' });
+    }
+  });
+
+  it('the fee preview of a new external certificate lists only what it bills, not a later change’s fee (walk1 #6)', async () => {
+    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
+    const res = await external.get(`/api/requests/${r.id}/fees?lang=en`);
+    expect(res.statusCode, res.body).toBe(200);
+    const items = (res.json() as { items: { feeKind: { code: string }; charge: unknown }[] }).items;
+    expect(items.map((i) => i.feeKind.code)).toEqual(['certificate']);
+    expect(items[0]!.charge).not.toBeNull();
+  });
+
   it('actions are what the machine allows this user now, with labels', async () => {
     const r = await startDraft();
     const mine = (await applicant.get(`/api/requests/${r.id}/actions?lang=en`)).json();
@@ -104,13 +122,13 @@ describe('POST /api/requests/:id/events', () => {
 
   it('the answer is exactly the documented request: no key the schema does not name, none missing', async () => {
     // The route writes its 200 body without a zod pass (server/trusted-response.ts): the body must still be what the
-    // OpenAPI document says, and the same as GET /api/requests/:id without its clock.
+    // OpenAPI document says, and the same as GET /api/requests/:id without its clock and facility names.
     const r = await inRegistration();
     const res = await send(registration, r.id, 'ASSIGN_TO_ME', r.version + 2);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(ZRequest.strict().parse(body)).toEqual(body);
-    const { clock: _clock, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
+    const { clock: _clock, facilityNames: _names, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
     expect(body).toEqual({ ...read, notices: [] });
     // Back to the queue, unassigned: the queue tests below count this employee's requests.
     expect((await send(registration, r.id, 'CANCEL_ASSIGNMENT', body.version)).statusCode).toBe(200);

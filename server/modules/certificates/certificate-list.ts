@@ -39,6 +39,8 @@ export interface CertificateQuery {
   kind?: string;
   /** One facility (or CB) the caller may see; its certificates as holder or issuer. */
   facilityId?: string;
+  /** One facility (or CB) the caller may see; only the certificates it holds. */
+  heldBy?: string;
   pageNumber: number;
   pageSize: number;
 }
@@ -91,12 +93,13 @@ function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
 export async function listCertificates(db: Db, actor: Actor, q: CertificateQuery, now = new Date()): Promise<Page<CertificateSummary>> {
   const where: SQL[] = [];
   const staff = isStaff(actor.permissions);
-  if (q.facilityId && !canSee(actor, q.facilityId)) throw new AppError(AppErrorCode.NotAuthorized);
+  for (const id of [q.facilityId, q.heldBy]) if (id && !canSee(actor, id)) throw new AppError(AppErrorCode.NotAuthorized);
   if (!staff) {
     if (!actor.facilityIds.length) return { items: [], totalCount: 0, pageNumber: q.pageNumber, pageSize: q.pageSize };
     where.push(or(inArray(certificates.facilityPublicId, actor.facilityIds), inArray(certificates.cbPublicId, actor.facilityIds))!);
   }
   if (q.facilityId) where.push(or(eq(certificates.facilityPublicId, q.facilityId), eq(certificates.cbPublicId, q.facilityId))!);
+  if (q.heldBy) where.push(eq(certificates.facilityPublicId, q.heldBy));
   where.push(q.kind ? eq(certificates.kind, q.kind) : ne(certificates.kind, 'halalMark'));
   if (q.number?.trim()) where.push(or(sql`${certificates.number} ilike ${like(q.number)}`, sql`${certificates.legacyNumber} ilike ${like(q.number)}`)!);
   if (q.product?.trim()) where.push(productMatches(like(q.product), PRODUCT_FIELDS));

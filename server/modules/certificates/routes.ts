@@ -24,6 +24,8 @@ const ZCertificateQuery = z.object({
   status: z.enum(PUBLIC_CERTIFICATE_STATUSES).optional(),
   kind: z.enum(['internalHalal', 'externalHalal', 'cbDesignation', 'shipment', 'halalMark']).optional(),
   facilityId: z.string().max(100).optional(),
+  /** One facility (or CB) the caller may see: only the certificates it holds (not those it issued as a CB). */
+  heldBy: z.string().max(100).optional(),
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });

@@ -1,6 +1,7 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { certificates } from '../../../db/schema';
+import { certificates, facilities } from '../../../db/schema';
+import type { Db } from '../../../db/client';
 import { Permissions } from '../../../machines/permissions';
 import { UNCHANGED_ENDS } from '../../../machines/types';
 import { canSee } from '../../../workflows/queries';
@@ -34,6 +35,21 @@ import {
  * history and allowed actions, and the reviewer queues. Handlers only translate HTTP to the request service
  * (server/modules/requests/service.ts), which every other door uses too; every lifecycle rule is the machine's.
  */
+
+/** The facilities a request's sections name by public id (`facilityPublicId`: the factory an external request is for), by name. */
+async function facilityNamesOf(db: Db, data: Record<string, unknown>): Promise<Record<string, { nameAr: string; nameEn: string }>> {
+  const ids = [
+    ...new Set(
+      Object.values(data).flatMap((section) => {
+        const id = section && typeof section === 'object' ? (section as Record<string, unknown>).facilityPublicId : undefined;
+        return typeof id === 'string' && id ? [id] : [];
+      }),
+    ),
+  ];
+  if (!ids.length) return {};
+  const rows = await db.select({ publicId: facilities.publicId, nameAr: facilities.nameAr, nameEn: facilities.nameEn }).from(facilities).where(inArray(facilities.publicId, ids));
+  return Object.fromEntries(rows.map((f) => [f.publicId, { nameAr: f.nameAr, nameEn: f.nameEn }]));
+}
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 
@@ -98,7 +114,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
       const clocks = await clocksFor(app.db, [view], holidays());
-      return { ...presentRequest(request.t, view), clock: clocks.get(view.id) ?? null };
+      const presented = presentRequest(request.t, view);
+      return { ...presented, facilityNames: await facilityNamesOf(app.db, presented.data), clock: clocks.get(view.id) ?? null };
     },
   );
 

@@ -68,6 +68,8 @@ export const ZRequest = z.object({
   updatedAt: z.string(),
   /** Messages the person should read after the event (e.g. products excluded because the certificate lists them). */
   notices: z.array(z.string()).optional(),
+  /** Names of the facilities the data names by public id (a factory chosen from a list), so no screen shows the id. */
+  facilityNames: z.record(z.string(), z.object({ nameAr: z.string(), nameEn: z.string() })).optional(),
   /** Working days used against the time limit (issue 15 item 7): certificate and renewal requests only. */
   clock: ZClock.nullable().optional(),
 });

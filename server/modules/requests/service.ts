@@ -336,7 +336,9 @@ export async function previewFees(app: FastifyInstance, actor: Actor, id: string
   const settings = app.settings.current();
   const projection = def.project(context.data ?? {}, context);
   const discount = Number(context.discountPercent ?? 0);
-  const items = (Object.entries(def.fees) as [string, FeeRule][]).map(([feeKind, rule]): FeePreviewItem => {
+  // Only what this request bills: a fee of a later change of its certificate (def.laterFees) is not asked for now.
+  const billed = (Object.entries(def.fees) as [string, FeeRule][]).filter(([feeKind]) => !(def.laterFees as readonly string[] | undefined)?.includes(feeKind));
+  const items = billed.map(([feeKind, rule]): FeePreviewItem => {
     let base: number;
     try {
       base = rule({ projection, context, schedule: settings.fees, subjectExpiresAt: subject?.expiresAt ?? null, now: new Date() });

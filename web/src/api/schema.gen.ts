@@ -6555,6 +6555,12 @@ export interface operations {
                             createdAt: string;
                             creatorName: string;
                             facilityId: string;
+                            facilityNames?: {
+                                [key: string]: {
+                                    nameAr: string;
+                                    nameEn: string;
+                                };
+                            };
                             finished: boolean;
                             id: string;
                             kind: string;
@@ -6633,6 +6639,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -6719,6 +6731,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -8124,6 +8142,7 @@ export interface operations {
                 any?: string;
                 brand?: string;
                 facilityId?: string;
+                heldBy?: string;
                 kind?: "internalHalal" | "externalHalal" | "cbDesignation" | "shipment" | "halalMark";
                 number?: string;
                 pageNumber?: number;
@@ -12462,6 +12481,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -12542,6 +12567,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -12624,6 +12655,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14265,6 +14302,12 @@ export interface operations {
                             createdAt: string;
                             creatorName: string;
                             facilityId: string;
+                            facilityNames?: {
+                                [key: string]: {
+                                    nameAr: string;
+                                    nameEn: string;
+                                };
+                            };
                             finished: boolean;
                             id: string;
                             kind: string;
@@ -14351,6 +14394,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14424,6 +14473,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;
@@ -14606,6 +14661,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         facilityId: string;
+                        facilityNames?: {
+                            [key: string]: {
+                                nameAr: string;
+                                nameEn: string;
+                            };
+                        };
                         finished: boolean;
                         id: string;
                         kind: string;

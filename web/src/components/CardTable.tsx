@@ -63,7 +63,9 @@ export function CardCell({ label, textAlign, children }: { label: React.ReactNod
       py={{ base: '1', md: undefined }}
     >
       {label !== '' && (
-        <Text as="span" hideFrom="md" color="fg.muted" data-testid="cell-label">
+        // A table cell does not wrap its text: a long name ("بدون ضريبة القيمة المضافة") wraps inside its column
+        // instead of running over the value beside it.
+        <Text as="span" hideFrom="md" color="fg.muted" whiteSpace="normal" data-testid="cell-label">
           {label}
         </Text>
       )}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { scopeText } from '../../lib/mark-scope';
 import { Badge, Box, Button, Flex, Image, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import QRCode from 'qrcode';
@@ -24,7 +25,7 @@ type DualDate = ApiResponse<'/api/certificates/{id}'>['issuedAt'];
 export function CertificatePage() {
   // Also the CB's designation certificate (facility-profile/cb/$cbPublicId/certifications/cb-halal-certificate/$certificateId).
   const { certificateId } = useRouteParams('certificates/$certificateId');
-  const { t, i18n } = useTranslation(['requests', 'shell', 'forms', 'records', 'payments']);
+  const { t, i18n } = useTranslation(['requests', 'shell', 'forms', 'records', 'payments', 'public']);
   const cert = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId } } }));
   const [qr, setQr] = useState('');
   const c = cert.data;
@@ -111,7 +112,7 @@ export function CertificatePage() {
               />
             )}
             <Field label={t('records:certificate.legacyNumber')} value={c.legacyNumber ? <Ltr>{c.legacyNumber}</Ltr> : '—'} testId="certificate-legacy" />
-            <Field label={t('records:certificate.scope')} value={c.scope ?? '—'} testId="certificate-scope" />
+            <Field label={t('records:certificate.scope')} value={scopeText(t, c.kind, c.scope) ?? '—'} testId="certificate-scope" />
             <Field label={t('requests:certificate.issuedAt')} value={date(c.issuedAt)} />
             {mark && <Field label={t('records:marks.validFrom')} value={date(c.validFrom)} />}
             <Field label={t('requests:certificate.expiresAt')} value={date(c.expiresAt)} />

@@ -1,4 +1,5 @@
 import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
+import { scopeText } from '../../lib/mark-scope';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { useRouteParams } from '../../route-params';
@@ -60,7 +61,7 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
     { key: 'brand', label: t('verify.brand') },
     { key: 'hsCode', label: t('verify.hsCode') },
   ] as const satisfies readonly CardColumn[];
-  const scope = c.kind === 'halalMark' && c.scope ? t(`markScope.${c.scope}`, { defaultValue: c.scope }) : c.scope;
+  const scope = scopeText(t, c.kind, c.scope);
   const statusText = t(`statusText.${c.status}`, {
     count: Math.max(0, c.daysRemaining),
     date: formatDate(c.validFrom.gregorian, i18n.language, 'long'),

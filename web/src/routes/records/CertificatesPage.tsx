@@ -50,7 +50,7 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
   const all: Column<CertificateSummaryJson>[] = [
     {
       key: 'number',
-      header: t('records:certificates.number'),
+      header: t(marks ? 'records:marks.number' : 'records:certificates.number'),
       render: (c) => (
         <Stack gap="0">
           <ChakraLink asChild colorPalette="brand" fontWeight="semibold">

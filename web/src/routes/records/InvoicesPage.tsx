@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
-import { Ltr } from '../../components/Bidi';
+import { Isolated, Ltr, ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
@@ -47,13 +47,8 @@ export function InvoicesPage() {
             {b.name}
           </Text>
           <Text fontSize="sm" color="fg.muted">
-            <Ltr>{b.number}</Ltr>
-            {b.requestNumber && (
-              <>
-                {' · '}
-                <Ltr>{b.requestNumber}</Ltr>
-              </>
-            )}
+            {/* Each number whole and left to right; a narrow card breaks the line between them, never inside one. */}
+            <Isolated text={b.requestNumber ? `${ltr(b.number)} · ${ltr(b.requestNumber)}` : ltr(b.number)} />
           </Text>
         </Stack>
       ),

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import { Box, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { ChangeState, changeOf, listChanges } from './data-changes';
@@ -10,13 +11,25 @@ import { currentLanguage, listSeparator } from '../../i18n';
  * The request data by section, read-only. With a `baseline` (the data when the request was returned), changed
  * fields and list items are marked: Modified and Added highlighted, Deleted struck through (spec 01 section 3).
  */
-export function RequestDataView({ data, baseline, order = [] }: { data: Record<string, unknown>; baseline: Record<string, unknown> | null; order?: readonly string[] }) {
+export function RequestDataView({
+  data,
+  baseline,
+  order = [],
+  facilityNames = {},
+}: {
+  data: Record<string, unknown>;
+  baseline: Record<string, unknown> | null;
+  order?: readonly string[];
+  /** Names of the facilities the data names by public id (GET /api/requests/{id} facilityNames). */
+  facilityNames?: FacilityNames;
+}) {
   const { t } = useTranslation('requests');
   // The wizard's order first (the kind's sections), anything else after it.
   const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
   const sections = [...new Set([...Object.keys(data), ...Object.keys(baseline ?? {})])].sort((a, b) => rank(a) - rank(b));
   if (sections.length === 0) return <Text color="fg.muted">{t('data.empty')}</Text>;
   return (
+    <FacilityNamesContext.Provider value={facilityNames}>
     <Stack gap="6" data-testid="request-data">
       {sections.map((s) => (
         <Box key={s} as="section" borderWidth="1px" borderRadius="md" p="4" data-section={s}>
@@ -27,8 +40,12 @@ export function RequestDataView({ data, baseline, order = [] }: { data: Record<s
         </Box>
       ))}
     </Stack>
+    </FacilityNamesContext.Provider>
   );
 }
+
+export type FacilityNames = Readonly<Record<string, { nameAr: string; nameEn: string }>>;
+const FacilityNamesContext = createContext<FacilityNames>({});
 
 const STYLE: Record<ChangeState, { bg?: string; textDecoration?: string; label?: string }> = {
   [ChangeState.Unchanged]: {},
@@ -50,21 +67,25 @@ function Marked({ state, children }: { state: ChangeState; children: React.React
 
 type T = (k: string, o?: Record<string, unknown>) => string;
 
-/** Codes shown by their names: categories, units, operations, attachment categories, countries and the wizard's choices. */
-function named(field: string | undefined, v: unknown, t: T): string | undefined {
+/**
+ * Codes shown by their names: categories, units, operations, attachment categories, countries, the wizard's choices
+ * and a facility chosen from a list (its name in the reader's language, not its public id).
+ */
+export function named(field: string | undefined, v: unknown, t: T, facilities: FacilityNames = {}, lang = currentLanguage()): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  if (field && typeof v === 'string' && isCountryField(field)) return countryName(v, currentLanguage());
+  if (field && typeof v === 'string' && isCountryField(field)) return countryName(v, lang);
+  if (field === 'facilityPublicId' && typeof v === 'string' && facilities[v]) return lang === 'ar' ? facilities[v].nameAr : facilities[v].nameEn;
   // A choice the wizard offered (shipping method, goods, payment way ...) reads as the wizard labelled it.
   const option = field ? t(`requests:options.${field}.${v}`, { defaultValue: '' }) : '';
   if (option) return option;
-  const ns = { category: 'forms:category', unit: 'forms:unit', operations: 'forms:operation', items: undefined } as Record<string, string | undefined>;
+  const ns = { category: 'forms:category', unit: 'forms:unit', operations: 'forms:operation', operation: 'forms:operation', items: undefined } as Record<string, string | undefined>;
   if (field === 'attachmentCategory') return t(`forms:attachmentCategory.${v}`, { defaultValue: String(v) });
   const prefix = field ? ns[field] : undefined;
   return prefix ? t(`${prefix}.${v}`, { defaultValue: String(v) }) : undefined;
 }
 
-function scalar(v: unknown, t: T, field?: string): string {
-  const name = named(field, v, t);
+function scalar(v: unknown, t: T, field?: string, facilities?: FacilityNames): string {
+  const name = named(field, v, t, facilities);
   if (name !== undefined) return name;
   if (v === true) return t('data.yes');
   if (v === false) return t('data.no');
@@ -75,6 +96,7 @@ function scalar(v: unknown, t: T, field?: string): string {
 function Value({ field, value, before, compare }: { field?: string; value: unknown; before: unknown; compare: boolean }) {
   const { t } = useTranslation(['requests', 'forms']);
   const files = useAttachmentNames();
+  const facilities = useContext(FacilityNamesContext);
   if (Array.isArray(value) || Array.isArray(before)) {
     const items = listChanges(compare ? ((before as unknown[] | undefined) ?? []) : undefined, (value as unknown[] | undefined) ?? []);
     if (items.length === 0) return <Text color="fg.muted">—</Text>;
@@ -106,7 +128,7 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
                 <Table.Row key={n} {...cardRow} bg={s.bg} textDecoration={s.textDecoration} data-change={s.label}>
                   {columns.map((c) => (
                     <CardCell key={c} label={columnName(c)}>
-                      {cell(c, (i.value as Record<string, unknown>)[c], field, t, files)}
+                      {cell(c, (i.value as Record<string, unknown>)[c], field, t, files, facilities)}
                     </CardCell>
                   ))}
                 </Table.Row>
@@ -133,7 +155,7 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
                 <Value field={field === 'operations' && k === 'items' ? 'operations' : k} value={obj[k]} before={base[k]} compare={compare} />
               ) : (
                 <Text>
-                  <bdi>{scalar(obj[k] ?? base[k], t, k)}</bdi>
+                  <bdi>{scalar(obj[k] ?? base[k], t, k, facilities)}</bdi>
                 </Text>
               )}
             </Marked>
@@ -150,7 +172,7 @@ function Value({ field, value, before, compare }: { field?: string; value: unkno
 }
 
 /** One table cell; an attachment's id is its download link, its category a name. */
-function cell(column: string, v: unknown, section: string | undefined, t: T, files: ReadonlyMap<string, AttachmentInfo>): React.ReactNode {
+function cell(column: string, v: unknown, section: string | undefined, t: T, files: ReadonlyMap<string, AttachmentInfo>, facilities: FacilityNames): React.ReactNode {
   if (isAttachmentRef(section, column, v)) {
     return (
       <a href={`/api/attachments/${v}/download`} data-testid="attachment-link">
@@ -161,7 +183,7 @@ function cell(column: string, v: unknown, section: string | undefined, t: T, fil
   const field = section === 'attachments' && column === 'category' ? 'attachmentCategory' : column;
   if (Array.isArray(v)) return v.map((x) => scalar(x, t, column === 'subCategories' ? 'category' : field)).join(listSeparator());
   if (v && typeof v === 'object') return JSON.stringify(v);
-  return <bdi>{scalar(v, t, field)}</bdi>;
+  return <bdi>{scalar(v, t, field, facilities)}</bdi>;
 }
 
 /** An attachment reference of any service: `id` in an attachments list, or a field named `...attachmentId`. */

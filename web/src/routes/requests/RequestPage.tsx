@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { nextStepsKeys } from './next-steps';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { Link, useRouterState, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -111,7 +112,7 @@ export function RequestPage() {
                   {t('requests:confirmation.nextTitle')}
                 </Text>
                 <Text whiteSpace="pre-line" data-testid="next-steps">
-                  {t(`requests:confirmation.next.${r.kind}`, { defaultValue: t('requests:confirmation.next.default') })}
+                  {t(nextStepsKeys(r.kind, r.queue))}
                 </Text>
               </Alert.Description>
             </Alert.Content>
@@ -167,7 +168,7 @@ export function RequestPage() {
               </Text>
             )}
             <AttachmentNames.Provider value={files.map}>
-              <RequestDataView data={r.data} baseline={baseline} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? REQUEST_SECTIONS[r.kind as MachineKind] : []} />
+              <RequestDataView data={r.data} baseline={baseline} facilityNames={r.facilityNames} order={(MACHINE_KINDS as readonly string[]).includes(r.kind) ? REQUEST_SECTIONS[r.kind as MachineKind] : []} />
             </AttachmentNames.Provider>
           </Box>
           <HistoryTimeline items={items} />

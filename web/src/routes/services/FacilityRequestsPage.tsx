@@ -12,8 +12,7 @@ import { nameIn } from '../facilities/labels';
 import { useOptionalRouteParams } from '../../route-params';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
-import type { RequestSummary } from '../requests/requests-api';
-import { apiQuery, useApi } from '../../api/query';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { startLink, startParams, startableServices } from './services';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
@@ -152,17 +151,27 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
   );
 }
 
-/** Certificates and Halal marks are lifecycles of their own (rows of the same list, by kind). */
+type CertificateRow = ApiResponse<'/api/certificates'>['items'][number];
+
+/**
+ * The certificates (or Halal marks) the facility holds, newest first. Each certificate offers the services whose
+ * subject accepts a certificate of its kind (a CB's designation certificate: renewal and added categories, never an
+ * external facility's services).
+ */
 function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'; facilityType: 'internal' | 'external' | 'cb' | null; permissions: string[] }) {
   const { t, i18n } = useTranslation(['requests', 'services']);
   const [page, setPage] = useState(1);
   const pageSize = 10;
-  const list = useApi(apiQuery('/api/queues/{queue}', { params: { path: { queue: 'all' }, query: { facilityId: p.facilityId, kind: p.kind, tab: 'any', pageNumber: page, pageSize } } }));
-  const services = p.facilityType ? startableServices(p.facilityType, p.permissions, 'certificate') : [];
-  const columns: Column<RequestSummary>[] = [
+  const list = useApi(
+    apiQuery('/api/certificates', {
+      params: { query: { heldBy: p.facilityId, kind: p.kind === 'halalMark' ? 'halalMark' : undefined, pageNumber: page, pageSize } },
+    }),
+  );
+  const servicesOf = (r: CertificateRow) => (p.facilityType && p.kind === 'certificate' ? startableServices(p.facilityType, p.permissions, r.kind) : []);
+  const columns: Column<CertificateRow>[] = [
     {
       key: 'number',
-      header: t('requests:list.number'),
+      header: t(p.kind === 'certificate' ? 'requests:list.certificateNumber' : 'requests:list.markNumber'),
       render: (r) => (
         <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
           <Link to="/certificates/$certificateId" params={{ certificateId: r.id }} data-testid={`${p.kind}-link`}>
@@ -172,15 +181,15 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
       ),
     },
     { key: 'status', header: t('requests:list.status'), render: (r) => <Badge>{r.status.label}</Badge> },
-    { key: 'created', header: t('requests:list.issued'), render: (r) => formatDate(r.createdAt, i18n.language) },
+    { key: 'created', header: t('requests:list.issued'), render: (r) => formatDate(r.issuedAt, i18n.language) },
   ];
-  if (services.length) {
+  if ((list.data?.items ?? []).some((r) => servicesOf(r).length)) {
     columns.push({
       key: 'services',
       header: t('requests:list.services'),
       render: (r) => (
         <Flex gap="2" wrap="wrap">
-          {services.map((d) => (
+          {servicesOf(r).map((d) => (
             <Button key={d.kind} asChild size="xs" variant="outline">
               <Link {...startLink(d.routes.start, p.facilityId, r.id)} data-testid={`start-${d.kind}`}>
                 {t(d.titleKey)}
@@ -199,7 +208,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
         rowKey={(r) => r.id}
         loading={list.isLoading}
         emptyText={t(p.kind === 'certificate' ? 'requests:list.noCertificates' : 'requests:list.noMarks')}
-        paging={{ page, pageSize, total: list.data?.totalCount ?? 0, totalCapped: list.data?.totalCapped, onPageChange: setPage }}
+        paging={{ page, pageSize, total: list.data?.totalCount ?? 0, onPageChange: setPage }}
       />
     </Box>
   );
@@ -212,7 +221,7 @@ function BillsView({ facilityId }: { facilityId: string }) {
   const bills = useApi(apiQuery('/api/bills', { params: { query: { facilityId, pageNumber: page, pageSize } } }));
   const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const columns: Column<BillView>[] = [
-    { key: 'number', header: t('requests:list.number'), render: (b) => <Ltr>{b.number}</Ltr> },
+    { key: 'number', header: t('requests:list.invoiceNumber'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'kind', header: t('requests:list.kind'), render: (b) => b.feeKind.name },
     { key: 'date', header: t('requests:list.issued'), render: (b) => formatDate(b.date, i18n.language) },
     {

@@ -296,7 +296,7 @@ export function ServiceWizard() {
           <Stack gap="4">
             {Object.keys(errors).some((k) => k !== 'agreement') && <Text color="fg.error">{t('requests:wizard.fixErrors')}</Text>}
             <AttachmentNames.Provider value={files.map}>
-              <RequestDataView data={form} baseline={null} order={sections} />
+              <RequestDataView data={form} baseline={null} order={sections} facilityNames={r?.facilityNames} />
             </AttachmentNames.Provider>
             <FeePreview requestId={r.id} version={r.version} />
             {allowed.has('SUBMIT') && (

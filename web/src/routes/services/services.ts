@@ -91,13 +91,19 @@ export const wizardPathOf = (kind: string, requestId: string): string => {
 };
 
 /**
- * The services a user may start from this facility (or, with `subject: 'certificate'`, from one of its
- * certificates): the ones its type may start, that the user's permissions in the facility allow, and whose start
- * screen exists. Placeholders are never offered.
+ * The services a user may start from this facility (or, given a certificate's kind, from that certificate: only the
+ * services whose subject accepts certificates of that kind, so a CB's designation certificate never offers an
+ * external facility's renewal): the ones its type may start, that the user's permissions in the facility allow, and
+ * whose start screen exists. Placeholders are never offered.
  */
-export function startableServices(type: FacilityType, permissions: readonly string[], subject: 'facility' | 'certificate' = 'facility'): ServiceDefinition[] {
+export function startableServices(type: FacilityType, permissions: readonly string[], certificateKind?: string): ServiceDefinition[] {
   return servicesFor(type).filter(
-    (d) => d.subject.type === subject && d.startPermissions.some((p) => permissions.includes(p)) && screenExists(d.routes.start),
+    (d) =>
+      (certificateKind === undefined
+        ? d.subject.type === 'facility'
+        : d.subject.type === 'certificate' && (d.subject.certificateKinds as readonly string[]).includes(certificateKind)) &&
+      d.startPermissions.some((p) => permissions.includes(p)) &&
+      screenExists(d.routes.start),
   );
 }
 
