@@ -134,7 +134,6 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation'],
     project: projectExternal(renewalSections),
     fees: { renewal: certificateFees },
-    laterFees: undefined,
     feeReadings: { renewal: 'the certificate fee for the renewed validity, by the payment way' },
     ...startOf('externalRenewal', '/halal-request'),
   };

@@ -4,6 +4,7 @@ import { bills, certificates, requestHistory, requests } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
+import { VALID_DATA } from '../services/fixtures';
 import { ZRequest } from '../../server/modules/requests/schemas';
 
 /** The workflow calls through the HTTP stack: sessions, policies, visibility, errors in the caller's language. */
@@ -87,6 +88,14 @@ describe('reading a request', () => {
       expect(read.data.factory.facilityPublicId).toBe('exf-anatolia-meat');
       expect(read.facilityNames['exf-anatolia-meat']).toEqual({ nameAr: expect.any(String), nameEn: 'Anatolia Meat Factory' });
     }
+  });
+
+  it("does not name a facility the reader may not see, though the draft's data names it", async () => {
+    const factory = { ...(VALID_DATA.externalCertificate().factory as Record<string, unknown>), facilityPublicId: FACILITY };
+    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat', { data: { factory } });
+    const read = (await external.get(`/api/requests/${r.id}`)).json();
+    expect(read.data.factory.facilityPublicId).toBe(FACILITY);
+    expect(read.facilityNames).toEqual({});
   });
 
   it('the fee preview of a new external certificate lists only what it bills, not a later change’s fee (walk1 #6)', async () => {

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { certificates, facilities } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import { Permissions } from '../../../machines/permissions';
+import { isStaff } from '../../../machines/roles';
+import type { Actor } from '../../../machines/actor';
 import { UNCHANGED_ENDS } from '../../../machines/types';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
@@ -36,13 +38,17 @@ import {
  * (server/modules/requests/service.ts), which every other door uses too; every lifecycle rule is the machine's.
  */
 
-/** The facilities a request's sections name by public id (`facilityPublicId`: the factory an external request is for), by name. */
-async function facilityNamesOf(db: Db, data: Record<string, unknown>): Promise<Record<string, { nameAr: string; nameEn: string }>> {
+/**
+ * The facilities a request's sections name by public id (`facilityPublicId`: the factory an external request is for), by
+ * name: only those the reader may see (staff, or a member), since a draft's data may name any id.
+ */
+async function facilityNamesOf(db: Db, actor: Actor, data: Record<string, unknown>): Promise<Record<string, { nameAr: string; nameEn: string }>> {
+  const staff = isStaff(actor.permissions);
   const ids = [
     ...new Set(
       Object.values(data).flatMap((section) => {
         const id = section && typeof section === 'object' ? (section as Record<string, unknown>).facilityPublicId : undefined;
-        return typeof id === 'string' && id ? [id] : [];
+        return typeof id === 'string' && id && (staff || canSee(actor, id)) ? [id] : [];
       }),
     ),
   ];
@@ -115,7 +121,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const view = await visible(request.params.id, request.actor!);
       const clocks = await clocksFor(app.db, [view], holidays());
       const presented = presentRequest(request.t, view);
-      return { ...presented, facilityNames: await facilityNamesOf(app.db, presented.data), clock: clocks.get(view.id) ?? null };
+      return { ...presented, facilityNames: await facilityNamesOf(app.db, request.actor!, presented.data), clock: clocks.get(view.id) ?? null };
     },
   );
 

@@ -30,16 +30,16 @@ export function RequestDataView({
   if (sections.length === 0) return <Text color="fg.muted">{t('data.empty')}</Text>;
   return (
     <FacilityNamesContext.Provider value={facilityNames}>
-    <Stack gap="6" data-testid="request-data">
-      {sections.map((s) => (
-        <Box key={s} as="section" borderWidth="1px" borderRadius="md" p="4" data-section={s}>
-          <Heading as="h3" size="md" mb="3">
-            {t(`sections.${s}`, { defaultValue: s })}
-          </Heading>
-          <Value field={s} value={data[s]} before={baseline ? (baseline[s] ?? undefined) : undefined} compare={!!baseline} />
-        </Box>
-      ))}
-    </Stack>
+      <Stack gap="6" data-testid="request-data">
+        {sections.map((s) => (
+          <Box key={s} as="section" borderWidth="1px" borderRadius="md" p="4" data-section={s}>
+            <Heading as="h3" size="md" mb="3">
+              {t(`sections.${s}`, { defaultValue: s })}
+            </Heading>
+            <Value field={s} value={data[s]} before={baseline ? (baseline[s] ?? undefined) : undefined} compare={!!baseline} />
+          </Box>
+        ))}
+      </Stack>
     </FacilityNamesContext.Provider>
   );
 }
