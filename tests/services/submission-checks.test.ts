@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goodProduct } from '../forms/fixtures';
+import { SERVICES } from '../../machines/services';
 import { createFoodAuthority } from '../../server/adapters/food-authority';
 import { AppError } from '../../server/errors';
 import { startSimulators } from '../helpers/simulators';
@@ -251,6 +252,29 @@ describe('foodAuthorityProducts: product data must match the food authority syst
     await expectUnchanged(draft, after);
     const ar = await submitProducts([lamb({ nameAr: 'لحم ماعز مجمد' })], 'ar');
     expect(refusalsOf(ar.res)).toEqual([{ member: 'products.0.nameAr', message: expect.stringContaining('الاسم العربي لا يطابق نظام هيئة الغذاء (لحم ضأن مجمد)') }]);
+  });
+
+  it('the external certificate request checks its products too: an unregistered number is refused at submission, naming the product (walk1 item 2)', async () => {
+    const beef = (externalCertificateData().products as Record<string, unknown>[])[0];
+    for (const [lang, message] of [
+      ['en', 'Frozen Beef: the product number SFDA0000000000001 is not registered in the food authority’s system'],
+      ['ar', 'Frozen Beef: رقم المنتج SFDA0000000000001 غير مسجل في نظام هيئة الغذاء'],
+    ] as const) {
+      const draft = await completeDraft(w.as.external, 'externalCertificate', FACTORY, { data: { products: [{ ...beef, productNumber: 'SFDA0000000000001' }] } });
+      const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(refusalsOf(res)).toEqual([{ member: 'products.0.productNumber', message }]);
+      // Nothing changed: still the draft (100) at its version, no bill.
+      const after = await read(draft.id);
+      expect([after.status.code, after.version]).toEqual([draft.status.code, draft.version]);
+      expect(await billsOf(w.as.external, draft.id)).toEqual([]);
+    }
+  });
+
+  it('every service whose applicant types products in runs the check (the marks choose certified products; shipment lines carry no product number)', () => {
+    const typed = Object.values(SERVICES).filter((s) => 'products' in s.sections && !['internalHalalMark', 'externalHalalMark', 'shipment'].includes(s.kind));
+    expect(typed.map((s) => s.kind).sort()).toEqual(['externalAddProducts', 'externalCertificate', 'externalRenewal', 'internalAddProducts', 'internalCertificate', 'internalRenewal']);
+    for (const s of typed) expect(s.serverChecks, s.kind).toContain('foodAuthorityProducts');
   });
 
   it('the adapter speaks HTTP to the authority: a known product, an unknown one, and a refused key as “unavailable”', async () => {
