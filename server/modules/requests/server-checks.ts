@@ -176,16 +176,22 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
 
 type ChosenCategory = { category: string; subCategories: readonly string[] };
 
-/** The chosen categories a certificate already covers wholly, each named (CB add categories). */
+/**
+ * The chosen categories a certificate already covers, named (CB add categories): each chosen sub-category the
+ * certificate holds, even beside new ones (machines/services/readings.ts: "one it already covers is refused and
+ * named"); a main category chosen whole when the certificate already covers all of it.
+ */
 export function categoriesAlreadyCertified(certificateCategories: readonly string[], chosen: readonly ChosenCategory[]): DataIssue[] {
   const certified = coverageOf(certificateCategories);
   return chosen.flatMap((c, index) => {
     // An unknown category is the schema's to refuse.
     if (!(c.category in CATEGORY_TREE)) return [];
-    const codes = [...coveredCategoryCodes([{ category: c.category as MainCategory, subCategories: c.subCategories }])];
-    return codes.length && codes.every((code) => certified.has(code))
-      ? [{ path: `categories.${index}`, message: 'form.categoryAlreadyCertified', params: { category: c.subCategories.length ? c.subCategories.join(', ') : c.category } }]
-      : [];
+    const held = c.subCategories.length
+      ? c.subCategories.filter((code) => certified.has(code))
+      : [...coveredCategoryCodes([{ category: c.category as MainCategory, subCategories: [] }])].every((code) => certified.has(code))
+        ? [c.category]
+        : [];
+    return held.length ? [{ path: `categories.${index}`, message: 'form.categoryAlreadyCertified', params: { category: held.join(', ') } }] : [];
   });
 }
 
