@@ -123,6 +123,32 @@ describe('importerVerified at submission', () => {
     expect(refusalsOf(res)).toEqual([{ member: 'importer.crNumber', message: expect.stringContaining('1010700001') }]);
     await expectUnchanged(draft, after);
   });
+
+  it('a made-up importer name with a valid unified number and CR is refused, naming the registry’s name, in both languages (walk1 item 8)', async () => {
+    const typed = { name: 'Manual importer', crNumber: '1010700001', unifiedNumber: '7010700001' };
+    const en = await submitWith({ importer: typed });
+    expect(en.res.statusCode).toBe(400);
+    expect(refusalsOf(en.res)).toEqual([
+      { member: 'importer.name', message: 'The importer name does not match the commercial registry: Al Nakheel Dates Factory (مصنع النخيل للتمور); press Check to fill it in from the registry' },
+    ]);
+    await expectUnchanged(en.draft, en.after);
+    const ar = await submitWith({ importer: typed }, 'ar');
+    expect(refusalsOf(ar.res)).toEqual([{ member: 'importer.name', message: 'اسم المستورد لا يطابق السجل التجاري: مصنع النخيل للتمور (Al Nakheel Dates Factory)؛ اضغط زر التحقق لتعبئته من السجل' }]);
+    await expectUnchanged(ar.draft, ar.after);
+  });
+
+  it('the registry’s name in either language passes, and the other fields the check filled in must be the registry’s too', async () => {
+    const base = fixture.importer as Record<string, unknown>;
+    // The Arabic name and Arabic labels, as the check button writes them in the Arabic interface.
+    const arabic = await submitWith({ importer: { ...base, name: 'مصنع النخيل للتمور', status: 'نشط', activity: 'صناعة التمور ومنتجاتها' } });
+    expect(arabic.res.statusCode, arabic.res.body).toBe(200);
+    const wrong = await submitWith({ importer: { ...base, registrationExpiry: '2020-01-01', status: 'Suspended', activity: 'Meat import' } });
+    expect(wrong.res.statusCode).toBe(400);
+    expect(refusalsOf(wrong.res).map((r) => r.member)).toEqual(['importer.registrationExpiry', 'importer.status', 'importer.activity']);
+    expect(refusalsOf(wrong.res)[1].message).toContain('Active (نشط)');
+    expect(refusalsOf(wrong.res)[2].message).toContain('Manufacture of dates and date products (صناعة التمور ومنتجاتها)');
+    await expectUnchanged(wrong.draft, wrong.after);
+  });
 });
 
 describe('shipment cross-checks at submission (issue 13 item 7)', () => {
