@@ -52,7 +52,8 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     preconditions: [{ type: 'notBlockedByExpiredCertificate' }],
     sections,
     crossRules: form.crossRules,
-    serverChecks: ['attachmentsBelongToRequest'],
+    // Spec 02 section 5 "product data must match the food authority system": every service that carries products checks them.
+    serverChecks: ['attachmentsBelongToRequest', 'foodAuthorityProducts'],
     attachmentSection: 'attachments',
     project: projectCertificateRequest,
     fees: {

@@ -37,7 +37,7 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   withinCbDesignation: 'categories and products inside the conformity body’s designation',
   withinFacilityCertificate: 'categories inside the facility’s certificate',
   foodAuthorityProducts: 'each product’s number is registered in the food authority’s product system under the same Arabic and English name and Saudi HS code (server/adapters/food-authority.ts); each mismatch names the product and the field',
-  importerVerified: 'the importer’s unified number is verified against the commercial registry: known, active, not expired, and the CR number is the registration’s',
+  importerVerified: 'the importer’s unified number is verified against the commercial registry: known, active, not expired, and the CR number is the registration’s; the importer’s name (Arabic or English) and, when the form holds them, the expiry date, status and activity are the registry’s answer, so a name never checked cannot reach the certificate',
   shipmentCovered:
     'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',
   externalFacilityNotTaken:

@@ -4,6 +4,7 @@ import { testConfig, type Config } from '../../server/config';
 import { DEMO_PASSWORD } from '../../db/seed';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from './db';
+import { startSimulators } from './simulators';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -38,10 +39,14 @@ function client(app: FastifyInstance, cookie: string, csrf: string): Client {
   };
 }
 
-/** A server on a fresh seeded database (see createTestDatabase). */
+/**
+ * A server on a fresh seeded database (see createTestDatabase). Submitting any request that carries products asks the
+ * food authority about them (spec 02 section 5): unless the test names another, its simulator answers over HTTP.
+ */
 export async function createTestApp(overrides: Partial<Record<keyof Config, string>> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(overrides), database });
+  const sims = overrides.FOOD_AUTHORITY_URL ? undefined : await startSimulators();
+  const app = await buildApp({ config: testConfig({ ...(sims ? { FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority` } : {}), ...overrides }), database });
   await app.ready();
   return {
     app,
@@ -57,6 +62,7 @@ export async function createTestApp(overrides: Partial<Record<keyof Config, stri
     },
     async close() {
       await app.close();
+      await sims?.app.close();
       await database.close();
     },
   };

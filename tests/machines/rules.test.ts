@@ -239,7 +239,7 @@ describe('payment', () => {
   });
 
   it('a shipment bill’s service follows the goods, and a completed shipment cannot be changed', () => {
-    const d = new Drive('shipment', { data: { shipmentType: 'poultry' } }).send('SUBMIT', {
+    const d = new Drive('shipment', { data: { shipmentType: { goods: 'poultry' } } }).send('SUBMIT', {
       ...people.applicant,
       permissions: ['ShipmentRequestService.Default', 'ShipmentRequestService.Submit'],
     });

@@ -35,8 +35,9 @@ export function shipmentData(): Record<string, unknown> {
   return {
     shipmentType: { goods: 'meat' },
     factory: { facilityPublicId: 'exf-anatolia-meat' },
-    // A registration the commercial-registry simulator knows (Al Nakheel, active): its unified number is 70 + the CR's last 8 digits.
-    importer: { name: 'Riyadh Meat Importers', crNumber: '1010700001', unifiedNumber: '701 070 0001', status: 'active', activity: 'Meat import' },
+    // A registration the commercial-registry simulator knows (Al Nakheel, active): its unified number is 70 + the CR's
+    // last 8 digits; the name, status and activity are the registry's, as the check button fills them in.
+    importer: { name: 'Al Nakheel Dates Factory', crNumber: '1010700001', unifiedNumber: '701 070 0001', status: 'Active', activity: 'Manufacture of dates and date products' },
     exporter: { name: 'Anatolia Meat Exporters' },
     shipping: { countryCode: 'TR', method: 'sea', port: 'Mersin', portOfEntry: 'Jeddah Islamic Port' },
     other: {

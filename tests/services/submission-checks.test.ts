@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goodProduct } from '../forms/fixtures';
+import { SERVICES } from '../../machines/services';
 import { createFoodAuthority } from '../../server/adapters/food-authority';
 import { AppError } from '../../server/errors';
 import { startSimulators } from '../helpers/simulators';
@@ -121,6 +122,32 @@ describe('importerVerified at submission', () => {
     expect(res.statusCode).toBe(400);
     expect(refusalsOf(res)).toEqual([{ member: 'importer.crNumber', message: expect.stringContaining('1010700001') }]);
     await expectUnchanged(draft, after);
+  });
+
+  it('a made-up importer name with a valid unified number and CR is refused, naming the registry’s name, in both languages (walk1 item 8)', async () => {
+    const typed = { name: 'Manual importer', crNumber: '1010700001', unifiedNumber: '7010700001' };
+    const en = await submitWith({ importer: typed });
+    expect(en.res.statusCode).toBe(400);
+    expect(refusalsOf(en.res)).toEqual([
+      { member: 'importer.name', message: 'The importer name does not match the commercial registry: Al Nakheel Dates Factory (مصنع النخيل للتمور); press Check to fill it in from the registry' },
+    ]);
+    await expectUnchanged(en.draft, en.after);
+    const ar = await submitWith({ importer: typed }, 'ar');
+    expect(refusalsOf(ar.res)).toEqual([{ member: 'importer.name', message: 'اسم المستورد لا يطابق السجل التجاري: مصنع النخيل للتمور (Al Nakheel Dates Factory)؛ اضغط زر التحقق لتعبئته من السجل' }]);
+    await expectUnchanged(ar.draft, ar.after);
+  });
+
+  it('the registry’s name in either language passes, and the other fields the check filled in must be the registry’s too', async () => {
+    const base = fixture.importer as Record<string, unknown>;
+    // The Arabic name and Arabic labels, as the check button writes them in the Arabic interface.
+    const arabic = await submitWith({ importer: { ...base, name: 'مصنع النخيل للتمور', status: 'نشط', activity: 'صناعة التمور ومنتجاتها' } });
+    expect(arabic.res.statusCode, arabic.res.body).toBe(200);
+    const wrong = await submitWith({ importer: { ...base, registrationExpiry: '2020-01-01', status: 'Suspended', activity: 'Meat import' } });
+    expect(wrong.res.statusCode).toBe(400);
+    expect(refusalsOf(wrong.res).map((r) => r.member)).toEqual(['importer.registrationExpiry', 'importer.status', 'importer.activity']);
+    expect(refusalsOf(wrong.res)[1].message).toContain('Active (نشط)');
+    expect(refusalsOf(wrong.res)[2].message).toContain('Manufacture of dates and date products (صناعة التمور ومنتجاتها)');
+    await expectUnchanged(wrong.draft, wrong.after);
   });
 });
 
@@ -251,6 +278,29 @@ describe('foodAuthorityProducts: product data must match the food authority syst
     await expectUnchanged(draft, after);
     const ar = await submitProducts([lamb({ nameAr: 'لحم ماعز مجمد' })], 'ar');
     expect(refusalsOf(ar.res)).toEqual([{ member: 'products.0.nameAr', message: expect.stringContaining('الاسم العربي لا يطابق نظام هيئة الغذاء (لحم ضأن مجمد)') }]);
+  });
+
+  it('the external certificate request checks its products too: an unregistered number is refused at submission, naming the product (walk1 item 2)', async () => {
+    const beef = (externalCertificateData().products as Record<string, unknown>[])[0];
+    for (const [lang, message] of [
+      ['en', 'Frozen Beef: the product number SFDA0000000000001 is not registered in the food authority’s system'],
+      ['ar', 'Frozen Beef: رقم المنتج SFDA0000000000001 غير مسجل في نظام هيئة الغذاء'],
+    ] as const) {
+      const draft = await completeDraft(w.as.external, 'externalCertificate', FACTORY, { data: { products: [{ ...beef, productNumber: 'SFDA0000000000001' }] } });
+      const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(refusalsOf(res)).toEqual([{ member: 'products.0.productNumber', message }]);
+      // Nothing changed: still the draft (100) at its version, no bill.
+      const after = await read(draft.id);
+      expect([after.status.code, after.version]).toEqual([draft.status.code, draft.version]);
+      expect(await billsOf(w.as.external, draft.id)).toEqual([]);
+    }
+  });
+
+  it('every service whose applicant types products in runs the check (the marks choose certified products; shipment lines carry no product number)', () => {
+    const typed = Object.values(SERVICES).filter((s) => 'products' in s.sections && !['internalHalalMark', 'externalHalalMark', 'shipment'].includes(s.kind));
+    expect(typed.map((s) => s.kind).sort()).toEqual(['externalAddProducts', 'externalCertificate', 'externalRenewal', 'internalAddProducts', 'internalCertificate', 'internalRenewal']);
+    for (const s of typed) expect(s.serverChecks, s.kind).toContain('foodAuthorityProducts');
   });
 
   it('the adapter speaks HTTP to the authority: a known product, an unknown one, and a refused key as “unavailable”', async () => {

@@ -24,6 +24,20 @@ export const CALLBACK_PATH = PAYMENT_CALLBACK_PATH;
 export const defaultReturnPath = (billId: string) => `/bills/${billId}`;
 
 /**
+ * What the payment portal shows the payer, in both languages: the service the bill is for, the fee, the bill number.
+ * A Halal mark is billed under its certificate's payment service (6 or 7, spec 02 section 3), but the payer bought a
+ * Halal mark: the description names the mark, not the facility certificate (walk1 item 15).
+ */
+export function paymentDescription(bill: Pick<typeof bills.$inferSelect, 'service' | 'feeKind' | 'number'>): Record<Language, string> {
+  const text = (lang: Language) => {
+    const t = tFor(lang);
+    const service = bill.feeKind === 'halalMark' ? t('payments:certificate.kind.halalMark') : t(`payments:service.${bill.service}`);
+    return `${service} — ${t(`payments:feeKind.${bill.feeKind}`, { defaultValue: bill.feeKind })} (${bill.number})`;
+  };
+  return { ar: text('ar'), en: text('en') };
+}
+
+/**
  * Starts paying a bill: registers the payment at the government payment portal and records the attempt. The bill
  * must be awaiting payment and within its payment window; only users of the bill's facility may pay it.
  */
@@ -38,7 +52,6 @@ export async function startPayment(
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
 
-  const service = (lang: Language) => `${tFor(lang)(`payments:service.${bill.service}`)} — ${tFor(lang)(`payments:feeKind.${bill.feeKind}`, { defaultValue: bill.feeKind })}`;
   const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
   const created = await paymentPortalOf(app).createPayment({
     merchantReference: bill.number,
@@ -46,7 +59,7 @@ export async function startPayment(
     vat: bill.vat,
     total: bill.total,
     currency: 'SAR',
-    description: { ar: `${service('ar')} (${bill.number})`, en: `${service('en')} (${bill.number})` },
+    description: paymentDescription(bill),
     language: opts.lang,
     returnUrl: callbackUrl,
     callbackUrl,

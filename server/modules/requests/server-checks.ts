@@ -8,7 +8,8 @@ import type { BusinessSettings } from '../../../machines/services/settings';
 import type { RequestContext } from '../../../machines/types';
 import type { CrRegistry } from '../../adapters/cr-registry';
 import type { FoodAuthority, FoodAuthorityProduct } from '../../adapters/food-authority';
-import { importerProblem, lookUpImporter } from './importer';
+import { importerProblem, lookUpImporter, type ImporterRecord } from './importer';
+import { tFor } from '../../i18n';
 import { isValidCertificate, type CertificateRow } from './preconditions';
 
 /*
@@ -123,15 +124,18 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   // Spec 02 section 5: the importer's unified number is verified against the commercial registry at submission (the
   // registry, not what the form stored after the check button, is the authority): unknown, expired or inactive
   // registrations and a CR number that is not the registration's are refused.
+  // What the certificate will carry is the registry's answer: the importer's name, and the expiry, status and activity
+  // the form holds (the check button fills them in), must be the registry's, in either language; a name typed by hand
+  // after a valid unified number and CR is refused, naming the registry's (walk1 item 8).
   async importerVerified(i) {
-    const importer = sectionOf<{ unifiedNumber: string; crNumber: string }>(i.def, i.context, 'importer');
+    const importer = sectionOf<ImporterSection>(i.def, i.context, 'importer');
     if (!importer) return [];
     const found = await lookUpImporter(i.registry, importer.unifiedNumber);
     if (!found) return [{ path: 'importer.unifiedNumber', message: 'form.importerUnknown', params: { unifiedNumber: importer.unifiedNumber } }];
     const problem = importerProblem(found, i.now);
     if (problem) return [{ path: 'importer.unifiedNumber', message: problem, params: { name: found.nameAr, expiryDate: found.expiryDate } }];
     if (found.crNumber !== importer.crNumber) return [{ path: 'importer.crNumber', message: 'form.importerCrMismatch', params: { crNumber: found.crNumber } }];
-    return [];
+    return importerMismatches(importer, found);
   },
 
   shipmentCovered: (i) => shipmentCoverageIssues(i),
@@ -174,18 +178,53 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   },
 };
 
+type ImporterSection = { name: string; unifiedNumber: string; crNumber: string; registrationExpiry?: string; status?: string; activity?: string };
+
+/** Text compared as a person reads it: spaces collapsed, case ignored. */
+const sameText = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? '').trim().replace(/\s+/g, ' ').toLowerCase() === (b ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * The importer fields the form holds that differ from the registry's answer, each named with the registry's value:
+ * the name (Arabic or English), and when given the expiry date, the status (its code or its label in either
+ * language, as the check button writes it) and the activity (Arabic or English).
+ */
+export function importerMismatches(importer: ImporterSection, found: ImporterRecord): DataIssue[] {
+  const issues: DataIssue[] = [];
+  if (!sameText(importer.name, found.nameAr) && !sameText(importer.name, found.nameEn)) {
+    issues.push({ path: 'importer.name', message: 'form.importerNameMismatch', params: { nameAr: found.nameAr, nameEn: found.nameEn || found.nameAr } });
+  }
+  if (importer.registrationExpiry && importer.registrationExpiry !== found.expiryDate.slice(0, 10)) {
+    issues.push({ path: 'importer.registrationExpiry', message: 'form.importerExpiryMismatch', params: { expiryDate: found.expiryDate.slice(0, 10) } });
+  }
+  const statusNames = [found.status, ...(['ar', 'en'] as const).map((lang) => tFor(lang)(`facilities:crStatus.${found.status}`, { defaultValue: found.status }))];
+  if (importer.status && !statusNames.some((name) => sameText(importer.status, name))) {
+    issues.push({ path: 'importer.status', message: 'form.importerStatusMismatch', params: { statusAr: statusNames[1], statusEn: statusNames[2] } });
+  }
+  if (importer.activity && !sameText(importer.activity, found.activity) && !sameText(importer.activity, found.activityEn)) {
+    issues.push({ path: 'importer.activity', message: 'form.importerActivityMismatch', params: { activityAr: found.activity, activityEn: found.activityEn || found.activity } });
+  }
+  return issues;
+}
+
 type ChosenCategory = { category: string; subCategories: readonly string[] };
 
-/** The chosen categories a certificate already covers wholly, each named (CB add categories). */
+/**
+ * The chosen categories a certificate already covers, named (CB add categories): each chosen sub-category the
+ * certificate holds, even beside new ones (machines/services/readings.ts: "one it already covers is refused and
+ * named"); a main category chosen whole when the certificate already covers all of it.
+ */
 export function categoriesAlreadyCertified(certificateCategories: readonly string[], chosen: readonly ChosenCategory[]): DataIssue[] {
   const certified = coverageOf(certificateCategories);
   return chosen.flatMap((c, index) => {
     // An unknown category is the schema's to refuse.
     if (!(c.category in CATEGORY_TREE)) return [];
-    const codes = [...coveredCategoryCodes([{ category: c.category as MainCategory, subCategories: c.subCategories }])];
-    return codes.length && codes.every((code) => certified.has(code))
-      ? [{ path: `categories.${index}`, message: 'form.categoryAlreadyCertified', params: { category: c.subCategories.length ? c.subCategories.join(', ') : c.category } }]
-      : [];
+    const held = c.subCategories.length
+      ? c.subCategories.filter((code) => certified.has(code))
+      : [...coveredCategoryCodes([{ category: c.category as MainCategory, subCategories: [] }])].every((code) => certified.has(code))
+        ? [c.category]
+        : [];
+    return held.length ? [{ path: `categories.${index}`, message: 'form.categoryAlreadyCertified', params: { category: held.join(', ') } }] : [];
   });
 }
 

@@ -10,6 +10,7 @@ import { PublicPage } from '../../components/public/PublicPage';
 import { VerifyForm } from '../../components/public/VerifyForm';
 import { useLocalized } from '../../components/public/localized';
 import { formatDate } from '../../lib/dates';
+import { verifyProductColumns, type VerifyProductColumn } from './verify-products';
 
 type VerifiedCertificate = NonNullable<ApiResponse<'/api/public/verify/{code}'>['certificate']>;
 type PublicStatus = VerifiedCertificate['status'];
@@ -56,11 +57,8 @@ function Detail({ label, children, testId }: { label: string; children: React.Re
 function CertificateDetails({ c }: { c: VerifiedCertificate }) {
   const { t, i18n } = useTranslation('public');
   const l = useLocalized();
-  const productColumns = [
-    { key: 'product', label: t('verify.product') },
-    { key: 'brand', label: t('verify.brand') },
-    { key: 'hsCode', label: t('verify.hsCode') },
-  ] as const satisfies readonly CardColumn[];
+  const productColumns = verifyProductColumns(c.products).map((key) => ({ key, label: t(`verify.${key}`) })) satisfies readonly CardColumn[];
+  const label = (key: VerifyProductColumn) => productColumns.find((col) => col.key === key)?.label ?? '';
   const scope = scopeText(t, c.kind, c.scope);
   const statusText = t(`statusText.${c.status}`, {
     count: Math.max(0, c.daysRemaining),
@@ -142,13 +140,15 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
               <Table.Body {...cardBody}>
                 {c.products.map((p, i) => (
                   <Table.Row key={i} {...cardRow}>
-                    <CardCell label={productColumns[0].label}>{l(p.nameAr, p.nameEn)}</CardCell>
-                    <CardCell label={productColumns[1].label}>{l(p.brandAr ?? '', p.brandEn ?? '')}</CardCell>
-                    <CardCell label={productColumns[2].label}>
-                      <Text as="span" fontFamily="mono" dir="ltr">
-                        {p.hsCode ?? ''}
-                      </Text>
-                    </CardCell>
+                    <CardCell label={label('product')}>{l(p.nameAr, p.nameEn)}</CardCell>
+                    <CardCell label={label('brand')}>{l(p.brandAr ?? '', p.brandEn ?? '')}</CardCell>
+                    {productColumns.length > 2 && (
+                      <CardCell label={label('hsCode')}>
+                        <Text as="span" fontFamily="mono" dir="ltr">
+                          {p.hsCode ?? ''}
+                        </Text>
+                      </CardCell>
+                    )}
                   </Table.Row>
                 ))}
               </Table.Body>
