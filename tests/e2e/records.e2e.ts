@@ -60,7 +60,7 @@ async function prepareData(database: Database) {
       products: [{ nameAr: 'حليب إبل طازج', nameEn: 'Fresh camel milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120' }],
     },
   ]);
-  // A request of the external factory and its bill, numbered as the portal numbers them (the invoices list shows both). (the invoices list shows both numbers).
+  // A request of the external factory and its bill, numbered as the portal numbers them (the invoices list shows both).
   const [owner] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'external'));
   const [request] = await database.db
     .insert(requests)

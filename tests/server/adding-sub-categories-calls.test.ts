@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft, send } from '../helpers/requests';
-import { and, eq } from 'drizzle-orm';
-import { certificates, facilities } from '../../db/schema';
-import { createWorld, type World } from '../services/walk';
+import { eq } from 'drizzle-orm';
+import { facilities } from '../../db/schema';
+import { createWorld, designationOf, type World } from '../services/walk';
 
 /**
  * Issue 12 item 4: the five calls of spec 01 section 7 "Adding sub-categories (prefix /api/AddingSubCategoriesRequest)",
@@ -25,10 +25,7 @@ let certified: string[];
 
 beforeAll(async () => {
   w = await createWorld();
-  const [designation] = await w.t.database.db
-    .select({ id: certificates.id, categories: certificates.categories })
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, CB), eq(certificates.kind, 'cbDesignation')));
+  const designation = await designationOf(w, CB);
   designationId = designation.id;
   certified = designation.categories;
 }, 120_000);

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { certificates } from '../../db/schema';
 import { categoriesAlreadyCertified } from '../../server/modules/requests/server-checks';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
-import { createWorld, type World } from './walk';
+import { createWorld, designationOf, type World } from './walk';
 
 /**
  * CB add categories: "each chosen category or sub-category adds something the designation certificate does not cover
@@ -18,10 +16,7 @@ let designationId: string;
 
 beforeAll(async () => {
   w = await createWorld();
-  const [designation] = await w.t.database.db
-    .select({ id: certificates.id, categories: certificates.categories })
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, CB), eq(certificates.kind, 'cbDesignation')));
+  const designation = await designationOf(w, CB);
   expect(designation.categories).toEqual(expect.arrayContaining(['C0']));
   expect(designation.categories).not.toContain('CIII');
   designationId = designation.id;

@@ -27,6 +27,15 @@ export interface World {
   userId: (name: DemoUser) => string;
 }
 
+/** The designation certificate a CB of the demo data holds (db/seed-public.ts): its id and categories. */
+export async function designationOf(w: World, cbPublicId: string): Promise<{ id: string; categories: string[] }> {
+  const [designation] = await w.t.database.db
+    .select({ id: certificates.id, categories: certificates.categories })
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')));
+  return designation!;
+}
+
 export async function createWorld(): Promise<World> {
   // The commercial registry and the food authority answer the submission checks over HTTP, as in production.
   const sims = await startSimulators();
