@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { scopeText } from '../../lib/mark-scope';
 import { Badge, Box, Button, Flex, Image, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import QRCode from 'qrcode';
@@ -14,6 +13,7 @@ import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
 import { CertificateLifecycle } from './CertificateLifecycle';
 import { listSeparator } from '../../i18n';
+import { scopeText } from '../../lib/mark-scope';
 
 type DualDate = ApiResponse<'/api/certificates/{id}'>['issuedAt'];
 

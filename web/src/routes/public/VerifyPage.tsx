@@ -1,5 +1,4 @@
 import { Alert, Badge, Box, Card, Grid, Heading, Stack, Table, Text, Wrap } from '@chakra-ui/react';
-import { scopeText } from '../../lib/mark-scope';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { useRouteParams } from '../../route-params';
@@ -11,6 +10,7 @@ import { VerifyForm } from '../../components/public/VerifyForm';
 import { useLocalized } from '../../components/public/localized';
 import { formatDate } from '../../lib/dates';
 import { verifyProductColumns, type VerifyProductColumn } from './verify-products';
+import { scopeText } from '../../lib/mark-scope';
 
 type VerifiedCertificate = NonNullable<ApiResponse<'/api/public/verify/{code}'>['certificate']>;
 type PublicStatus = VerifiedCertificate['status'];

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { nextStepsKeys } from './next-steps';
 import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
 import { Link, useRouterState, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +27,7 @@ import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from
 import { REQUEST_SECTIONS } from './request-sections';
 import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
 import { listSeparator } from '../../i18n';
+import { nextStepsKeys } from './next-steps';
 
 /**
  * The request page everyone who may see the request gets: its status and data (changes since the last return
