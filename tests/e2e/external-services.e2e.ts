@@ -356,7 +356,8 @@ describe('foreign factory services end to end', () => {
     await fill(applicant, 'other.invoices.0.number', `INV-${lang.toUpperCase()}-0042`);
     await testId(applicant, 'upload-other.invoices.0.attachmentId').setInputFiles(pdf('invoice.pdf'));
     await testId(applicant, 'file-other.invoices.0.attachmentId').locator('[data-testid="attachment-name"]').waitFor();
-    await fill(applicant, 'other.exportingCbPublicId', CB);
+    // The exporting conformity body is chosen by its name from the accredited ones, not typed as an id.
+    await select(applicant, 'other.exportingCbPublicId', CB);
     await screenshot(applicant, `${shot}-other`);
     await next(applicant, 'products');
 
@@ -400,6 +401,14 @@ describe('foreign factory services end to end', () => {
     const fee = Math.ceil((w.productKg + w.slaughterKg) / 27_000) * 1_000;
     await testId(applicant, 'fee-preview').waitFor();
     await expect.poll(() => testId(applicant, 'fee-amount').first().innerText()).toBe(fee.toFixed(2));
+    // The summary names the exporting body, never its id.
+    const cbName = await applicant.evaluate(async (cb) => {
+      const list = (await (await fetch('/api/public/conformity-bodies?pageSize=100')).json()) as { items: { publicId: string; nameAr: string; nameEn: string }[] };
+      return list.items.find((c) => c.publicId === cb)!;
+    }, CB);
+    const summary = await testId(applicant, 'wizard-step-summary').innerText();
+    expect(summary).toContain(L(lang, cbName.nameAr, cbName.nameEn));
+    expect(summary).not.toContain(CB);
     await submitWizard(applicant, id, shot);
     await expectState(applicant, id, 'inProgress');
     await expectStatus(applicant, 1007);

@@ -148,7 +148,7 @@ describe('generic service wizard', () => {
     await select(page, 'other.arrivalCountryCode', 'SA');
     await fill(page, 'other.arrivalPort', 'Jeddah');
     await select(page, 'other.arrivalMethod', 'sea');
-    await fill(page, 'other.exportingCbPublicId', 'cb-global-halal');
+    await select(page, 'other.exportingCbPublicId', 'cb-global-halal');
     await next(page, 'products');
     await testId(page, 'products-add').click();
     await fill(page, 'products.0.saudiHsCode', '040110');

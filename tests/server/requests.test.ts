@@ -98,6 +98,15 @@ describe('reading a request', () => {
     expect(read.facilityNames).toEqual({});
   });
 
+  it("names a shipment's exporting conformity body (a public one), never another facility given in its place", async () => {
+    const other = VALID_DATA.shipment().other as Record<string, unknown>;
+    const shipment = await completeDraft(external, 'shipment', 'exf-anatolia-meat', { data: { other: { ...other, exportingCbPublicId: 'cb-global-halal' } } });
+    const read = (await external.get(`/api/requests/${shipment.id}`)).json();
+    expect(read.facilityNames['cb-global-halal']).toEqual({ nameAr: expect.stringMatching(/[\u0600-\u06FF]/), nameEn: expect.any(String) });
+    const posing = await completeDraft(external, 'shipment', 'exf-anatolia-meat', { data: { other: { ...other, exportingCbPublicId: FACILITY } } });
+    expect((await external.get(`/api/requests/${posing.id}`)).json().facilityNames[FACILITY]).toBeUndefined();
+  });
+
   it('the fee preview of a new external certificate lists only what it bills, not a later change’s fee (walk1 #6)', async () => {
     const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
     const res = await external.get(`/api/requests/${r.id}/fees?lang=en`);

@@ -25,4 +25,10 @@ describe('request data: names, not codes', () => {
     expect(named('facilityPublicId', 'exf-anatolia-meat', tFor('en'), FACTORIES, 'en')).toBe('Anatolia Meat Factory');
     expect(named('facilityPublicId', 'exf-anatolia-meat', tFor('ar'), FACTORIES, 'ar')).toBe('مصنع الأناضول للحوم');
   });
+
+  it('a shipment’s exporting conformity body reads as its name, not its public id', () => {
+    const cbs = { 'cb-global-halal': { nameAr: 'هيئة الحلال العالمية', nameEn: 'Global Halal Body' } };
+    expect(named('exportingCbPublicId', 'cb-global-halal', tFor('en'), cbs, 'en')).toBe('Global Halal Body');
+    expect(named('exportingCbPublicId', 'cb-global-halal', tFor('ar'), cbs, 'ar')).toBe('هيئة الحلال العالمية');
+  });
 });

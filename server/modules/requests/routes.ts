@@ -39,22 +39,28 @@ import {
  */
 
 /**
- * The facilities a request's sections name by public id (`facilityPublicId`: the factory an external request is for), by
- * name: only those the reader may see (staff, or a member), since a draft's data may name any id.
+ * The facilities a request's sections name by public id, by name: the factory an external request is for
+ * (`facilityPublicId`), only when the reader may see it (staff, or a member: a draft's data may name any id), and the
+ * exporting conformity body of a shipment (`exportingCbPublicId`), only when it is one (conformity bodies are public).
  */
 async function facilityNamesOf(db: Db, actor: Actor, data: Record<string, unknown>): Promise<Record<string, { nameAr: string; nameEn: string }>> {
   const staff = isStaff(actor.permissions);
-  const ids = [
-    ...new Set(
-      Object.values(data).flatMap((section) => {
-        const id = section && typeof section === 'object' ? (section as Record<string, unknown>).facilityPublicId : undefined;
-        return typeof id === 'string' && id && (staff || canSee(actor, id)) ? [id] : [];
-      }),
-    ),
-  ];
+  const seen = new Set<string>();
+  const cbs = new Set<string>();
+  for (const section of Object.values(data)) {
+    if (!section || typeof section !== 'object') continue;
+    const { facilityPublicId: factory, exportingCbPublicId: cb } = section as Record<string, unknown>;
+    if (typeof factory === 'string' && factory && (staff || canSee(actor, factory))) seen.add(factory);
+    if (typeof cb === 'string' && cb) cbs.add(cb);
+  }
+  const ids = [...new Set([...seen, ...cbs])];
   if (!ids.length) return {};
-  const rows = await db.select({ publicId: facilities.publicId, nameAr: facilities.nameAr, nameEn: facilities.nameEn }).from(facilities).where(inArray(facilities.publicId, ids));
-  return Object.fromEntries(rows.map((f) => [f.publicId, { nameAr: f.nameAr, nameEn: f.nameEn }]));
+  const rows = await db
+    .select({ publicId: facilities.publicId, type: facilities.type, nameAr: facilities.nameAr, nameEn: facilities.nameEn })
+    .from(facilities)
+    .where(inArray(facilities.publicId, ids));
+  const named = rows.filter((f) => seen.has(f.publicId) || (cbs.has(f.publicId) && f.type === 'ConformityBody'));
+  return Object.fromEntries(named.map((f) => [f.publicId, { nameAr: f.nameAr, nameEn: f.nameEn }]));
 }
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };

@@ -74,7 +74,7 @@ type T = (k: string, o?: Record<string, unknown>) => string;
 export function named(field: string | undefined, v: unknown, t: T, facilities: FacilityNames = {}, lang = currentLanguage()): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
   if (field && typeof v === 'string' && isCountryField(field)) return countryName(v, lang);
-  if (field === 'facilityPublicId' && typeof v === 'string' && facilities[v]) return lang === 'ar' ? facilities[v].nameAr : facilities[v].nameEn;
+  if ((field === 'facilityPublicId' || field === 'exportingCbPublicId') && typeof v === 'string' && facilities[v]) return lang === 'ar' ? facilities[v].nameAr : facilities[v].nameEn;
   // A choice the wizard offered (shipping method, goods, payment way ...) reads as the wizard labelled it.
   const option = field ? t(`requests:options.${field}.${v}`, { defaultValue: '' }) : '';
   if (option) return option;

@@ -86,6 +86,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
     );
   }
   if (name === 'facilityPublicId' && ctx.section === 'factory') return field(<FacilityChoice name={path} value={asText(value)} onChange={p.onChange} type={ctx.factoryType} readOnly={ctx.readOnly} />);
+  if (name === 'exportingCbPublicId') return field(<ConformityBodyChoice name={path} value={asText(value)} onChange={p.onChange} readOnly={ctx.readOnly} />);
   if (isCountryField(name)) {
     const sorted = countryChoices(i18n.language);
     return field(
@@ -239,6 +240,37 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
 }
 
 /** A facility of the user's (of one type), searched by name, registration number or city. */
+/**
+ * An accredited conformity body chosen by its name (the public list of spec 01 section 2), not typed as an id: those whose
+ * designation is valid now. One chosen earlier that is no longer listed stays shown by its id.
+ */
+function ConformityBodyChoice(p: { name: string; value: string; onChange: (v: unknown) => void; readOnly: boolean }) {
+  const { t, i18n } = useTranslation(['requests']);
+  const list = useApi(apiQuery('/api/public/conformity-bodies', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
+  const valid = (list.data?.items ?? []).filter((cb) => cb.certificate.status === 'active' || cb.certificate.status === 'expiringSoon');
+  const sorted = [...valid].sort((a, b) => nameIn(a, i18n.language).localeCompare(nameIn(b, i18n.language), i18n.language));
+  return (
+    <Stack gap="2">
+      <NativeSelect.Root disabled={p.readOnly}>
+        <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(blank(e.target.value))}>
+          <option value="">{t('requests:wizard.choose')}</option>
+          {sorted.map((cb) => (
+            <option key={cb.publicId} value={cb.publicId}>
+              {nameIn(cb, i18n.language)}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+      {p.value && list.data && !valid.some((cb) => cb.publicId === p.value) && (
+        <Text fontSize="sm" color="fg.muted">
+          <Ltr>{p.value}</Ltr>
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown) => void; type: FacilityType; readOnly: boolean }) {
   const { t, i18n } = useTranslation(['requests']);
   const [q, setQ] = useState('');
