@@ -17,6 +17,7 @@ import { checkChain } from '../../workflows/hash-chain';
 import { TEST_DATABASE_URL } from '../helpers/db';
 import { pdf } from '../helpers/multipart';
 import { internalCertificateData } from '../services/fixtures';
+import { startSimulators } from '../helpers/simulators';
 
 /*
  * Crash safety of the embedded engine. The real server (server/main.ts) runs as a child process on its own database
@@ -201,12 +202,17 @@ describe(`crash safety of the embedded engine (${kind})`, () => {
   let env: Record<string, string>;
   let open: () => Promise<Database>;
   let cleanup: () => Promise<void>;
+  let sims: Awaited<ReturnType<typeof startSimulators>> | undefined;
 
   beforeAll(async () => {
+    // A submission asks the food authority about its products (spec 02 section 5): its simulator answers over HTTP
+    // from this process, which the SIGKILLs leave alone.
+    sims = await startSimulators();
     const base = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       SIMULATORS: 'false',
+      FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
       TIMER_POLL_MS: '50',
       PAYMENT_WINDOW_HOURS,
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
@@ -230,7 +236,10 @@ describe(`crash safety of the embedded engine (${kind})`, () => {
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     }
   });
-  afterAll(() => cleanup?.());
+  afterAll(async () => {
+    await cleanup?.();
+    await sims?.app.close();
+  });
 
   it(`every acknowledged event survives ${KILLS} SIGKILLs; snapshots equal their replay; due timers fire once`, { timeout: 900_000 }, async () => {
     const port = await freePort();
