@@ -200,7 +200,7 @@
     window.addEventListener(type, loadApp, { capture: true, passive: true });
   });
   // What the visitor must be told at once is told by the app, so it comes now: the session that ended while they were
-  // away (web/src/session/session-store.ts endIdleSession leaves this mark for the session-expired dialog).
+  // away (web/src/session/session-store.ts endIdleSession leaves this mark, web/src/session/ended-key.ts names it).
   try {
     if (localStorage.getItem('halal.sessionEnded') !== null) loadApp();
   } catch {

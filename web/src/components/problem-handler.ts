@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { configureApi } from '../api/client';
-import { isScreenStatus, messagesOf } from '../api/errors';
+import { type ApiError, isScreenStatus, messagesOf } from '../api/errors';
 import { errorScreen } from '../api/problems';
 import { loadSession, sessionExpiredNotice } from '../session/session-store';
 import { notify } from './toaster';
@@ -23,7 +23,13 @@ export function installProblemHandler(): void {
         errorScreen.set({ status: error.status, message: error.serverMessage });
         return;
       }
-      notify.error(messagesOf(error, i18next.t));
+      showProblem(error);
     },
   });
+}
+
+/** A refusal told as a message in the reader's language: the shell's way for a 400, 409, 429..., and for a call a
+ * screen handles itself (`handleErrors`) but still only has to tell. */
+export function showProblem(error: ApiError): void {
+  notify.error(messagesOf(error, i18next.t));
 }

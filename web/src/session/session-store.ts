@@ -2,6 +2,7 @@ import { api, configureApi, data } from '../api/client';
 import type { ApiResponse } from '../api/query';
 import { createOrUpdateUser } from '../api/halal-user';
 import { createStore } from '../lib/create-store';
+import { SESSION_ENDED_KEY } from './ended-key';
 import { currentLanguage } from '../i18n';
 import { clearSelectedFacility, selectedFacility } from './selected-facility';
 
@@ -17,9 +18,6 @@ export const sessionStore = createStore<Session | null>(null);
  */
 export const sessionExpiredNotice = createStore<{ returnUrl: string } | null>(null);
 
-/** Survives the reload after an idle sign-out: "the session-expired modal appears on the next load". */
-// web/public/after-paint.js reads it too: a painted page loads the app at once to show the session-expired dialog.
-const ENDED_KEY = 'halal.sessionEnded';
 
 let firstLoad: Promise<Session> | undefined;
 let versionAtLoad: string | undefined;
@@ -62,9 +60,9 @@ export function primeSession(session: Session): void {
 export function ensureSession(): Promise<Session> {
   firstLoad ??= (early ? early.catch(() => loadSession()) : loadSession()).then((session) => {
     versionAtLoad = session.appVersion;
-    const endedAt = localStorage.getItem(ENDED_KEY);
+    const endedAt = localStorage.getItem(SESSION_ENDED_KEY);
     if (endedAt !== null) {
-      localStorage.removeItem(ENDED_KEY);
+      localStorage.removeItem(SESSION_ENDED_KEY);
       sessionExpiredNotice.set({ returnUrl: endedAt || '/' });
     } else if (session.sessionExpired) {
       sessionExpiredNotice.set({ returnUrl: window.location.pathname + window.location.search });
@@ -121,7 +119,7 @@ export async function endIdleSession(returnUrl: string): Promise<void> {
     // The server may have ended it already.
   }
   clearSelectedFacility();
-  localStorage.setItem(ENDED_KEY, returnUrl);
+  localStorage.setItem(SESSION_ENDED_KEY, returnUrl);
   window.location.assign('/home');
 }
 

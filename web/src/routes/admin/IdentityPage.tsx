@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, Card, Checkbox, Code, Fieldset, Flex, Heading, Input, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError } from '../../api/errors';
+import { showProblem } from '../../components/problem-handler';
 import { apiQuery, useApi } from '../../api/query';
 import type { operations } from '../../api/schema.gen';
 import { ConfirmDialog, DataTable, FormField, PageContainer, PageHeader, notify, usePaging, type Column } from '../../components';
@@ -13,11 +14,8 @@ import { listSeparator } from '../../i18n';
 /** A permission name as the role calls take it; the editor offers only those of GET /api/identity/permissions. */
 type Permission = operations['putIdentityRolesByName']['requestBody']['content']['application/json']['permissions'][number];
 
-function useFailure() {
-  const { t } = useTranslation(['admin', 'shell']);
-  return (e: unknown) => {
-    if (e instanceof ApiError) notify.error(messagesOf(e, t));
-  };
+function failed(e: unknown): void {
+  if (e instanceof ApiError) showProblem(e);
 }
 
 /** Tick boxes over role names. */
@@ -43,7 +41,6 @@ function RolePicker({ roles, value, onChange, name }: { roles: RoleRow[]; value:
 
 function CreateUser({ roles, onCreated }: { roles: RoleRow[]; onCreated: () => void }) {
   const { t } = useTranslation('admin');
-  const failed = useFailure();
   const empty = { userName: '', name: '', email: '', password: '', roles: [] as string[] };
   const [form, setForm] = useState(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -116,7 +113,6 @@ function CreateUser({ roles, onCreated }: { roles: RoleRow[]; onCreated: () => v
 
 function UsersTab({ roles }: { roles: RoleRow[] }) {
   const { t } = useTranslation('admin');
-  const failed = useFailure();
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const { page, pageSize, setPage, paging } = usePaging(10);
@@ -246,7 +242,6 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
 /** The role editor: a role's permission names (grouped by their first segment) and whether it is read-only. */
 function RolesTab({ roles, permissions, reload }: { roles: RoleRow[]; permissions: string[]; reload: () => Promise<void> }) {
   const { t } = useTranslation('admin');
-  const failed = useFailure();
   const [selected, setSelected] = useState<string>('');
   const [draft, setDraft] = useState<{ permissions: string[]; readOnly: boolean } | null>(null);
   const [newName, setNewName] = useState('');

@@ -3,7 +3,8 @@ import { Box, Button, Card, Heading, Input, SimpleGrid, Stack, Text, Textarea } 
 import { useTranslation } from 'react-i18next';
 import { ZPortalSettings, type PortalSettings } from '../../../../machines/admin-settings';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError } from '../../api/errors';
+import { showProblem } from '../../components/problem-handler';
 import { apiQuery, useApi } from '../../api/query';
 import { FormField, PageContainer, PageHeader, fieldMessages, notify, type FieldMessage } from '../../components';
 import { AdminLinks } from './AdminLinks';
@@ -106,7 +107,7 @@ export function SettingsPage() {
         const byField: Record<string, string> = {};
         for (const v of e.validationErrors) for (const m of v.members) byField[m] = v.message;
         setErrors(byField);
-        notify.error(messagesOf(e, t));
+        showProblem(e);
       }
     } finally {
       setPending(false);

@@ -4,8 +4,8 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
-import { notify } from '../../components/toaster';
+import { ApiError } from '../../api/errors';
+import { showProblem } from '../../components/problem-handler';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
@@ -58,7 +58,7 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
         // A refusal of the start itself (a renewal not open yet, an expired acceptance certificate): told as the shell
         // tells any 400. Only a refusal of prefilled fields is answered by starting again without them.
         if (!e.validationErrors.length) {
-          notify.error(messagesOf(e, t));
+          showProblem(e);
           return;
         }
         const rejected = e.validationErrors.flatMap((v) => v.members);

@@ -1,8 +1,7 @@
-import i18next from 'i18next';
 import { redirect } from '@tanstack/react-router';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
-import { notify } from '../../components/toaster';
+import { ApiError } from '../../api/errors';
+import { showProblem } from '../../components/problem-handler';
 import { facilityRequestsPath } from './links';
 
 /**
@@ -17,7 +16,7 @@ export async function addCategoriesPrerequisites(params: Record<string, string>,
     await data(api.GET('/api/AddingSubCategoriesRequest/ValidateRequestPrerequisites/{id}', { params: { path: { id: certificateId } }, handleErrors: [400] }));
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 400) throw e;
-    notify.error(messagesOf(e, i18next.t));
+    showProblem(e);
     const fromDetails = search.fromDetails === true || search.fromDetails === 'true';
     throw redirect({
       href: fromDetails
