@@ -145,6 +145,8 @@ export interface QueueQuery {
   kind?: string;
   /** Only this facility's (or CB's) requests; the caller checks the viewer may see that facility. */
   facilityId?: string;
+  /** Only the requests about this certificate (a renewal's, an add-categories request's subject). */
+  certificateId?: string;
   creatorName?: string;
   brandName?: string;
   requestNumber?: string;

@@ -63,6 +63,8 @@ function listWhere(db: Db, q: QueueQuery): SQL | undefined {
   // An applicant's own requests count as theirs; staff own nothing, they are assigned.
   const mine: SQL = staff ? assignedToMe : sql`(${assignedToMe} or ${requests.ownerUserId} = ${me})`;
   if (q.facilityId) conditions.push(eq(requests.facilityPublicId, q.facilityId));
+  // The subject the request was started about (service.ts startRequest): the viewer's facilities still bound the list.
+  if (q.certificateId) conditions.push(sql`${requests.snapshot} -> 'context' -> 'subject' ->> 'certificateId' = ${q.certificateId}`);
   // A draft is the state every request service names 'draft' (machines/fragments/common.ts draftState), at any depth.
   const isDraft = sql`(${requests.stateValue} = 'draft' or ${requests.stateValue} like '%.draft')`;
   if (q.tab === 'draft') {

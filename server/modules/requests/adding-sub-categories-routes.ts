@@ -43,6 +43,8 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A CB’s add-categories requests, by tab (current, previous, draft), searchable by request number or creator',
         body: z.object({
           cbPublicId: z.string().min(1).max(100),
+          /** Only the requests about this designation certificate (its page lists them beside its details). */
+          certificateId: z.uuid().optional(),
           tab: z.enum(TABS).default('current'),
           searchText: zSearchText(100),
           pageNumber: z.number().int().min(1).default(1),
@@ -57,7 +59,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       // A CB has few of these: read them all, then keep the tab's and page them.
       const all: RequestSummaryView[] = [];
       for (let pageNumber = 1; ; pageNumber++) {
-        const page = await app.engine.list({ queue: 'all', tab: 'any', viewer: request.actor!, kind: KIND, facilityId: b.cbPublicId, any: b.searchText || undefined, pageNumber, pageSize: 100 });
+        const page = await app.engine.list({ queue: 'all', tab: 'any', viewer: request.actor!, kind: KIND, facilityId: b.cbPublicId, certificateId: b.certificateId, any: b.searchText || undefined, pageNumber, pageSize: 100 });
         all.push(...page.items);
         if (page.items.length < 100) break;
       }

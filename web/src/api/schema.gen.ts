@@ -6520,6 +6520,8 @@ export interface operations {
             content: {
                 "application/json": {
                     cbPublicId: string;
+                    /** Format: uuid */
+                    certificateId?: string;
                     /** @default 1 */
                     pageNumber?: number;
                     /** @default 10 */

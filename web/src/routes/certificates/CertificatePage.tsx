@@ -12,6 +12,7 @@ import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
 import { CertificateLifecycle } from './CertificateLifecycle';
+import { certificateSections } from './certificate-sections';
 import { listSeparator } from '../../i18n';
 import { scopeText } from '../../lib/mark-scope';
 
@@ -39,6 +40,7 @@ export function CertificatePage() {
   const renewal = c.renewal && screenExists(c.renewal.start) ? c.renewal : null;
   const party = (p: { nameAr: string; nameEn: string }) => (ar ? p.nameAr : p.nameEn);
   const mark = c.kind === 'halalMark';
+  const Section = certificateSections[c.kind];
   const list = mark ? { label: t('records:marks.title'), to: '/halal-marks' } : { label: t('records:certificates.title'), to: '/certificates' };
   return (
     <PageContainer>
@@ -155,6 +157,7 @@ export function CertificatePage() {
               ))}
             </Stack>
           </Box>
+          {Section && <Section certificate={c} />}
           {c.lifecycle && <CertificateLifecycle certificateId={c.id} onChange={() => void cert.refetch()} />}
         </Stack>
         <Stack align="center" gap="2">
