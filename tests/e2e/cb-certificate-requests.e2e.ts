@@ -87,6 +87,8 @@ describe('a CB designation certificate’s add-categories requests', () => {
       const t = texts[lang];
       // The certificate's details, then its requests: none in progress, said in words.
       expect(await page.locator('main').innerText()).toContain(NUMBER);
+      // A designation holds categories, not products: no empty "Products" heading.
+      expect(await testId(page, 'certificate-products').count()).toBe(0);
       await section.getByText(t.title).waitFor();
       await section.getByText(t.empty.current).waitFor();
       // The open tab's rows (a tab seen before stays in the page, hidden).

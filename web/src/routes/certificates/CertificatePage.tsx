@@ -125,38 +125,41 @@ export function CertificatePage() {
             />
             <Field label={t('requests:certificate.code')} value={<Ltr>{c.verificationCode}</Ltr>} />
           </SimpleGrid>
-          <Box>
-            <Text fontWeight="semibold" mb="2">
-              {t('requests:certificate.products')}
-            </Text>
-            <Stack as="ul" ps="5" gap="1" data-testid="certificate-products">
-              {c.products.map((p, i) => (
-                <li key={i}>
-                  {ar ? `${p.nameAr}${p.brandAr ? ` (${p.brandAr})` : ''}` : `${p.nameEn}${p.brandEn ? ` (${p.brandEn})` : ''}`}
-                  {p.hsCode && (
-                    <Text as="span" color="fg.muted">
-                      {' — '}
-                      <Ltr>{p.hsCode}</Ltr>
-                    </Text>
-                  )}
-                  {/* Shipment certificates: each line's quantity, net weight and unit, and a slaughter line's slaughterhouse. */}
-                  {(p.slaughterFacility || p.quantity !== undefined || p.netWeight !== undefined) && (
-                    <Text as="span" color="fg.muted" data-testid="certificate-goods">
-                      {[
-                        p.slaughterFacility && t('requests:certificate.goods.slaughter', { facility: p.slaughterFacility }),
-                        p.quantity !== undefined && t('requests:certificate.goods.quantity', { count: p.quantity }),
-                        p.netWeight !== undefined &&
-                          t('requests:certificate.goods.netWeight', { weight: p.netWeight, unit: p.unit !== undefined ? t(`forms:unit.${p.unit}`) : '' }),
-                      ]
-                        .filter(Boolean)
-                        .map((x) => ` — ${x}`)
-                        .join('')}
-                    </Text>
-                  )}
-                </li>
-              ))}
-            </Stack>
-          </Box>
+          {/* A CB's designation and a mark hold no products: no empty heading for them. */}
+          {c.products.length > 0 && (
+            <Box>
+              <Text fontWeight="semibold" mb="2">
+                {t('requests:certificate.products')}
+              </Text>
+              <Stack as="ul" ps="5" gap="1" data-testid="certificate-products">
+                {c.products.map((p, i) => (
+                  <li key={i}>
+                    {ar ? `${p.nameAr}${p.brandAr ? ` (${p.brandAr})` : ''}` : `${p.nameEn}${p.brandEn ? ` (${p.brandEn})` : ''}`}
+                    {p.hsCode && (
+                      <Text as="span" color="fg.muted">
+                        {' — '}
+                        <Ltr>{p.hsCode}</Ltr>
+                      </Text>
+                    )}
+                    {/* Shipment certificates: each line's quantity, net weight and unit, and a slaughter line's slaughterhouse. */}
+                    {(p.slaughterFacility || p.quantity !== undefined || p.netWeight !== undefined) && (
+                      <Text as="span" color="fg.muted" data-testid="certificate-goods">
+                        {[
+                          p.slaughterFacility && t('requests:certificate.goods.slaughter', { facility: p.slaughterFacility }),
+                          p.quantity !== undefined && t('requests:certificate.goods.quantity', { count: p.quantity }),
+                          p.netWeight !== undefined &&
+                            t('requests:certificate.goods.netWeight', { weight: p.netWeight, unit: p.unit !== undefined ? t(`forms:unit.${p.unit}`) : '' }),
+                        ]
+                          .filter(Boolean)
+                          .map((x) => ` — ${x}`)
+                          .join('')}
+                      </Text>
+                    )}
+                  </li>
+                ))}
+              </Stack>
+            </Box>
+          )}
           {Section && <Section certificate={c} />}
           {c.lifecycle && <CertificateLifecycle certificateId={c.id} onChange={() => void cert.refetch()} />}
         </Stack>
