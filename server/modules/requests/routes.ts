@@ -10,7 +10,9 @@ import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { trustedSuccess } from '../../trusted-response';
-import { noticeTexts, previewFees, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { importerIssues, type ImporterSection } from './server-checks';
+import { serviceOf, validateStep } from '../../../machines/services';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { AppError as Err, registerErrorStatus } from '../../errors';
 import { formatAmount } from '../../../machines/services/fees';
@@ -325,6 +327,28 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         verified: problem === null,
         problem: problem ? request.t(`validation:${problem}`, { name: found.nameAr, expiryDate: found.expiryDate }) : null,
       };
+    },
+  );
+
+  app.post(
+    '/api/shipment-requests/importer/check',
+    {
+      config: { policy: [Permissions.shipment.default, Permissions.shipment.submit] },
+      schema: {
+        tags: ['requests'],
+        summary: 'The shipment wizard’s importer step: the importer as the form holds it, checked as SUBMIT checks it (400 names each field the registry contradicts)',
+        body: z.record(z.string(), z.unknown()),
+        response: { 200: z.object({ verified: z.literal(true) }), ...errors, 502: ZErrorBody },
+      },
+    },
+    async (request) => {
+      const shipment = serviceOf('shipment', app.services)!;
+      const invalidForm = validateStep(shipment, 'importer', { importer: request.body });
+      if (invalidForm.length) throw refusedData(invalidForm);
+      const importer = shipment.sections.importer!.complete.parse(request.body) as ImporterSection;
+      const issues = await importerIssues(crRegistryOf(app), importer, new Date());
+      if (issues.length) throw refusedData(issues);
+      return { verified: true as const };
     },
   );
 

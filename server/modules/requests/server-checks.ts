@@ -129,13 +129,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   // after a valid unified number and CR is refused, naming the registry's (walk1 item 8).
   async importerVerified(i) {
     const importer = sectionOf<ImporterSection>(i.def, i.context, 'importer');
-    if (!importer) return [];
-    const found = await lookUpImporter(i.registry, importer.unifiedNumber);
-    if (!found) return [{ path: 'importer.unifiedNumber', message: 'form.importerUnknown', params: { unifiedNumber: importer.unifiedNumber } }];
-    const problem = importerProblem(found, i.now);
-    if (problem) return [{ path: 'importer.unifiedNumber', message: problem, params: { name: found.nameAr, expiryDate: found.expiryDate } }];
-    if (found.crNumber !== importer.crNumber) return [{ path: 'importer.crNumber', message: 'form.importerCrMismatch', params: { crNumber: found.crNumber } }];
-    return importerMismatches(importer, found);
+    return importer ? importerIssues(i.registry, importer, i.now) : [];
   },
 
   shipmentCovered: (i) => shipmentCoverageIssues(i),
@@ -178,7 +172,21 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   },
 };
 
-type ImporterSection = { name: string; unifiedNumber: string; crNumber: string; registrationExpiry?: string; status?: string; activity?: string };
+export type ImporterSection = { name: string; unifiedNumber: string; crNumber: string; registrationExpiry?: string; status?: string; activity?: string };
+
+/**
+ * The importer check of SUBMIT, also asked by the wizard's importer step (POST /api/shipment-requests/importer/check)
+ * so the user is stopped there: the registry must know the unified number, hold it active and unexpired, under this CR
+ * number, and the name, expiry, status and activity the form holds must be the registry's.
+ */
+export async function importerIssues(registry: CrRegistry, importer: ImporterSection, now: Date): Promise<DataIssue[]> {
+  const found = await lookUpImporter(registry, importer.unifiedNumber);
+  if (!found) return [{ path: 'importer.unifiedNumber', message: 'form.importerUnknown', params: { unifiedNumber: importer.unifiedNumber } }];
+  const problem = importerProblem(found, now);
+  if (problem) return [{ path: 'importer.unifiedNumber', message: problem, params: { name: found.nameAr, expiryDate: found.expiryDate } }];
+  if (found.crNumber !== importer.crNumber) return [{ path: 'importer.crNumber', message: 'form.importerCrMismatch', params: { crNumber: found.crNumber } }];
+  return importerMismatches(importer, found);
+}
 
 /** Text compared as a person reads it: spaces collapsed, case ignored. */
 const sameText = (a: string | null | undefined, b: string | null | undefined) =>

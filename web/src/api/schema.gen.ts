@@ -3222,6 +3222,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shipment-requests/importer/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The shipment wizard’s importer step: the importer as the form holds it, checked as SUBMIT checks it (400 names each field the registry contradicts)
+         * @description Who may call it: A signed-in user holding ShipmentRequestService.Default or ShipmentRequestService.Submit.
+         */
+        post: operations["postShipmentRequestsImporterCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/texts/overrides": {
         parameters: {
             query?: never;
@@ -14905,6 +14925,53 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            /** @description Refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postShipmentRequestsImporterCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        verified: true;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

@@ -6,6 +6,20 @@ import { ApiError } from '../../api/errors';
 import { Ltr } from '../../components/Bidi';
 import type { ApiResponse } from '../../api/query';
 
+/**
+ * The importer step's "Next": the importer as the form holds it, checked by the server as SUBMIT checks it (one rule,
+ * server/modules/requests/server-checks.ts importerIssues). The refusal (400 naming each contradicted field, or 502 when
+ * the registry cannot be asked), or null when the importer is the registry's.
+ */
+export async function confirmImporter(importer: unknown): Promise<ApiError | null> {
+  try {
+    await data(api.POST('/api/shipment-requests/importer/check', { body: (importer ?? {}) as Record<string, unknown>, handleErrors: [400, 502] }));
+    return null;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+}
 
 /**
  * The shipment wizard's check button (spec 02 section 5): the importer's unified number is looked up in the commercial

@@ -5,7 +5,7 @@ import { FormField } from '../../components/form/FormField';
 import type { FieldNode } from '../../components/form/schema-fields';
 import { apiQuery, useApi } from '../../api/query';
 import { Ltr, ltr } from '../../components/Bidi';
-import { countryChoices, isCountryField } from '../../lib/countries';
+import { countryChoices, countryName, isCountryField } from '../../lib/countries';
 import type { FacilityType } from '../../session/selected-facility';
 import { nameIn } from '../facilities/labels';
 import { CheckList, type Errors } from '../internal-request/StepFields';
@@ -239,7 +239,6 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
   return <Leaf node={node} name={p.name ?? path.split('.').pop()!} path={path} value={value} onChange={p.onChange} required={p.required ?? true} ctx={ctx} />;
 }
 
-/** A facility of the user's (of one type), searched by name, registration number or city. */
 /**
  * An accredited conformity body chosen by its name (the public list of spec 01 section 2), not typed as an id: those whose
  * designation is valid now. One chosen earlier that is no longer listed stays shown by its id.
@@ -271,19 +270,41 @@ function ConformityBodyChoice(p: { name: string; value: string; onChange: (v: un
   );
 }
 
+/** The orders the factory list can be read in (spec 02 section 2); `all` keeps the server's order (oldest first). */
+export const FACILITY_SORTS = ['all', 'name', 'registrationNumber', 'city', 'country'] as const;
+type FacilitySort = (typeof FACILITY_SORTS)[number];
+
+/** A facility of the user's (of one type), searched by name, registration number or city and sorted by one of FACILITY_SORTS. */
 function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown) => void; type: FacilityType; readOnly: boolean }) {
   const { t, i18n } = useTranslation(['requests']);
   const [q, setQ] = useState('');
+  const [sort, setSort] = useState<FacilitySort>('all');
   const list = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
   const all = useMemo(() => (list.data?.items ?? []).filter((f) => f.facilityType === p.type), [list.data, p.type]);
   const needle = q.trim().toLowerCase();
-  const shown = all.filter(
+  const found = all.filter(
     (f) => !needle || [f.nameAr, f.nameEn, f.registrationNumber ?? '', f.city ?? ''].some((s) => s.toLowerCase().includes(needle)) || f.publicId === p.value,
   );
+  // Sorted as the reader reads them: names in the page's language, countries by their shown name.
+  const key = (f: (typeof all)[number]): string =>
+    sort === 'name' ? nameIn(f, i18n.language) : sort === 'registrationNumber' ? (f.registrationNumber ?? '') : sort === 'city' ? (f.city ?? '') : countryName(f.countryCode, i18n.language);
+  const shown = sort === 'all' ? found : [...found].sort((a, b) => key(a).localeCompare(key(b), i18n.language, { numeric: true }));
   return (
     <Stack gap="2">
       {!p.readOnly && (
-        <Input size="sm" placeholder={t('requests:wizard.facilitySearch')} value={q} onChange={(e) => setQ(e.target.value)} data-testid="facility-search" />
+        <Flex gap="2" wrap="wrap">
+          <Input size="sm" flex="1" minW="12rem" placeholder={t('requests:wizard.facilitySearch')} value={q} onChange={(e) => setQ(e.target.value)} data-testid="facility-search" />
+          <NativeSelect.Root size="sm" width="auto">
+            <NativeSelect.Field aria-label={t('requests:wizard.facilitySort')} value={sort} onChange={(e) => setSort(e.target.value as FacilitySort)} data-testid="facility-sort">
+              {FACILITY_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {t(`requests:wizard.facilitySorts.${s}`)}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Flex>
       )}
       <NativeSelect.Root disabled={p.readOnly}>
         <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(blank(e.target.value))}>
@@ -293,6 +314,7 @@ function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown)
               {nameIn(f, i18n.language)}
               {f.registrationNumber ? ` — ${ltr(f.registrationNumber)}` : ''}
               {f.city ? ` — ${f.city}` : ''}
+              {` — ${countryName(f.countryCode, i18n.language)}`}
             </option>
           ))}
         </NativeSelect.Field>

@@ -17,7 +17,8 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { FeePreview } from './FeePreview';
-import { ImporterCheck } from './ImporterCheck';
+import { confirmImporter, ImporterCheck } from './ImporterCheck';
+import { FactoryPrefill } from './FactoryPrefill';
 import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
 import type { Errors } from '../internal-request/StepFields';
@@ -152,6 +153,15 @@ export function ServiceWizard() {
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
         setServerMessages([...new Set(issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`)).map((i) => t(`validation:${i.message}`)))]);
         return;
+      }
+      // The importer is the commercial registry's or the user stays here, each contradicted field marked (not only at submit).
+      if (def.kind === 'shipment' && step === 'importer') {
+        const refused = await confirmImporter(form.importer);
+        if (refused) {
+          setErrors(serverErrors(refused));
+          setServerMessages(refused.validationErrors.length ? refused.validationErrors.filter((v) => v.members.length === 0).map((v) => v.message) : [refused.serverMessage]);
+          return;
+        }
       }
       if (emptyList) {
         setForm((f) => ({ ...f, [step]: [] }));
@@ -327,6 +337,9 @@ export function ServiceWizard() {
           />
         ) : (
           <>
+          {step === 'factory' && nodes[step]?.kind === 'object' && (
+            <FactoryPrefill value={form.factory as Record<string, unknown> | undefined} fields={nodes[step].fields.map((f) => f.name)} onChange={setSection} readOnly={readOnly} />
+          )}
           {def.kind === 'shipment' && step === 'importer' && (
             <ImporterCheck value={form.importer as Record<string, unknown> | undefined} onChange={setSection} readOnly={readOnly} />
           )}
