@@ -244,24 +244,34 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
  * designation is valid now. One chosen earlier that is no longer listed stays shown by its id.
  */
 function ConformityBodyChoice(p: { name: string; value: string; onChange: (v: unknown) => void; readOnly: boolean }) {
-  const { t, i18n } = useTranslation(['requests']);
+  const { i18n } = useTranslation(['requests']);
   const list = useApi(apiQuery('/api/public/conformity-bodies', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
   const valid = (list.data?.items ?? []).filter((cb) => cb.certificate.status === 'active' || cb.certificate.status === 'expiringSoon');
   const sorted = [...valid].sort((a, b) => nameIn(a, i18n.language).localeCompare(nameIn(b, i18n.language), i18n.language));
+  return <NamedChoice {...p} loaded={!!list.data} items={sorted.map((cb) => ({ id: cb.publicId, label: nameIn(cb, i18n.language) }))} />;
+}
+
+/**
+ * A select of named records (a factory, a conformity body) storing the record's id: "choose" first, each record by the
+ * name the reader reads, and, once the list is loaded, a stored id it does not hold shown as it is (a record no
+ * longer listed, e.g. a body whose designation lapsed), so the draft never silently reads as unchosen.
+ */
+function NamedChoice(p: { name: string; value: string; onChange: (v: unknown) => void; readOnly: boolean; loaded: boolean; items: { id: string; label: string }[] }) {
+  const { t } = useTranslation(['requests']);
   return (
     <Stack gap="2">
       <NativeSelect.Root disabled={p.readOnly}>
         <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(blank(e.target.value))}>
           <option value="">{t('requests:wizard.choose')}</option>
-          {sorted.map((cb) => (
-            <option key={cb.publicId} value={cb.publicId}>
-              {nameIn(cb, i18n.language)}
+          {p.items.map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.label}
             </option>
           ))}
         </NativeSelect.Field>
         <NativeSelect.Indicator />
       </NativeSelect.Root>
-      {p.value && list.data && !valid.some((cb) => cb.publicId === p.value) && (
+      {p.value && p.loaded && !p.items.some((item) => item.id === p.value) && (
         <Text fontSize="sm" color="fg.muted">
           <Ltr>{p.value}</Ltr>
         </Text>
@@ -306,25 +316,14 @@ function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown)
           </NativeSelect.Root>
         </Flex>
       )}
-      <NativeSelect.Root disabled={p.readOnly}>
-        <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(blank(e.target.value))}>
-          <option value="">{t('requests:wizard.choose')}</option>
-          {shown.map((f) => (
-            <option key={f.publicId} value={f.publicId}>
-              {nameIn(f, i18n.language)}
-              {f.registrationNumber ? ` — ${ltr(f.registrationNumber)}` : ''}
-              {f.city ? ` — ${f.city}` : ''}
-              {` — ${countryName(f.countryCode, i18n.language)}`}
-            </option>
-          ))}
-        </NativeSelect.Field>
-        <NativeSelect.Indicator />
-      </NativeSelect.Root>
-      {p.value && !all.some((f) => f.publicId === p.value) && (
-        <Text fontSize="sm" color="fg.muted">
-          <Ltr>{p.value}</Ltr>
-        </Text>
-      )}
+      <NamedChoice
+        {...p}
+        loaded={!!list.data}
+        items={shown.map((f) => ({
+          id: f.publicId,
+          label: [nameIn(f, i18n.language), f.registrationNumber && ltr(f.registrationNumber), f.city, countryName(f.countryCode, i18n.language)].filter(Boolean).join(' — '),
+        }))}
+      />
     </Stack>
   );
 }
