@@ -96,6 +96,29 @@ describe('the importer check button (GET /api/shipment-requests/importer/:unifie
   });
 });
 
+describe('the importer step (POST /api/shipment-requests/importer/check)', () => {
+  const check = (body: unknown, lang = 'en', as = w.as.external) => as.post(`/api/shipment-requests/importer/check?lang=${lang}`, body);
+
+  it('lets the registry’s importer through, and refuses a typed name with the message SUBMIT gives, on the name field', async () => {
+    expect((await check(fixture.importer)).statusCode).toBe(200);
+    const typed = { ...(fixture.importer as object), name: 'Manual importer' };
+    const en = await check(typed);
+    expect(en.statusCode).toBe(400);
+    expect(refusalsOf(en)).toEqual([
+      { member: 'importer.name', message: 'The importer name does not match the commercial registry: Al Nakheel Dates Factory (مصنع النخيل للتمور); press Check to fill it in from the registry' },
+    ]);
+    expect(refusalsOf(await check(typed, 'ar'))[0]?.message).toContain('اسم المستورد لا يطابق السجل التجاري');
+  });
+
+  it('checks the step’s own rules first, and is for signed-in people who may request shipments', async () => {
+    const malformed = await check({ name: '', unifiedNumber: 'x' });
+    expect(malformed.statusCode).toBe(400);
+    expect(refusalsOf(malformed).map((r) => r.member)).toEqual(expect.arrayContaining(['importer.unifiedNumber']));
+    expect((await w.t.anonymous.post('/api/shipment-requests/importer/check', fixture.importer)).statusCode).toBe(401);
+    expect((await check(fixture.importer, 'en', w.as.registration)).statusCode).toBe(403);
+  });
+});
+
 describe('importerVerified at submission', () => {
   it('a verified importer submits: the shipment awaits payment (1007)', async () => {
     const { res } = await submitWith({});
