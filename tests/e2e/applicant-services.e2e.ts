@@ -140,6 +140,11 @@ describe('applicant services on an issued internal certificate', () => {
         await submitWizard(applicant, addId, shot('add-products'));
         await expectStatus(applicant, 1001);
         expect(await testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `الطلب: ${MILK.nameAr}` : `request: ${MILK.nameEn}`);
+        // Read in the other language, the notice speaks it (with the product's name in it), and back again.
+        await testId(applicant, 'language-toggle').click();
+        await expect.poll(() => testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `request: ${MILK.nameEn}` : `الطلب: ${MILK.nameAr}`);
+        await testId(applicant, 'language-toggle').click();
+        await expect.poll(() => testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `الطلب: ${MILK.nameAr}` : `request: ${MILK.nameEn}`);
         await expect.poll(() => testId(applicant, 'request-data').innerText()).not.toContain(lang === 'ar' ? MILK.nameAr : MILK.nameEn);
 
         const registration = await userPage('registration', lang);

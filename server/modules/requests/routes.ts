@@ -150,7 +150,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices) };
+      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 

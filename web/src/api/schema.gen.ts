@@ -6565,6 +6565,18 @@ export interface operations {
                             id: string;
                             kind: string;
                             machineVersion: number;
+                            noticeMessages?: {
+                                key: string;
+                                names?: {
+                                    [key: string]: {
+                                        ar: string;
+                                        en: string;
+                                    }[];
+                                };
+                                params?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
                             notices?: string[];
                             number: string;
                             ownerUserId: string;
@@ -6649,6 +6661,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -6741,6 +6765,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12491,6 +12527,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12577,6 +12625,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12665,6 +12725,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14312,6 +14384,18 @@ export interface operations {
                             id: string;
                             kind: string;
                             machineVersion: number;
+                            noticeMessages?: {
+                                key: string;
+                                names?: {
+                                    [key: string]: {
+                                        ar: string;
+                                        en: string;
+                                    }[];
+                                };
+                                params?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
                             notices?: string[];
                             number: string;
                             ownerUserId: string;
@@ -14404,6 +14488,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14483,6 +14579,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14671,6 +14779,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
