@@ -299,6 +299,29 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/api/requests/:id/marks',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The Halal marks a finished Halal-mark request issued (one per product), by number; empty for any other request',
+        params: ZRequestParams,
+        response: { 200: z.object({ items: z.array(z.object({ id: z.string(), number: z.string() })) }), ...errors },
+      },
+    },
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      if (!view.finished || view.deleted) return { items: [] };
+      const items = await app.db
+        .select({ id: certificates.id, number: certificates.number })
+        .from(certificates)
+        .where(and(eq(certificates.requestId, view.id), eq(certificates.kind, 'halalMark')))
+        .orderBy(certificates.number);
+      return { items };
+    },
+  );
+
+  app.get(
     '/api/shipment-requests/importer/:unifiedNumber',
     {
       config: { policy: [Permissions.shipment.default, Permissions.shipment.submit] },

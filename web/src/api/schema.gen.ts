@@ -3182,6 +3182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/requests/{id}/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Halal marks a finished Halal-mark request issued (one per product), by number; empty for any other request
+         * @description Who may call it: Any signed-in user.
+         */
+        get: operations["getRequestsByIdMarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/requests/{id}/people": {
         parameters: {
             query?: never;
@@ -14942,6 +14962,40 @@ export interface operations {
                         /** @enum {string} */
                         reason?: "hash" | "prevHash" | "sequence" | "head";
                         rows: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRequestsByIdMarks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            number: string;
+                        }[];
                     };
                 };
             };

@@ -28,6 +28,7 @@ import { REQUEST_SECTIONS } from './request-sections';
 import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
 import { listSeparator } from '../../i18n';
 import { nextStepsKeys } from './next-steps';
+import { IssuedMarks } from './IssuedMarks';
 import { noticeText } from './notices';
 
 /**
@@ -140,6 +141,7 @@ export function RequestPage() {
             </Button>
           </Flex>
         )}
+        <IssuedMarks requestId={r.id} kind={r.kind} finished={finished} />
         {hasPlan && (
           <AuditPlanPanel
             plan={r.context.auditPlan as TAuditPlan}
