@@ -13,8 +13,9 @@ import { entityPort, sendToEntity, type StoreDeps } from './store';
  *
  * The row is the record: the lifecycle starts as the engine would have started it on the row's dates (its expiry and
  * "expiring soon" deadlines, a mark's start date; those already past fire at the next timer sweep), and a certificate
- * the row holds suspended is suspended in the same transaction, its suspension date kept. A cancelled mark cannot be
- * told from its row (the catalogue has no cancelled code) and starts as the dates say.
+ * the row holds suspended is suspended in the same transaction, its suspension date kept. A mark the row holds at code 2
+ * (its validity ended) before its expiry date was cancelled: that is how the mark's own lifecycle records a cancellation
+ * (the catalogue has no cancelled code), so it is cancelled in the same transaction, not revived by its dates.
  */
 
 /**
@@ -24,8 +25,11 @@ import { entityPort, sendToEntity, type StoreDeps } from './store';
  */
 const ADOPTION_ACTOR: Actor = Object.freeze({ userId: SYSTEM_ACTOR.userId, roles: ['system'], permissions: [P.certificates.suspend], facilityIds: [] });
 const ADOPTED_SUSPENSION_REASON = 'موقوفة في سجلها قبل بدء دورة حياتها — suspended in its record before its lifecycle started';
+const ADOPTED_CANCELLATION_REASON = 'ملغاة في سجلها قبل بدء دورة حياتها — cancelled in its record before its lifecycle started';
 
 const SUSPENDED = 4;
+/** A mark's code 2: its validity ended, by its expiry or (before it) by a cancellation (machines/halal-mark.ts). */
+const MARK_ENDED = 2;
 /** One key for every process: two servers starting together adopt each certificate once. */
 const ADOPTION_LOCK = sql`select pg_advisory_xact_lock(hashtext('halal.adopt-certificates'))`;
 
@@ -62,6 +66,10 @@ async function adoptOne(tx: Tx, deps: StoreDeps, now: Date, id: string): Promise
       ...base,
       data: { validFrom: cert.validFrom.toISOString(), expiresAt: cert.expiresAt.toISOString(), ...(certificateId ? { certificateId } : {}) },
     });
+    if (cert.status === MARK_ENDED && cert.expiresAt > now) {
+      const cancelled = await sendToEntity(tx, deps, now, cert.id, { type: 'CANCEL', reason: ADOPTED_CANCELLATION_REASON }, ADOPTION_ACTOR);
+      if (!cancelled) throw new Error(`mark ${cert.number} refused its cancellation`);
+    }
     return true;
   }
   await entities.start('certificate', { ...base, data: { expiresAt: cert.expiresAt.toISOString() } });

@@ -140,6 +140,11 @@ describe('applicant services on an issued internal certificate', () => {
         await submitWizard(applicant, addId, shot('add-products'));
         await expectStatus(applicant, 1001);
         expect(await testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `الطلب: ${MILK.nameAr}` : `request: ${MILK.nameEn}`);
+        // Read in the other language, the notice speaks it (with the product's name in it), and back again.
+        await testId(applicant, 'language-toggle').click();
+        await expect.poll(() => testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `request: ${MILK.nameEn}` : `الطلب: ${MILK.nameAr}`);
+        await testId(applicant, 'language-toggle').click();
+        await expect.poll(() => testId(applicant, 'submitted-notices').innerText()).toContain(lang === 'ar' ? `الطلب: ${MILK.nameAr}` : `request: ${MILK.nameEn}`);
         await expect.poll(() => testId(applicant, 'request-data').innerText()).not.toContain(lang === 'ar' ? MILK.nameAr : MILK.nameEn);
 
         const registration = await userPage('registration', lang);
@@ -198,6 +203,15 @@ describe('applicant services on an issued internal certificate', () => {
         await submitWizard(applicant, markId, shot('mark'));
         await expectStatus(applicant, 1002);
         await payBill(applicant, markId, 1005, shot('mark-bill'));
+        // The completed request names the mark it issued; its number opens the mark's page.
+        await expect.poll(() => testId(applicant, 'marks-link').innerText()).toMatch(lang === 'ar' ? /علامة الحلال الصادرة من هذا الطلب/ : /Halal mark issued by this request/);
+        const markNumber = (await testId(applicant, 'mark-link').innerText()).trim();
+        expect(markNumber).toMatch(/^HM-/);
+        await testId(applicant, 'mark-link').click();
+        await applicant.waitForURL(/\/certificates\/[0-9a-f-]{36}/);
+        await waitForIdle(applicant);
+        await expect.poll(() => testId(applicant, 'page-title').innerText()).toContain(markNumber);
+        await expect.poll(() => testId(applicant, 'certificate-products').innerText()).toContain(productName);
 
         await applicant.goto(`/halal-marks?lang=${lang}`);
         await waitForIdle(applicant);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft } from '../helpers/requests';
 import { bills, certificates } from '../../db/schema';
+import { readPdf } from '../helpers/pdf';
 
 /*
  * Invoices as a facility keeps them: single and month-end bulk bills, issued at the payment portal or not, with the
@@ -141,5 +142,16 @@ describe('invoices', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/pdf/);
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('a Halal-mark bill’s file names the Halal mark as its service, as the invoice list and the payment portal do', async () => {
+    // Billed under payment service 7 (the external certificate's): the file printed that service's name.
+    const { text } = await readPdf((await almarai.get(`/api/bills/${ids.mark}/file`)).rawPayload);
+    const [en, ar] = await Promise.all(['en', 'ar'].map(async (lang) => (await almarai.get(`/api/bills/${ids.mark}`, { headers: { 'accept-language': lang } })).json() as { service: { name: string } }));
+    expect([en.service.name, ar.service.name]).toEqual(['Halal mark', 'علامة حلال']);
+    expect(text).toContain('Halal mark\n');
+    expect(text).toContain('علامة حلال');
+    expect(text).not.toContain('External facility Halal certificate');
+    expect(text).not.toContain('شهادة حلال لمنشأة خارجية');
   });
 });

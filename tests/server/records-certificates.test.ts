@@ -202,3 +202,21 @@ describe('certificate page', () => {
     expect((await cb.get(`/api/requests/${ids.anatolia}`)).statusCode).toBe(404);
   });
 });
+
+describe('marks migrated from the old system', () => {
+  it('a mark the old system cancelled (code 2 before its expiry) shows cancelled in the marks list once adopted, an active one active', async () => {
+    // Written without the engine, as a migration writes them: a mark whose validity ended early (cancelled) and a live one.
+    await insert({ number: 'HM-OLD-000001', kind: 'halalMark', facilityPublicId: 'inf-almarai-foods', verificationCode: 'OLDMARK00001', scope: 'Saudi', status: 2 });
+    await insert({ number: 'HM-OLD-000002', kind: 'halalMark', facilityPublicId: 'inf-almarai-foods', verificationCode: 'OLDMARK00002', scope: 'Saudi', status: 1 });
+    const engine = new EmbeddedEngine({ db: t.database.db, deps: testStoreDeps() });
+    await engine.adoptCertificates();
+    await engine.fireDueTimers(new Date());
+    const rows = async (lang: string) => {
+      const res = await almarai.get('/api/certificates?kind=halalMark&number=HM-OLD', { headers: { 'accept-language': lang } });
+      return Object.fromEntries((res.json() as { items: Summary[] }).items.map((i) => [i.number, i.status.label]));
+    };
+    expect(await rows('en')).toEqual({ 'HM-OLD-000001': 'Cancelled', 'HM-OLD-000002': 'Active' });
+    expect(await rows('ar')).toEqual({ 'HM-OLD-000001': 'ملغاة', 'HM-OLD-000002': 'سارية' });
+    expect(await numbers(almarai, 'kind=halalMark&status=cancelled')).toEqual(['HM-OLD-000001']);
+  });
+});

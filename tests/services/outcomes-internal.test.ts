@@ -132,6 +132,10 @@ describe('products already on the certificate', () => {
     const { res, draft, after, names } = await submitWith([onCertificate.milk, laban], 'ar');
     expect(res.statusCode, res.body).toBe(200);
     expect((res.json() as RequestJson).notices).toEqual(['مدرجة في الشهادة بالفعل واستُبعدت من هذا الطلب: حليب طازج كامل الدسم']);
+    // The same notice as its key and the names in both languages, so a page read in English later shows it in English.
+    expect((res.json() as { noticeMessages?: unknown }).noticeMessages).toEqual([
+      { key: 'requests:notices.productsExcluded', names: { products: [{ ar: 'حليب طازج كامل الدسم', en: 'Fresh Full Fat Milk' }] } },
+    ]);
     // Submitted: out of the applicant's hands (the simple set keeps code 1001 "new" until registration reviews it).
     expect([(draft as { queue?: string }).queue, (after as { queue?: string }).queue]).toEqual(['applicant', 'registration']);
     expect(names).toEqual(['Low Fat Laban']);

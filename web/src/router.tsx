@@ -33,6 +33,7 @@ import type { RequestKind } from '../../machines/services/types';
 import { decideAccess, landingPath, safeReturnUrl, type RouteAccess } from './session/access';
 import { ensureSession, sessionStore, startSessionLoad } from './session/session-store';
 import { announceHydrated } from './prerender/hydrated';
+import type { NoticeMessage } from './routes/requests/notices';
 
 /**
  * The route table of spec 01 section 2. Each entry names its path, who may open it and its component. A screen
@@ -263,8 +264,11 @@ const routeTree = rootRoute.addChildren([
 
 declare module '@tanstack/history' {
   interface HistoryState {
-    /** What the server told the applicant on SUBMIT (ServiceWizard), shown with the request page's confirmation. */
-    notices?: string[];
+    /**
+     * What the server told the applicant on SUBMIT (ServiceWizard), shown with the request page's confirmation: message
+     * keys; entries written before them hold the text in the submitter's language and are shown as they are.
+     */
+    notices?: (string | NoticeMessage)[];
   }
 }
 

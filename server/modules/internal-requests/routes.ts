@@ -69,7 +69,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const type = allowed.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
       const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
       const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
-      return { ...presentRequest(request.t, next), notices: noticeTexts(request.t, request.lang, notices) };
+      return { ...presentRequest(request.t, next), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 

@@ -2,7 +2,10 @@ import type { Bilingual } from '../certificates/bilingual';
 import { formatDualDate, formatSar } from '../certificates/bilingual';
 import { toDualDate } from '../public/calendar';
 import { COLORS, PdfWriter, drawFields, type BilingualField } from '../certificates/pdf/writer';
-import type { BillView } from './bill-view';
+import { billServiceName, type BillView } from './bill-view';
+
+/** The stored codes billServiceName reads, from the view the file prints. */
+const rowOf = (bill: BillView) => ({ service: bill.service.code, feeKind: bill.feeKind.code });
 
 const PAGE_WIDTH = 595.28;
 const X0 = 50;
@@ -37,7 +40,7 @@ export async function renderBillPdf(bill: BillView, t: Bilingual, vatRate: numbe
     row('date', date(bill.date, t.en), date(bill.date, t.ar)),
     row('dueAt', date(bill.dueAt, t.en), date(bill.dueAt, t.ar)),
     ...(bill.paidAt ? [row('paidAt', date(bill.paidAt, t.en), date(bill.paidAt, t.ar))] : []),
-    row('service', t.en(`payments:service.${bill.service.code}`), t.ar(`payments:service.${bill.service.code}`)),
+    row('service', billServiceName(rowOf(bill), t.en), billServiceName(rowOf(bill), t.ar)),
     row(
       'feeKind',
       t.en(`payments:feeKind.${bill.feeKind.code}`, { defaultValue: bill.feeKind.code }),

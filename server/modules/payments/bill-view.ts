@@ -69,6 +69,15 @@ function markProductCount(row: JoinedRow): number | null {
   return projection.marks?.products ?? projection.products.length;
 }
 
+/**
+ * The service a bill is for, as the bill file, the invoice screens and the payment portal name it (one source). A
+ * Halal mark is billed under its certificate's payment service (6 or 7, spec 02 section 3), but the payer bought a
+ * Halal mark: the name is the mark's, not the facility certificate's (walk1 item 15).
+ */
+export function billServiceName(bill: Pick<BillRow, 'service' | 'feeKind'>, t: TFunction): string {
+  return bill.feeKind === 'halalMark' ? t('payments:certificate.kind.halalMark') : t(`payments:service.${bill.service}`);
+}
+
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const like = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -93,7 +102,7 @@ function toView(row: JoinedRow, t: TFunction): BillView {
     date: b.createdAt.toISOString(),
     dueAt: b.dueAt?.toISOString() ?? null,
     paidAt: b.paidAt?.toISOString() ?? null,
-    service: { code: b.service, name: t(`payments:service.${b.service}`) },
+    service: { code: b.service, name: billServiceName(b, t) },
     feeKind: { code: b.feeKind, name: feeName },
     requestId: b.requestId,
     requestNumber: row.requestNumber,

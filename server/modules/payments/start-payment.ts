@@ -6,7 +6,7 @@ import type { Actor } from '../../../machines/actor';
 import { AppError } from '../../errors';
 import { tFor, type Language } from '../../i18n';
 import { paymentPortalOf } from '../../adapters/payment-portal';
-import { loadBill, mayPayBill } from './bill-view';
+import { billServiceName, loadBill, mayPayBill } from './bill-view';
 import { toHalalas } from '../../../machines/services/fees';
 import './errors';
 
@@ -23,16 +23,11 @@ export const CALLBACK_PATH = PAYMENT_CALLBACK_PATH;
 /** The web page a person lands on after paying, when the caller names none. */
 export const defaultReturnPath = (billId: string) => `/bills/${billId}`;
 
-/**
- * What the payment portal shows the payer, in both languages: the service the bill is for, the fee, the bill number.
- * A Halal mark is billed under its certificate's payment service (6 or 7, spec 02 section 3), but the payer bought a
- * Halal mark: the description names the mark, not the facility certificate (walk1 item 15).
- */
+/** What the payment portal shows the payer, in both languages: the service the bill is for (billServiceName), the fee, the bill number. */
 export function paymentDescription(bill: Pick<typeof bills.$inferSelect, 'service' | 'feeKind' | 'number'>): Record<Language, string> {
   const text = (lang: Language) => {
     const t = tFor(lang);
-    const service = bill.feeKind === 'halalMark' ? t('payments:certificate.kind.halalMark') : t(`payments:service.${bill.service}`);
-    return `${service} — ${t(`payments:feeKind.${bill.feeKind}`, { defaultValue: bill.feeKind })} (${bill.number})`;
+    return `${billServiceName(bill, t)} — ${t(`payments:feeKind.${bill.feeKind}`, { defaultValue: bill.feeKind })} (${bill.number})`;
   };
   return { ar: text('ar'), en: text('en') };
 }

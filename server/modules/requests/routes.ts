@@ -152,7 +152,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices) };
+      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 
@@ -297,6 +297,29 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const [subject] = await app.db.select({ id: certificates.id, number: certificates.number }).from(certificates).where(eq(certificates.id, subjectId));
       if (!subject) throw new AppError(AppErrorCode.EntityNotFound);
       return subject;
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/marks',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The Halal marks a finished Halal-mark request issued (one per product), by number; empty for any other request',
+        params: ZRequestParams,
+        response: { 200: z.object({ items: z.array(z.object({ id: z.string(), number: z.string() })) }), ...errors },
+      },
+    },
+    async (request) => {
+      const view = await visible(request.params.id, request.actor!);
+      if (!view.finished || view.deleted) return { items: [] };
+      const items = await app.db
+        .select({ id: certificates.id, number: certificates.number })
+        .from(certificates)
+        .where(and(eq(certificates.requestId, view.id), eq(certificates.kind, 'halalMark')))
+        .orderBy(certificates.number);
+      return { items };
     },
   );
 

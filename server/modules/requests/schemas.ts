@@ -68,6 +68,13 @@ export const ZRequest = z.object({
   updatedAt: z.string(),
   /** Messages the person should read after the event (e.g. products excluded because the certificate lists them). */
   notices: z.array(z.string()).optional(),
+  /**
+   * The same notices as message keys with their parameters, so a screen that keeps them shows them in its reader's
+   * language (the names in both languages, run together by the screen).
+   */
+  noticeMessages: z
+    .array(z.object({ key: z.string(), params: z.record(z.string(), z.unknown()).optional(), names: z.record(z.string(), z.array(z.object({ ar: z.string(), en: z.string() }))).optional() }))
+    .optional(),
   /** Names of the facilities the data names by public id (a factory chosen from a list), so no screen shows the id. */
   facilityNames: z.record(z.string(), z.object({ nameAr: z.string(), nameEn: z.string() })).optional(),
   /** Working days used against the time limit (issue 15 item 7): certificate and renewal requests only. */

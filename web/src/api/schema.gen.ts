@@ -3182,6 +3182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/requests/{id}/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Halal marks a finished Halal-mark request issued (one per product), by number; empty for any other request
+         * @description Who may call it: Any signed-in user.
+         */
+        get: operations["getRequestsByIdMarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/requests/{id}/people": {
         parameters: {
             query?: never;
@@ -6587,6 +6607,18 @@ export interface operations {
                             id: string;
                             kind: string;
                             machineVersion: number;
+                            noticeMessages?: {
+                                key: string;
+                                names?: {
+                                    [key: string]: {
+                                        ar: string;
+                                        en: string;
+                                    }[];
+                                };
+                                params?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
                             notices?: string[];
                             number: string;
                             ownerUserId: string;
@@ -6671,6 +6703,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -6763,6 +6807,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12513,6 +12569,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12599,6 +12667,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -12687,6 +12767,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14334,6 +14426,18 @@ export interface operations {
                             id: string;
                             kind: string;
                             machineVersion: number;
+                            noticeMessages?: {
+                                key: string;
+                                names?: {
+                                    [key: string]: {
+                                        ar: string;
+                                        en: string;
+                                    }[];
+                                };
+                                params?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
                             notices?: string[];
                             number: string;
                             ownerUserId: string;
@@ -14426,6 +14530,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14505,6 +14621,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14693,6 +14821,18 @@ export interface operations {
                         id: string;
                         kind: string;
                         machineVersion: number;
+                        noticeMessages?: {
+                            key: string;
+                            names?: {
+                                [key: string]: {
+                                    ar: string;
+                                    en: string;
+                                }[];
+                            };
+                            params?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                         notices?: string[];
                         number: string;
                         ownerUserId: string;
@@ -14844,6 +14984,40 @@ export interface operations {
                         /** @enum {string} */
                         reason?: "hash" | "prevHash" | "sequence" | "head";
                         rows: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRequestsByIdMarks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            number: string;
+                        }[];
                     };
                 };
             };

@@ -19,7 +19,8 @@ export function LanguageToggle(props: ButtonProps) {
     const url = new URL(window.location.href);
     if (url.searchParams.has('lang')) {
       url.searchParams.delete('lang');
-      router.history.replace(url.pathname + url.search + url.hash);
+      // The entry's state (a submission's notices) stays: they are shown in the new language.
+      router.history.replace(url.pathname + url.search + url.hash, router.history.location.state);
     }
   };
   return (

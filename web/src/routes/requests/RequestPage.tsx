@@ -28,6 +28,8 @@ import { REQUEST_SECTIONS } from './request-sections';
 import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
 import { listSeparator } from '../../i18n';
 import { nextStepsKeys } from './next-steps';
+import { IssuedMarks } from './IssuedMarks';
+import { noticeText } from './notices';
 
 /**
  * The request page everyone who may see the request gets: its status and data (changes since the last return
@@ -37,7 +39,7 @@ export function RequestPage() {
   const { requestId } = useRouteParams('requests/$requestId');
   const search = useSearch({ strict: false }) as { payment?: string; submitted?: unknown };
   const notices = useRouterState({ select: (s) => s.location.state.notices });
-  const { t } = useTranslation(['requests', 'shell']);
+  const { t, i18n } = useTranslation(['requests', 'shell']);
   const session = useSession();
   const queries = requestQueries(requestId);
   const people = apiQuery('/api/requests/{id}/people', { params: { path: { id: requestId } } });
@@ -122,8 +124,8 @@ export function RequestPage() {
           <Alert.Root status="warning" data-testid="submitted-notices">
             <Alert.Indicator />
             <Alert.Content>
-              {notices.map((n) => (
-                <Alert.Description key={n}>{n}</Alert.Description>
+              {notices.map((n, i) => (
+                <Alert.Description key={i}>{noticeText(t, i18n.language, n)}</Alert.Description>
               ))}
             </Alert.Content>
           </Alert.Root>
@@ -139,6 +141,7 @@ export function RequestPage() {
             </Button>
           </Flex>
         )}
+        <IssuedMarks requestId={r.id} kind={r.kind} finished={finished} />
         {hasPlan && (
           <AuditPlanPanel
             plan={r.context.auditPlan as TAuditPlan}

@@ -27,6 +27,7 @@ import { facilityRequestsPath } from './links';
 import { SchemaFields } from './SchemaFields';
 import { specialStepOf, attachmentRulesOf, factoryTypeOf } from './wizard-sections';
 import { listSeparator } from '../../i18n';
+import type { NoticeMessage } from '../requests/notices';
 
 /** Server validation messages (`validationErrors[].members` are the field paths) as field errors. */
 function serverErrors(e: unknown): Errors {
@@ -188,10 +189,10 @@ export function ServiceWizard() {
       return;
     }
     const latest = await data(api.GET('/api/requests/{id}', { params: { path: { id: r.id } } }));
-    let notices: string[] = [];
+    let notices: NoticeMessage[] = [];
     try {
       const body = { type, expectedVersion: latest.version, payload: type === 'SUBMIT' ? { agreementAccepted: true } : {} } as EventBody;
-      notices = (await data(api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] }))).notices ?? [];
+      notices = (await data(api.POST('/api/requests/{id}/events', { params: { path: { id: r.id } }, body, handleErrors: [400] }))).noticeMessages ?? [];
     } catch (e) {
       const fields = serverErrors(e);
       setErrors(fields);
@@ -202,7 +203,8 @@ export function ServiceWizard() {
     }
     notify.success(t('requests:wizard.submitted'));
     // The request page opens with the confirmation: the request number, what happens next, and what the server changed
-    // on the way (products already on the certificate left out). The notices ride in the history entry: a reload keeps them.
+    // on the way (products already on the certificate left out). The notices ride in the history entry as message keys:
+    // a reload keeps them, and the page shows them in the language it is read in.
     await navigate({ to: '/requests/$requestId', params: { requestId: r.id }, search: { submitted: 1 } as never, state: (s) => ({ ...s, notices }) });
   };
 
