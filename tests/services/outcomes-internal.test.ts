@@ -184,6 +184,10 @@ describe('internal Halal mark', () => {
       expect(m.kind).toBe('halalMark');
       expect(monthsBetween(m.validFrom.iso, m.expiresAt.iso)).toBe(12);
     }
+    // The request's page names the marks it issued; another facility may not ask (the request is not theirs to see).
+    const issued = (await w.as['internal.main'].get(`/api/requests/${draft.id}/marks`)).json() as { items: { id: string; number: string }[] };
+    expect(issued.items.map((m) => m.number).sort()).toEqual(marks.map((m) => m.number).sort());
+    expect((await w.as.external.get(`/api/requests/${draft.id}/marks`)).statusCode).toBe(404);
   });
 });
 
