@@ -476,4 +476,20 @@ describe('foreign factory services end to end', () => {
   it('walks the external certificate, added products, renewal and a shipment certificate in Arabic', () => run('ar'), 600_000);
 
   it('walks the external certificate, added products, renewal and a shipment certificate in English', () => run('en'), 600_000);
+
+  it('an empty products step says "required" once, not twice', async () => {
+    const { page, context, errors } = await openPage(browser, server.url, { locale: 'en-US' });
+    await signIn(page, 'external');
+    await openFacilityRequests(page);
+    const id = await startService(page, 'externalCertificate');
+    await page.goto(`/requests/${id}/edit?step=products&lang=en`);
+    await waitForIdle(page);
+    await testId(page, 'wizard-step-products').waitFor();
+    await testId(page, 'wizard-next').click();
+    await testId(page, 'field-error').first().waitFor();
+    expect(await testId(page, 'field-error').allInnerTexts()).toEqual(['This field is required']);
+    await testId(page, 'wizard-step-products').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -378,3 +378,54 @@ describe('session idle timeout', () => {
     await context.close();
   });
 });
+
+describe('idle countdown', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // A one-minute idle period: the warning comes 30 s after the last activity, in the page's own (controlled) time.
+    server = await startServer({ SESSION_TIME_MINUTES: '1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows each second of the countdown once, also when timers fire a millisecond early or late', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    // Every number the dialog shows, in order, as it is drawn.
+    await page.addInitScript(() => {
+      const shown: number[] = [];
+      (window as unknown as { shownSeconds: number[] }).shownSeconds = shown;
+      new MutationObserver(() => {
+        const n = Number(/\d+/.exec(document.querySelector('[data-testid="idle-warning-dialog"]')?.textContent ?? '')?.[0] ?? NaN);
+        if (!Number.isNaN(n) && shown.at(-1) !== n) shown.push(n);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.clock.install();
+    await page.goto('/home?lang=en');
+    await signIn(page, 'internal.main');
+    await page.clock.pauseAt(Date.now() + 1000);
+    const warning = testId(page, 'idle-warning-dialog');
+    const settle = () => new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < 400 && (await warning.count()) === 0; i++) {
+      await page.clock.runFor(100);
+      await settle();
+    }
+    expect(await warning.count()).toBe(1);
+    // A browser's timers fire a little early or late against the wall clock: the wall clock here is moved a
+    // millisecond back and forth between the page's timers, half a second after each second of the warning. The walk
+    // stops before the end (then the page signs out and goes home).
+    const wall = () => page.evaluate(() => Date.now());
+    for (let step = 1; step <= 46; step++) {
+      await page.clock.runFor(100);
+      if (step % 10 === 5) await page.clock.setSystemTime((await wall()) + (step % 20 === 5 ? -1 : 1));
+      await settle();
+    }
+    const shown = await page.evaluate(() => (window as unknown as { shownSeconds: number[] }).shownSeconds);
+    expect(shown).toEqual([5, 4, 3, 2, 1]);
+    await context.close();
+  });
+});

@@ -61,6 +61,31 @@ describe('schema to fields', () => {
     expect(draft.goods).toEqual({ name: 'goods', node: { kind: 'select', options: ['meat', 'other'] }, required: false });
   });
 
+  it('marks a field required (the asterisk) only when the schema asks for it: none inside an optional group', () => {
+    // The shipment's bill of lading and health certificate are optional: their number and date carry no asterisk.
+    const other = fieldsOf(describeSchema(SERVICES.shipment.sections.other!.complete));
+    for (const group of ['billOfLading', 'healthCertificate']) {
+      expect(Object.values(fieldsOf(other[group]!.node)).map((f) => [f.name, f.required])).toEqual([
+        ['number', false],
+        ['date', false],
+      ]);
+    }
+    expect(other.arrivalPort!.required).toBe(true);
+    // Every service: nothing under an optional object is marked (a list's added row asks for its own fields).
+    const marked = (node: FieldNode, path: string): string[] =>
+      node.kind === 'object' ? node.fields.flatMap((f) => [...(f.required ? [`${path}.${f.name}`] : []), ...marked(f.node, `${path}.${f.name}`)]) : [];
+    const underOptional = (node: FieldNode, path: string): string[] =>
+      node.kind === 'list'
+        ? underOptional(node.item, `${path}[]`)
+        : node.kind === 'object'
+          ? node.fields.flatMap((f) => (f.required ? underOptional(f.node, `${path}.${f.name}`) : marked(f.node, `${path}.${f.name}`)))
+          : [];
+    const wrong = Object.values(SERVICES).flatMap((def) =>
+      Object.entries(def.sections).flatMap(([section, s]) => underOptional(describeSchema(s!.complete), `${def.kind}.${section}`)),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('reuses the internal wizard products step only where the product has the same fields', () => {
     expect(specialStepOf(SERVICES.externalCertificate, 'products')).toBe('products');
     expect(specialStepOf(SERVICES.shipment, 'products')).toBeNull();

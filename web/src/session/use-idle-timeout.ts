@@ -5,6 +5,8 @@ import { endIdleSession, loadSession, sessionExpiredNotice, type Session } from 
 const ACTIVITY_KEY = 'halal.lastActivity';
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;
 const TICK_MS = 1000;
+/** How long after a second's edge the countdown looks, so that a timer firing a little early still sees the new second. */
+const EDGE_MARGIN_MS = 50;
 /** The server refreshes a session's last-seen time at most this often (server/plugins/auth.ts TOUCH_AFTER_MS). */
 const SERVER_TOUCH_MS = 15_000;
 
@@ -74,7 +76,17 @@ export function useIdleTimeout(session: Session | null): IdleState {
     deadline.current = null;
     localStorage.setItem(ACTIVITY_KEY, String(now));
     for (const e of ACTIVITY_EVENTS) window.addEventListener(e, recordActivity, { passive: true });
-    const timer = window.setInterval(() => {
+    let timer = 0;
+    /**
+     * While the warning counts down, the next look is taken just after the deadline's next whole second, so each
+     * second is shown once: looking every second from whenever the warning began samples on the seconds' edges,
+     * where a timer a millisecond early or late shows one second twice and skips the next ("3", then "1").
+     */
+    const schedule = () => {
+      const left = deadline.current === null ? TICK_MS : (deadline.current - Date.now()) % TICK_MS;
+      timer = window.setTimeout(tick, (left > 0 ? left : TICK_MS) + (deadline.current === null ? 0 : EDGE_MARGIN_MS));
+    };
+    const tick = () => {
       const t = Date.now();
       const last = Math.max(lastActivity.current, storedActivity());
       if (deadline.current === null) {
@@ -82,24 +94,23 @@ export function useIdleTimeout(session: Session | null): IdleState {
           deadline.current = t + countdown * 1000;
           setState({ warning: true, secondsLeft: countdown });
         }
-        return;
+        return schedule();
       }
       // Another tab saw the user after our warning began: they are still here.
       if (storedActivity() > deadline.current - countdown * 1000) {
         lastActivity.current = storedActivity();
         deadline.current = null;
         setState({ warning: false, secondsLeft: countdown });
-        return;
+        return schedule();
       }
       const left = Math.max(0, Math.ceil((deadline.current - t) / 1000));
       setState({ warning: true, secondsLeft: left });
-      if (left === 0) {
-        window.clearInterval(timer);
-        void endIdleSession(window.location.pathname + window.location.search);
-      }
-    }, TICK_MS);
+      if (left === 0) void endIdleSession(window.location.pathname + window.location.search);
+      else schedule();
+    };
+    schedule();
     return () => {
-      window.clearInterval(timer);
+      window.clearTimeout(timer);
       for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, recordActivity);
       deadline.current = null;
       setState({ warning: false, secondsLeft: countdown });

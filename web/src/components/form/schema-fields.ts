@@ -86,17 +86,28 @@ function catalogueOf(schema: Schema, kind: 'string' | 'number'): { options: stri
 const hasCustomCheck = (d: Def) => (d.checks ?? []).some((c) => defOf(c).check === 'custom');
 const isDate = (d: Def) => (d.checks ?? []).some((c) => defOf(c).format === 'regex' && ISO_DATE.test(String(defOf(c).pattern?.source ?? '')));
 
-/** The input tree of a schema. `whole` is the schema as given (with its pipes) for catalogue checks. */
-export function describeSchema(input: z.ZodType): FieldNode {
+/**
+ * The input tree of a schema. `whole` is the schema as given (with its pipes) for catalogue checks. A member is
+ * required only when every object around it is: the number of an optional bill of lading is not asked for (its
+ * rules apply once the group is filled in), so the form marks none of that group's fields. A list's rows start
+ * afresh: a row added is a row whose fields are needed.
+ */
+export function describeSchema(input: z.ZodType, inOptional = false): FieldNode {
   const whole = input as unknown as Schema;
-  const { schema } = unwrap(whole);
+  const { schema, required } = unwrap(whole);
   const d = defOf(schema);
   switch (d.type) {
-    case 'object':
+    case 'object': {
+      const optional = inOptional || !required;
       return {
         kind: 'object',
-        fields: Object.entries(d.shape ?? {}).map(([name, s]) => ({ name, node: describeSchema(s as unknown as z.ZodType), required: unwrap(s).required })),
+        fields: Object.entries(d.shape ?? {}).map(([name, s]) => ({
+          name,
+          node: describeSchema(s as unknown as z.ZodType, optional),
+          required: !optional && unwrap(s).required,
+        })),
       };
+    }
     case 'array': {
       const item = describeSchema(d.element as unknown as z.ZodType);
       if (item.kind === 'select') return { kind: 'checklist', options: item.options, catalogue: item.catalogue };

@@ -59,12 +59,15 @@ export function WizardStep(p: {
   attachmentRules?: { allowed: readonly string[]; required: readonly string[] };
 }) {
   const { t, i18n } = useTranslation(['requests', 'forms', 'validation']);
-  const { step, form, setStep, errors, readOnly } = p;
+  const { step, form, setStep, readOnly } = p;
   // Names of files uploaded on this page, shown before the refreshed file list arrives.
   const [uploaded, setUploaded] = useState<Record<string, string>>({});
   const value = form[step];
   const attachmentRules = p.attachmentRules ?? INTERNAL_REQUEST_ATTACHMENTS;
-  const stepError = errors[step];
+  const stepError = p.errors[step];
+  // The step's own problem ("required", "add a product") is said once, above the step: the lists and groups below
+  // get only their fields' problems, or an empty products step says "required" twice.
+  const errors = stepError ? Object.fromEntries(Object.entries(p.errors).filter(([k]) => k !== step)) : p.errors;
   const product: FieldSpec[] = [
     { name: 'nameAr', required: true, dir: 'rtl' },
     { name: 'nameEn', required: true, dir: 'ltr' },
@@ -256,7 +259,7 @@ export function WizardStep(p: {
         return (
           <Stack gap="3">
             <Text>{t('requests:wizard.agreementText')}</Text>
-            <FormField label={t('requests:wizard.agreementLabel')} required error={errors['agreement'] || errors['agreement.accepted'] ? { key: errors['agreement.accepted'] ?? errors['agreement']! } : null}>
+            <FormField label={t('requests:wizard.agreementLabel')} required error={p.errors['agreement'] || p.errors['agreement.accepted'] ? { key: p.errors['agreement.accepted'] ?? p.errors['agreement']! } : null}>
               <Checkbox.Root checked={accepted} onCheckedChange={(e) => setStep({ accepted: !!e.checked })} data-testid="agreement">
                 <Checkbox.HiddenInput name="agreement.accepted" />
                 <Checkbox.Control />
