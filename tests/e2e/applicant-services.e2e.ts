@@ -184,6 +184,15 @@ describe('applicant services on an issued internal certificate', () => {
         await fill(applicant, 'products.0.productNumber', added.productNumber);
         await select(applicant, 'products.0.scope', 'Saudi');
         await next(applicant, 'package');
+        // The package rule is shown on its step and holds there: 12 tags is not a step of 8 (default limits 8 to 400).
+        const rule = await testId(applicant, 'mark-package-rule').innerText();
+        for (const n of ['8', '400']) expect(rule).toContain(n);
+        await fill(applicant, 'package.tags', '12');
+        await testId(applicant, 'wizard-next').click();
+        const refusal = testId(applicant, 'field-error').first();
+        await refusal.waitFor();
+        expect(await refusal.innerText()).toContain(lang === 'ar' ? 'بزيادات قدرها 8' : 'in steps of 8');
+        expect(await testId(applicant, 'wizard-step-package').isVisible()).toBe(true);
         await fill(applicant, 'package.tags', '8');
         await next(applicant, 'summary');
         const summary = testId(applicant, 'mark-package-summary');

@@ -353,6 +353,22 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/api/mark-packages',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary: 'The Halal-mark package limits (administrator settings) the package step shows and checks with the rule SUBMIT runs',
+        response: { 200: z.object({ minTags: z.number(), maxTags: z.number(), step: z.number() }), ...errors },
+      },
+    },
+    async () => {
+      const { minTags, maxTags, step } = app.settings.current().markPackages;
+      return { minTags, maxTags, step };
+    },
+  );
+
   app.post(
     '/api/shipment-requests/importer/check',
     {

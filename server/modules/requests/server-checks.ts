@@ -9,6 +9,7 @@ import type { RequestContext } from '../../../machines/types';
 import type { CrRegistry } from '../../adapters/cr-registry';
 import type { FoodAuthority, FoodAuthorityProduct } from '../../adapters/food-authority';
 import { importerProblem, lookUpImporter, type ImporterRecord } from './importer';
+import { markPackageIssues } from '../../../machines/services/mark-package';
 import { tFor } from '../../i18n';
 import { isValidCertificate, type CertificateRow } from './preconditions';
 
@@ -87,13 +88,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   },
 
   async markPackage(i) {
-    const tags = i.projection.marks?.tags ?? 0;
-    const { minTags, maxTags, step } = i.settings.markPackages;
-    const products = i.projection.marks?.products ?? 0;
-    const issues: DataIssue[] = [];
-    if (tags < minTags || tags > maxTags || tags % step !== 0) issues.push({ path: 'package.tags', message: 'form.markPackageRange', params: { min: minTags, max: maxTags, step } });
-    if (tags < products) issues.push({ path: 'package.tags', message: 'form.markPackageTooSmall', params: { products } });
-    return issues;
+    return markPackageIssues(i.projection.marks?.tags ?? 0, i.projection.marks?.products ?? 0, i.settings.markPackages);
   },
 
   // Spec 02 section 8 "sub-category not in facility certificate": added products must fall inside the certificate.

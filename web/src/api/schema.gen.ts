@@ -2554,6 +2554,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mark-packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Halal-mark package limits (administrator settings) the package step shows and checks with the rule SUBMIT runs
+         * @description Who may call it: Any signed-in user.
+         */
+        get: operations["getMarkPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/attention": {
         parameters: {
             query?: never;
@@ -13122,6 +13142,37 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getMarkPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        maxTags: number;
+                        minTags: number;
+                        step: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

@@ -18,6 +18,7 @@ import { notify } from '../../components/toaster';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { FeePreview } from './FeePreview';
 import { confirmImporter, ImporterCheck } from './ImporterCheck';
+import { MarkPackageRule, markPackageStepIssues } from './MarkPackageRule';
 import { FactoryPrefill } from './FactoryPrefill';
 import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
@@ -68,6 +69,8 @@ export function ServiceWizard() {
   const history = useApi(queries.history, { enabled: returned.length > 0 });
   useReadAgainOnNewVersion(r?.version, [queries.actions, queries.history, deletionQuery]);
   const files = useRequestAttachments(r?.facilityId, r?.id);
+  // The package limits of a Halal-mark request: shown and checked on its package step by the rule SUBMIT runs.
+  const markPackages = useApi(apiQuery('/api/mark-packages'), { enabled: !!def?.serverChecks.includes('markPackage') });
   const sections = useMemo(() => (def ? Object.keys(def.sections) : []), [def]);
   const steps = useMemo(() => [...sections, 'summary'], [sections]);
   const nodes = useMemo(() => (def ? Object.fromEntries(sections.map((s) => [s, describeSchema(def.sections[s]!.complete)])) : {}), [def, sections]);
@@ -149,6 +152,10 @@ export function ServiceWizard() {
       // stored as such, not "required".
       const emptyList = form[step] === undefined && nodes[step]?.kind === 'list' && validateStep(def, step, { ...form, [step]: [] }).length === 0;
       const issues = emptyList ? [] : stepIssues(step);
+      if (!issues.length && step === 'package' && def.serverChecks.includes('markPackage')) {
+        // Said with the limits (the field shows a ready message).
+        issues.push(...markPackageStepIssues(markPackages.data, form).map((i) => ({ ...i, message: t(`validation:${i.message}`, i.params) })));
+      }
       if (issues.length) {
         setErrors(issuesToErrors(issues));
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
@@ -341,6 +348,9 @@ export function ServiceWizard() {
           <>
           {step === 'factory' && nodes[step]?.kind === 'object' && (
             <FactoryPrefill value={form.factory as Record<string, unknown> | undefined} fields={nodes[step].fields.map((f) => f.name)} onChange={setSection} readOnly={readOnly} />
+          )}
+          {step === 'package' && def.serverChecks.includes('markPackage') && (
+            <MarkPackageRule limits={markPackages.data} products={Array.isArray(form.products) ? form.products.length : 0} />
           )}
           {def.kind === 'shipment' && step === 'importer' && (
             <ImporterCheck value={form.importer as Record<string, unknown> | undefined} onChange={setSection} readOnly={readOnly} />
