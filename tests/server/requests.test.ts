@@ -147,7 +147,7 @@ describe('POST /api/requests/:id/events', () => {
     const body = res.json();
     expect(ZRequest.strict().parse(body)).toEqual(body);
     const { clock: _clock, facilityNames: _names, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
-    expect(body).toEqual({ ...read, notices: [] });
+    expect(body).toEqual({ ...read, notices: [], noticeMessages: [] });
     // Back to the queue, unassigned: the queue tests below count this employee's requests.
     expect((await send(registration, r.id, 'CANCEL_ASSIGNMENT', body.version)).statusCode).toBe(200);
   });
