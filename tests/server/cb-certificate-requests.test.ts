@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft } from '../helpers/requests';
 import { issueCertificate } from '../e2e/harness/data';
-import { createWorld, designationOf, type World } from '../services/walk';
+import { createWorld, designationOf, walk, type World } from '../services/walk';
 
 /*
  * Spec 02 section 2, "CB certificate details, and add-categories requests ... Tabs: current, previous, draft": the
  * designation certificate's page lists the add-categories requests about that certificate only (certificateId of
- * GetAddingSubCategoriesInformationRequests), and the filter opens nothing to another facility.
+ * GetAddingSubCategoriesInformationRequests), and the filter opens nothing to another facility. Each row carries its
+ * step of the three (submit, audit review, certificate issue) that the screen shows.
  */
 
 const CB = 'cb-global-halal';
@@ -59,5 +60,22 @@ describe('a CB designation certificate’s add-categories requests', () => {
     expect(res.statusCode).toBe(403);
     // Its own facility with the CB's certificate: the facilities still bound the list.
     expect(await ids('external', { cbPublicId: 'exf-anatolia-meat', certificateId: drafts.seeded.certificateId })).toEqual([]);
+  });
+
+  it('says each request’s step of three, from the service’s states (a submitted one in audit review, an issued one at the issue)', async () => {
+    const stepOf = async (tab: string, id: string) => {
+      const res = await w.as['cb.main'].post(LIST, { cbPublicId: CB, certificateId: drafts.second.certificateId, tab });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { items: { id: string; step: unknown }[] }).items.find((i) => i.id === id)?.step;
+    };
+    const { id } = drafts.second;
+    expect(await stepOf('draft', id)).toEqual({ key: 'submit', index: 0, count: 3 });
+    await walk(w, id, { applicant: 'cb.main', until: 1001 });
+    expect(await stepOf('current', id)).toEqual({ key: 'auditReview', index: 1, count: 3 });
+    await walk(w, id, { applicant: 'cb.main', until: 1002 });
+    expect(await stepOf('current', id)).toEqual({ key: 'issue', index: 2, count: 3 });
+    const { request } = await walk(w, id, { applicant: 'cb.main', until: 1003 });
+    expect(request.status.code).toBe(1003);
+    expect(await stepOf('previous', id)).toEqual({ key: 'issue', index: 2, count: 3 });
   });
 });

@@ -79,7 +79,7 @@ describe('external facilities (foreign factories)', () => {
 
   it('search covers only the caller\'s factories, sorted as asked', async () => {
     await cbUser.post('/api/Facility/CreateExternal', await factory(cbUser, { registrationNumber: 'ID-300400', nameEn: 'Aceh Seafood Plant', nameAr: 'مصنع آتشيه للمأكولات البحرية', city: 'Banda Aceh' }));
-    const byName = (await cbUser.post('/api/ExternalFacility/SearchExternalFacility', { sortBy: 'name' })).json();
+    const byName = (await cbUser.post('/api/ExternalFacility/SearchExternalFacility?lang=en', { sortBy: 'name' })).json();
     expect(byName.items.map((f: { nameEn: string }) => f.nameEn)).toEqual(['Aceh Seafood Plant', 'Java Foods Factory', 'Java Foods Factory']);
     const byCity = (await cbUser.post('/api/ExternalFacility/SearchExternalFacility', { searchBy: 3, searchText: 'aceh' })).json();
     expect(byCity.totalCount).toBe(1);
@@ -89,6 +89,18 @@ describe('external facilities (foreign factories)', () => {
     expect(many.json()).toHaveLength(3);
     const mixed = await cbUser.post(`/api/ExternalFacility/GetExternalFacilities?facilityIds=${mine[0]}&facilityIds=exf-anatolia-meat`);
     expect(mixed.statusCode).toBe(404);
+  });
+
+  it('sort by name in the reader\'s language, by the other language\'s name where one is missing', async () => {
+    // First in Arabic (أ before م), last in English (Z).
+    await cbUser.post('/api/Facility/CreateExternal', await factory(cbUser, { registrationNumber: 'PH-500600', countryCode: 'PH', city: 'Zamboanga', nameEn: 'Zamboanga Halal Meats', nameAr: 'أغذية زامبوانغا الحلال' }));
+    const names = async (lang: string, field: 'nameAr' | 'nameEn') =>
+      ((await cbUser.post(`/api/ExternalFacility/SearchExternalFacility?lang=${lang}`, { sortBy: 'name' })).json().items as Record<string, string>[]).map((f) => f[field]);
+    expect(await names('ar', 'nameAr')).toEqual(['أغذية زامبوانغا الحلال', 'مصنع آتشيه للمأكولات البحرية', 'مصنع جاوة للأغذية', 'مصنع جاوة للأغذية']);
+    expect(await names('en', 'nameEn')).toEqual(['Aceh Seafood Plant', 'Java Foods Factory', 'Java Foods Factory', 'Zamboanga Halal Meats']);
+    // A factory without an English name is read (and sorted) by its Arabic one, not first as an empty name.
+    await t.database.db.update(facilities).set({ nameEn: '' }).where(eq(facilities.registrationNumber, 'ID-300400'));
+    expect(await names('en', 'nameAr')).toEqual(['مصنع جاوة للأغذية', 'مصنع جاوة للأغذية', 'أغذية زامبوانغا الحلال', 'مصنع آتشيه للمأكولات البحرية']);
   });
 });
 

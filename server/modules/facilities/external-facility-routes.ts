@@ -33,7 +33,7 @@ const externalFacilityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { searchText, searchBy, sortBy, ...paging } = request.body;
-      return listUserFacilities(db, actorOf(request), { facilityType: 'ExternalFacility', searchText, searchBy, sortBy }, paging);
+      return listUserFacilities(db, actorOf(request), { facilityType: 'ExternalFacility', searchText, searchBy, sortBy, lang: request.lang }, paging);
     },
   );
 

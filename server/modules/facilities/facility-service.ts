@@ -1,8 +1,9 @@
-import { and, asc, count, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { delegations, facilities, facilityMembers, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { AppError } from '../../errors';
+import { DEFAULT_LANGUAGE, type Language } from '../../i18n';
 import type { FacilityRow } from './access';
 import { ATTACHMENT_RULES, attachmentsOf, claimAttachments } from './attachments';
 import { violatedUniqueIndex } from './db-errors';
@@ -19,6 +20,8 @@ export interface FacilitySearch {
   searchText?: string;
   searchBy?: number;
   sortBy?: 'all' | 'name' | 'registrationNumber' | 'city' | 'country';
+  /** The reader's language: `name` sorts by the name they read. */
+  lang?: Language;
 }
 
 function searchCondition(searchText: string | undefined, searchBy: number | undefined): SQL | undefined {
@@ -45,13 +48,19 @@ function searchCondition(searchText: string | undefined, searchBy: number | unde
   }
 }
 
+/** The name a reader of `lang` sees, the other language's when that one is empty (as the screens show it). */
+const nameSql = (lang: Language): SQL => {
+  const [first, other] = lang === 'ar' ? [facilities.nameAr, facilities.nameEn] : [facilities.nameEn, facilities.nameAr];
+  return sql`coalesce(nullif(${first}, ''), ${other})`;
+};
+
 const SORT_COLUMNS = {
   all: facilities.createdAt,
-  name: facilities.nameEn,
   registrationNumber: facilities.registrationNumber,
   city: facilities.city,
   country: facilities.countryCode,
 } as const;
+const sortColumn = ({ sortBy = 'all', lang = DEFAULT_LANGUAGE }: FacilitySearch) => (sortBy === 'name' ? nameSql(lang) : SORT_COLUMNS[sortBy]);
 
 /**
  * The caller's own facilities and CBs (membership), searched and paged (spec 01 section 3: pageNumber, pageSize,
@@ -75,7 +84,7 @@ export async function listUserFacilities(db: Db, actor: Actor, search: FacilityS
     .from(facilityMembers)
     .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
     .where(where)
-    .orderBy(asc(SORT_COLUMNS[search.sortBy ?? 'all']), asc(facilities.id))
+    .orderBy(asc(sortColumn(search)), asc(facilities.id))
     .limit(paging.pageSize)
     .offset((pageNumber - 1) * paging.pageSize);
   return {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { certificates } from '../../../db/schema';
 import { serviceOf } from '../../../machines/services';
+import { CB_ADD_CATEGORIES_STEPS, cbAddCategoriesStep } from '../../../machines/cb-add-categories';
 import { findFacility } from '../facilities/access';
 import { assertPreconditions } from './preconditions';
 import { canSee } from '../../../workflows/queries';
@@ -10,7 +11,7 @@ import type { RequestSummaryView, RequestView } from '../../../workflows/engine'
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody, zSearchText } from '../../schemas';
 import { presentRequest, presentSummary } from './present';
-import { ZQueuePage, ZRequest } from './schemas';
+import { ZQueuePage, ZRequest, ZRequestSummary } from './schemas';
 import { assertMayStart, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
 import { categoriesAlreadyCertified } from './server-checks';
 
@@ -33,6 +34,15 @@ const ZCategories = z.array(z.object({ category: z.string(), subCategories: z.ar
 const TABS = ['current', 'previous', 'draft'] as const;
 const tabOf = (v: RequestSummaryView): (typeof TABS)[number] => (v.stateValue === 'draft' ? 'draft' : v.finished ? 'previous' : 'current');
 
+/** Each row says where the request is among the service's three steps (machines/cb-add-categories.ts), so no screen maps states. */
+const ZStep = z.object({
+  key: z.enum(CB_ADD_CATEGORIES_STEPS.map((s) => s.key)),
+  /** From 0. */
+  index: z.number().int(),
+  count: z.number().int(),
+});
+const ZAddCategoriesPage = ZQueuePage.extend({ items: z.array(ZRequestSummary.extend({ step: ZStep })) });
+
 const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${PREFIX}/GetAddingSubCategoriesInformationRequests`,
@@ -50,7 +60,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
           pageNumber: z.number().int().min(1).default(1),
           pageSize: z.number().int().min(1).max(100).default(10),
         }),
-        response: { 200: ZQueuePage, ...errors },
+        response: { 200: ZAddCategoriesPage, ...errors },
       },
     },
     async (request) => {
@@ -65,7 +75,8 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const inTab = all.filter((v) => tabOf(v) === b.tab);
       const start = (b.pageNumber - 1) * b.pageSize;
-      return { items: inTab.slice(start, start + b.pageSize).map((v) => presentSummary(request.t, v)), totalCount: inTab.length, pageNumber: b.pageNumber, pageSize: b.pageSize };
+      const items = inTab.slice(start, start + b.pageSize).map((v) => ({ ...presentSummary(request.t, v), step: cbAddCategoriesStep(v.stateValue) }));
+      return { items, totalCount: inTab.length, pageNumber: b.pageNumber, pageSize: b.pageSize };
     },
   );
 

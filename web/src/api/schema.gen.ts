@@ -6648,6 +6648,12 @@ export interface operations {
                                 code: number;
                                 label: string;
                             };
+                            step: {
+                                count: number;
+                                index: number;
+                                /** @enum {string} */
+                                key: "submit" | "auditReview" | "issue";
+                            };
                             updatedAt: string;
                             version: number;
                         }[];

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { Badge, Box, Link as ChakraLink, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Box, Stack, Tabs, Text } from '@chakra-ui/react';
 import { queryOptions } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, apiLanguage, data } from '../../api/client';
 import { useApi, type ApiResponse } from '../../api/query';
-import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
-import { formatDate } from '../../lib/dates';
+import { requestColumns } from '../requests/request-columns';
 import type { CertificateSectionProps } from './certificate-sections';
 
 const LIST = '/api/AddingSubCategoriesRequest/GetAddingSubCategoriesInformationRequests' as const;
@@ -16,17 +14,6 @@ type Row = ApiResponse<typeof LIST, 'post'>['items'][number];
 /** The tabs of spec 02 section 2, as the server groups them: in progress, finished (whatever the outcome), drafts. */
 const TABS = ['current', 'previous', 'draft'] as const;
 type Tab = (typeof TABS)[number];
-
-/**
- * The three steps of an add-categories request (machines/cb-add-categories.ts): submit (the draft), audit review (also
- * while returned to the CB), certificate issue (waiting, then issued). A deleted draft never left the first.
- */
-const STEPS = [
-  { key: 'submit', states: ['draft'] },
-  { key: 'auditReview', states: ['auditReview'] },
-  { key: 'issue', states: ['waitingIssue', 'issued'] },
-] as const;
-const stepOf = (state: string) => Math.max(0, STEPS.findIndex((s) => (s.states as readonly string[]).includes(state.split('.')[0]!)));
 
 /** Beside a CB designation certificate's details: its add-categories requests by tab, each with its step of three. */
 export function CbAddCategoriesRequests({ certificate }: CertificateSectionProps) {
@@ -66,32 +53,21 @@ function RequestsTab({ cbPublicId, certificateId, tab }: { cbPublicId: string; c
       queryFn: ({ signal }) => data(api.POST(LIST, { body, signal })),
     }),
   );
+  const shared = requestColumns(t, i18n.language);
+  // The step comes with the row: the server places the request among the service's three (machines/cb-add-categories.ts).
   const columns: Column<Row>[] = [
-    {
-      key: 'number',
-      header: t('list.number'),
-      render: (r) => (
-        <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
-          <Link to="/requests/$requestId" params={{ requestId: r.id }} data-testid="request-link">
-            <Ltr>{r.number}</Ltr>
-          </Link>
-        </ChakraLink>
-      ),
-    },
-    { key: 'status', header: t('list.status'), render: (r) => <Badge data-testid="row-status">{r.status.label}</Badge> },
+    shared.number,
+    shared.status,
     {
       key: 'step',
       header: t('certificate.cbRequests.stepHeader'),
-      render: (r) => {
-        const n = stepOf(r.state);
-        return (
-          <Box as="span" data-testid="row-step" data-step={STEPS[n]!.key}>
-            {t('certificate.cbRequests.step', { n: n + 1, count: STEPS.length, name: t(`certificate.cbRequests.steps.${STEPS[n]!.key}`) })}
-          </Box>
-        );
-      },
+      render: ({ step }) => (
+        <Box as="span" data-testid="row-step" data-step={step.key}>
+          {t('certificate.cbRequests.step', { n: step.index + 1, count: step.count, name: t(`certificate.cbRequests.steps.${step.key}`) })}
+        </Box>
+      ),
     },
-    { key: 'updated', header: t('list.updated'), render: (r) => formatDate(r.updatedAt, i18n.language) },
+    shared.updated,
   ];
   return (
     <Box pt="2">

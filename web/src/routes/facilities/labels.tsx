@@ -2,8 +2,8 @@ import { Badge } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { CrStatus } from './facilities-api';
 
-/** The facility's name in the UI language. */
-export const nameIn = (f: { nameAr: string; nameEn: string }, lang: string): string => (lang === 'ar' ? f.nameAr : f.nameEn);
+/** The facility's name in the UI language, or in the other one when it has none (a registry may give no English name). */
+export const nameIn = (f: { nameAr: string; nameEn: string }, lang: string): string => (lang === 'ar' ? f.nameAr || f.nameEn : f.nameEn || f.nameAr);
 
 const CR_STATUS_COLOR: Record<CrStatus, string> = { Active: 'green', Suspended: 'orange', Deleted: 'red', Expired: 'gray' };
 

@@ -1,15 +1,13 @@
 import { useState } from 'react';
-import { Badge, Button, Flex, Link as ChakraLink } from '@chakra-ui/react';
-import { Link } from '@tanstack/react-router';
+import { Button, Flex } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
 import { DataTable, type Column } from '../../components/DataTable';
 import { notify } from '../../components/toaster';
-import { Ltr } from '../../components/Bidi';
 import { EventDialog } from './EventDialog';
 import { ClockBadge } from './ClockBadge';
 import type { AllowedActionView, HistoryItem, RequestDetail, RequestSummary } from './requests-api';
-import { formatDate } from '../../lib/dates';
+import { requestColumns } from './request-columns';
 
 /** Events a list row offers directly (the queue's assignment); everything else is on the request page. */
 const ROW_EVENTS = new Set(['ASSIGN_TO_ME', 'ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']);
@@ -28,22 +26,13 @@ export function RequestsTable(p: {
   onChanged?: () => void;
 }) {
   const { t, i18n } = useTranslation('requests');
+  const shared = requestColumns(t, i18n.language);
   const columns: Column<RequestSummary>[] = [
-    {
-      key: 'number',
-      header: t('list.number'),
-      render: (r) => (
-        <ChakraLink asChild colorPalette="brand" fontWeight="semibold">
-          <Link to="/requests/$requestId" params={{ requestId: r.id }} data-testid="request-link">
-            <Ltr>{r.number}</Ltr>
-          </Link>
-        </ChakraLink>
-      ),
-    },
+    shared.number,
     { key: 'kind', header: t('list.kind'), render: (r) => t(`machines:kinds.${r.kind}`, { defaultValue: r.kind }) },
-    { key: 'status', header: t('list.status'), render: (r) => <Badge data-testid="row-status">{r.status.label}</Badge> },
+    shared.status,
     { key: 'creator', header: t('list.creator'), render: (r) => r.creatorName },
-    { key: 'updated', header: t('list.updated'), render: (r) => formatDate(r.updatedAt, i18n.language) },
+    shared.updated,
   ];
   // The working-day clock, for the kinds that have a time limit (issue 15 item 7).
   if (p.rows.some((r) => r.clock)) {

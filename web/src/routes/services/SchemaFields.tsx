@@ -281,7 +281,7 @@ function NamedChoice(p: { name: string; value: string; onChange: (v: unknown) =>
 }
 
 /** The orders the factory list can be read in (spec 02 section 2); `all` keeps the server's order (oldest first). */
-export const FACILITY_SORTS = ['all', 'name', 'registrationNumber', 'city', 'country'] as const;
+const FACILITY_SORTS = ['all', 'name', 'registrationNumber', 'city', 'country'] as const;
 type FacilitySort = (typeof FACILITY_SORTS)[number];
 
 /** A facility of the user's (of one type), searched by name, registration number or city and sorted by one of FACILITY_SORTS. */
