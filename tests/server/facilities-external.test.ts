@@ -98,6 +98,9 @@ describe('external facilities (foreign factories)', () => {
       ((await cbUser.post(`/api/ExternalFacility/SearchExternalFacility?lang=${lang}`, { sortBy: 'name' })).json().items as Record<string, string>[]).map((f) => f[field]);
     expect(await names('ar', 'nameAr')).toEqual(['أغذية زامبوانغا الحلال', 'مصنع آتشيه للمأكولات البحرية', 'مصنع جاوة للأغذية', 'مصنع جاوة للأغذية']);
     expect(await names('en', 'nameEn')).toEqual(['Aceh Seafood Plant', 'Java Foods Factory', 'Java Foods Factory', 'Zamboanga Halal Meats']);
+    // Without case: a name written in lower case is not put after Z (code-point order would).
+    await t.database.db.update(facilities).set({ nameEn: 'aceh Seafood Plant' }).where(eq(facilities.registrationNumber, 'ID-300400'));
+    expect(await names('en', 'nameEn')).toEqual(['aceh Seafood Plant', 'Java Foods Factory', 'Java Foods Factory', 'Zamboanga Halal Meats']);
     // A factory without an English name is read (and sorted) by its Arabic one, not first as an empty name.
     await t.database.db.update(facilities).set({ nameEn: '' }).where(eq(facilities.registrationNumber, 'ID-300400'));
     expect(await names('en', 'nameAr')).toEqual(['مصنع جاوة للأغذية', 'مصنع جاوة للأغذية', 'أغذية زامبوانغا الحلال', 'مصنع آتشيه للمأكولات البحرية']);

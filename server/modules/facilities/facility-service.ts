@@ -48,16 +48,19 @@ function searchCondition(searchText: string | undefined, searchBy: number | unde
   }
 }
 
-/** The name a reader of `lang` sees, the other language's when that one is empty (as the screens show it). */
+/**
+ * The name a reader of `lang` sees, the other language's when that one is empty (as the screens show it), without
+ * case: the database's collation may be code-point order (C.UTF-8), where "Zamzam" sorts before "al-Safa".
+ */
 const nameSql = (lang: Language): SQL => {
   const [first, other] = lang === 'ar' ? [facilities.nameAr, facilities.nameEn] : [facilities.nameEn, facilities.nameAr];
-  return sql`coalesce(nullif(${first}, ''), ${other})`;
+  return sql`lower(coalesce(nullif(${first}, ''), ${other}))`;
 };
 
 const SORT_COLUMNS = {
   all: facilities.createdAt,
   registrationNumber: facilities.registrationNumber,
-  city: facilities.city,
+  city: sql`lower(${facilities.city})`,
   country: facilities.countryCode,
 } as const;
 const sortColumn = ({ sortBy = 'all', lang = DEFAULT_LANGUAGE }: FacilitySearch) => (sortBy === 'name' ? nameSql(lang) : SORT_COLUMNS[sortBy]);
