@@ -178,7 +178,8 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
   const packageShape = { tags: z.preprocess((v) => (typeof v === 'string' && v.trim() ? Number(v) : v), z.number({ error: requiredOrInvalid }).int(M.integerOnly).min(1, M.invalid).max(100_000, M.invalid)) };
   const sections: Record<string, SectionDefinition> = {
     products: { complete: productsComplete, draft: draftList(markProductShape(), MARK_PRODUCTS_MAX) },
-    package: { complete: z.object(packageShape, { error: requiredOrInvalid }), draft: draftObject(packageShape).optional() },
+    // The package rule holds on its step too (the administrator's limits, said with them).
+    package: { complete: z.object(packageShape, { error: requiredOrInvalid }), draft: draftObject(packageShape).optional(), stepChecks: ['markPackage'] },
   };
   const certificateKinds = facility === 'internal' ? (['internalHalal'] as const) : (['externalHalal'] as const);
   return {

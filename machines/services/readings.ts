@@ -46,6 +46,12 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',
 };
 
+/** The server checks a step runs as well, by section (none: no line). */
+function stepCheckLines(d: ServiceDefinition): string[] {
+  const declared = Object.entries(d.sections).filter(([, s]) => s.stepChecks?.length);
+  return declared.length ? [`- Also checked on leaving the step: ${declared.map(([name, s]) => `\`${name}\` (${s.stepChecks!.map((c) => `\`${c}\``).join(', ')})`).join('; ')}.`] : [];
+}
+
 /** Markdown lines describing a service definition. */
 export function serviceContractLines(d: ServiceDefinition): string[] {
   const list = (items: readonly string[]) => (items.length ? items.map((i) => `  - ${i}`) : ['  - none']);
@@ -65,6 +71,7 @@ export function serviceContractLines(d: ServiceDefinition): string[] {
     ...(d.attachmentSection ? [`- Files are referenced from \`${d.attachmentSection}\`; after submission they change only when that section is returned.`] : []),
     '- Server checks on SUBMIT and RESUBMIT:',
     ...list(d.serverChecks.map((c) => SERVER_CHECK_TEXT[c])),
+    ...stepCheckLines(d),
     `- Fees (shown ${d.feeDisplay === 'includingVat' ? 'including' : 'excluding'} VAT):`,
     ...list(feeKinds.map((k) => `\`${k}\`: ${d.feeReadings[k] ?? '(no reading)'}`)),
   ];

@@ -107,7 +107,8 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
   const sections: Record<string, SectionDefinition> = {
     shipmentType: obj(() => ({ goods: z.enum(['meat', 'poultry', 'other'], { error: requiredOrInvalid }) })),
     factory: obj(() => ({ facilityPublicId: text(100) })),
-    importer: obj(importerShape),
+    // The importer is the commercial registry's before the applicant moves on, each contradicted field marked.
+    importer: { ...obj(importerShape), stepChecks: ['importerVerified'] },
     exporter: obj(exporterShape),
     shipping: obj(shippingShape),
     other: obj(otherShape),

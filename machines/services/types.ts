@@ -51,6 +51,11 @@ export interface SectionDefinition {
   complete: z.ZodType;
   /** Largest stored (parsed) size in bytes of JSON; default SECTION_MAX_BYTES. */
   maxBytes?: number;
+  /**
+   * Server checks the wizard also runs when this step is left (once the section's own rules pass), so the applicant
+   * is stopped where the problem is, not only at submission. Each must be one of the definition's `serverChecks`.
+   */
+  stepChecks?: readonly StepCheck[];
 }
 
 /** A problem of the request data: the dotted path from the data's root (`products.2.netWeight`) and a message key. */
@@ -91,6 +96,12 @@ export type ServerCheck =
   | 'productsOnCertificate'
   /** The Halal-mark package is within the administrator's limits (N to M tags, in steps). */
   | 'markPackage';
+
+/**
+ * The server checks a section may also declare as its step check (`SectionDefinition.stepChecks`): those the web can run
+ * on the step (web/src/routes/services/step-checks.tsx holds how, one entry per name).
+ */
+export type StepCheck = Extract<ServerCheck, 'markPackage' | 'importerVerified'>;
 
 /** A product as a certificate (and a Halal mark) lists it. */
 export interface CertificateProduct {

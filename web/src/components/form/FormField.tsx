@@ -1,6 +1,6 @@
 import { Field } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import type { FieldMessage } from './validation-messages';
+import { messageText, type FieldMessage } from './validation-messages';
 
 export interface FormFieldProps {
   label: React.ReactNode;
@@ -18,7 +18,7 @@ export interface FormFieldProps {
 /** A labelled form input with its helper text and validation message (spec 01 section 5). */
 export function FormField({ label, required, error, helper, disabled, readOnly, children }: FormFieldProps) {
   const { t } = useTranslation('validation');
-  const message = !error ? null : typeof error === 'string' ? error : t(error.key, error.params);
+  const message = error ? messageText(t, error) : null;
   return (
     <Field.Root required={required} invalid={!!message} disabled={disabled} readOnly={readOnly}>
       <Field.Label>

@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+
 /**
  * Form messages (spec 01 section 5) are keys of locales/<lang>/validation.json with i18next parameters, so the
  * web and the server show the same words. A zod schema names its key as the issue message
@@ -7,6 +9,14 @@
 export interface FieldMessage {
   key: string;
   params?: Record<string, unknown>;
+}
+
+/**
+ * A field's message in the reader's language: a key of the validation namespace with its parameters, or the server's
+ * text, already localized, shown as it is. The one place a FieldMessage becomes words (FormField, FieldErrorText).
+ */
+export function messageText(t: TFunction, message: FieldMessage | string): string {
+  return typeof message === 'string' ? message : t(`validation:${message.key}`, message.params ?? {});
 }
 
 /** The shape of a zod 4 issue that matters here (kept structural so this file does not depend on zod). */

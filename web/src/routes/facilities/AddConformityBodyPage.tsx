@@ -6,7 +6,7 @@ import { api, data } from '../../api/client';
 import { ApiError, messagesOf } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, messageText, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { isAcceptanceNumber, isNotificationNumber, normalizeIban } from '../../../../machines/forms/facilities/formats';
@@ -150,7 +150,7 @@ export function AddConformityBodyPage() {
               </Heading>
               {errors.categories && (
                 <Text color="fg.error" fontSize="sm" mb="2" data-testid="categories-error" tabIndex={-1}>
-                  {typeof errors.categories === 'string' ? errors.categories : t(`validation:${errors.categories.key}`)}
+                  {messageText(t, errors.categories)}
                 </Text>
               )}
               <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">

@@ -18,7 +18,7 @@ import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
-import type { Errors } from './StepFields';
+import { issuesToErrors, serverErrors, type Errors } from './wizard-errors';
 import { WizardStep } from './WizardStep';
 import { listSeparator } from '../../i18n';
 
@@ -39,14 +39,6 @@ function stepIssues(step: InternalRequestStep, form: Record<string, unknown>): {
   if (!whole || (form[step] !== undefined && (typeof form[step] !== 'object' || Array.isArray(form[step])))) return issues;
   const fields = internalRequestForm.validateStep(step, { ...form, [step]: { ...((form[step] as object | undefined) ?? {}) } });
   return fields.length && fields.every((i) => i.path.startsWith(`${step}.`)) ? [...issues, ...fields] : issues;
-}
-
-/** Server validation messages (`validationErrors[].members` are the field paths) as field errors of the wizard. */
-function serverErrors(e: unknown): Errors {
-  if (!(e instanceof ApiError)) return {};
-  const out: Errors = {};
-  for (const v of e.validationErrors) for (const m of v.members) out[m] ??= v.message;
-  return out;
 }
 
 /**
@@ -130,7 +122,7 @@ export function InternalRequestWizard() {
     if (index > stepIndex && step !== 'summary' && editableStep(step)) {
       const issues = stepIssues(step, form);
       if (issues.length) {
-        setErrors(Object.fromEntries(issues.map((i) => [i.path, i.message])));
+        setErrors(issuesToErrors(issues));
         return;
       }
       if (dirty && step !== 'agreement' && !(await save())) return;
@@ -144,8 +136,7 @@ export function InternalRequestWizard() {
     const agreement = form.agreement as { accepted?: boolean } | undefined;
     const check = internalRequestForm.validateSubmit(form);
     if (!check.success) {
-      const errs = Object.fromEntries(check.issues.map((i) => [i.path, i.message]));
-      setErrors(errs);
+      setErrors(issuesToErrors(check.issues));
       const first = STEPS.findIndex((s) => check.issues.some((i) => i.path === s || i.path.startsWith(`${s}.`)));
       if (first >= 0) setStepIndex(first);
       return;

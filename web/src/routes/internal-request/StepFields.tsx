@@ -1,6 +1,8 @@
 import { Box, Button, Checkbox, Flex, Input, NativeSelect, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
+import { FieldErrorText } from '../../components/form/FieldErrorText';
 import { FormField } from '../../components/form/FormField';
+import type { Errors } from './wizard-errors';
 
 /** One input of a step: text, number, a choice, or a list of lines (technical specifications). */
 export interface FieldSpec {
@@ -10,8 +12,6 @@ export interface FieldSpec {
   required?: boolean;
   dir?: 'rtl' | 'ltr';
 }
-
-export type Errors = Record<string, string>;
 
 const asText = (v: unknown): string => (v === undefined || v === null ? '' : Array.isArray(v) ? v.join('\n') : String(v));
 
@@ -32,10 +32,9 @@ export function ObjectFields(p: {
     <SimpleGrid columns={{ base: 1, md: p.columns ?? 2 }} gap="4">
       {p.fields.map((f) => {
         const name = `${p.path}.${f.name}`;
-        const error = p.errors[name];
         const raw = value[f.name];
         return (
-          <FormField key={f.name} label={t(`requests:fields.${f.name}`)} required={f.required} error={error ? { key: error } : null} readOnly={p.readOnly}>
+          <FormField key={f.name} label={t(`requests:fields.${f.name}`)} required={f.required} error={p.errors[name]} readOnly={p.readOnly}>
             {f.kind === 'select' ? (
               <NativeSelect.Root disabled={p.readOnly}>
                 <NativeSelect.Field name={name} value={asText(raw)} onChange={(e) => set(f.name, e.target.value === '' ? undefined : e.target.value)}>
@@ -90,11 +89,7 @@ export function ListEditor(p: {
   const listError = p.errors[p.path];
   return (
     <Stack gap="4">
-      {listError && (
-        <Text color="fg.error" data-testid="field-error">
-          {t(`validation:${listError}`)}
-        </Text>
-      )}
+      {listError && <FieldErrorText message={listError} />}
       {rows.map((row, i) => (
         <Box key={i} borderWidth="1px" borderRadius="md" p="4" data-testid={`${p.path}-row`}>
           <Flex justify="space-between" mb="2">

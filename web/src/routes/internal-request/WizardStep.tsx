@@ -8,7 +8,9 @@ import { api } from '../../api/client';
 import { notify } from '../../components/toaster';
 import type { AttachmentInfo } from '../requests/attachment-names';
 import { ProductUpload } from './ProductUpload';
-import { CheckList, ListEditor, ObjectFields, type Errors, type FieldSpec } from './StepFields';
+import { CheckList, ListEditor, ObjectFields, type FieldSpec } from './StepFields';
+import type { Errors } from './wizard-errors';
+import { FieldErrorText } from '../../components/form/FieldErrorText';
 
 type Row = Record<string, unknown>;
 
@@ -259,7 +261,7 @@ export function WizardStep(p: {
         return (
           <Stack gap="3">
             <Text>{t('requests:wizard.agreementText')}</Text>
-            <FormField label={t('requests:wizard.agreementLabel')} required error={p.errors['agreement'] || p.errors['agreement.accepted'] ? { key: p.errors['agreement.accepted'] ?? p.errors['agreement']! } : null}>
+            <FormField label={t('requests:wizard.agreementLabel')} required error={p.errors['agreement.accepted'] ?? p.errors['agreement']}>
               <Checkbox.Root checked={accepted} onCheckedChange={(e) => setStep({ accepted: !!e.checked })} data-testid="agreement">
                 <Checkbox.HiddenInput name="agreement.accepted" />
                 <Checkbox.Control />
@@ -273,11 +275,7 @@ export function WizardStep(p: {
   })();
   return (
     <Stack gap="4">
-      {stepError && step !== 'agreement' && (
-        <Text color="fg.error" data-testid="field-error">
-          {t(`validation:${stepError}`)}
-        </Text>
-      )}
+      {stepError && step !== 'agreement' && <FieldErrorText message={stepError} />}
       {body}
     </Stack>
   );

@@ -1,7 +1,7 @@
 import { Alert } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { markPackageIssues } from '../../../../machines/services/mark-package';
-import type { ApiResponse } from '../../api/query';
+import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 
 export type MarkPackageLimits = ApiResponse<'/api/mark-packages'>;
 
@@ -17,8 +17,9 @@ export function markPackageStepIssues(limits: MarkPackageLimits | undefined, for
 }
 
 /** The rule above the package step: the administrator's limits and the tags the chosen products need. */
-export function MarkPackageRule({ limits, products }: { limits: MarkPackageLimits | undefined; products: number }) {
+export function MarkPackageRule({ products }: { products: number }) {
   const { t } = useTranslation('requests');
+  const limits = useApi(apiQuery('/api/mark-packages')).data;
   if (!limits) return null;
   return (
     <Alert.Root status="info" mb="4" data-testid="mark-package-rule">

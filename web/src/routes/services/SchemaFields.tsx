@@ -8,7 +8,9 @@ import { Ltr, ltr } from '../../components/Bidi';
 import { countryChoices, countryName, isCountryField } from '../../lib/countries';
 import type { FacilityType } from '../../session/selected-facility';
 import { nameIn } from '../facilities/labels';
-import { CheckList, type Errors } from '../internal-request/StepFields';
+import { FieldErrorText } from '../../components/form/FieldErrorText';
+import { CheckList } from '../internal-request/StepFields';
+import type { Errors } from '../internal-request/wizard-errors';
 import { AttachmentUpload } from '../internal-request/AttachmentUpload';
 
 
@@ -48,7 +50,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
   const [uploaded, setUploaded] = useState<{ id: string; name: string } | null>(null);
   const label = t(`requests:fields.${name}`);
   const field = (input: React.ReactNode) => (
-    <FormField label={label} required={p.required} error={error ? { key: error } : null} readOnly={ctx.readOnly}>
+    <FormField label={label} required={p.required} error={error} readOnly={ctx.readOnly}>
       {input}
     </FormField>
   );
@@ -77,11 +79,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
             <bdi>{ctx.fileName(id) ?? (uploaded?.id === id ? uploaded.name : undefined) ?? t('requests:wizard.attached')}</bdi>
           </a>
         )}
-        {error && (
-          <Text color="fg.error" fontSize="sm" data-testid="field-error">
-            {t(`validation:${error}`)}
-          </Text>
-        )}
+        {error && <FieldErrorText fontSize="sm" message={error} />}
       </Box>
     );
   }
@@ -135,11 +133,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
             value={Array.isArray(value) ? (value as string[]) : []}
             onChange={p.onChange}
           />
-          {error && (
-            <Text color="fg.error" fontSize="sm" data-testid="field-error">
-              {t(`validation:${error}`)}
-            </Text>
-          )}
+          {error && <FieldErrorText fontSize="sm" message={error} />}
         </Stack>
       );
     case 'checkbox':
@@ -182,11 +176,7 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
     const set = (name: string, v: unknown) => p.onChange({ ...obj, [name]: v });
     return (
       <Stack gap="4">
-        {listError && !path.includes('.') && (
-          <Text color="fg.error" data-testid="field-error">
-            {t(`validation:${listError}`)}
-          </Text>
-        )}
+        {listError && !path.includes('.') && <FieldErrorText message={listError} />}
         {leaves.length > 0 && (
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
             {leaves.map((f) => (
@@ -210,11 +200,7 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
     const rows = Array.isArray(value) ? (value as unknown[]) : [];
     return (
       <Stack gap="4">
-        {listError && (
-          <Text color="fg.error" data-testid="field-error">
-            {t(`validation:${listError}`)}
-          </Text>
-        )}
+        {listError && <FieldErrorText message={listError} />}
         {rows.map((row, i) => (
           <Box key={i} borderWidth="1px" borderRadius="md" p="4" data-testid={`${path}-row`}>
             <Flex justify="space-between" mb="2">

@@ -17,33 +17,18 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { AttachmentNames, useRequestAttachments } from '../requests/attachment-names';
 import { FeePreview } from './FeePreview';
-import { confirmImporter, ImporterCheck } from './ImporterCheck';
-import { MarkPackageRule, markPackageStepIssues } from './MarkPackageRule';
 import { FactoryPrefill } from './FactoryPrefill';
 import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
-import type { Errors } from '../internal-request/StepFields';
+import { issuesToErrors, serverErrors, type Errors } from '../internal-request/wizard-errors';
+import { messageText } from '../../components/form/validation-messages';
+import { runStepChecks, StepCheckPanels } from './step-checks';
 import { WizardStep } from '../internal-request/WizardStep';
 import { facilityRequestsPath } from './links';
 import { SchemaFields } from './SchemaFields';
 import { specialStepOf, attachmentRulesOf, factoryTypeOf } from './wizard-sections';
 import { listSeparator } from '../../i18n';
 import type { NoticeMessage } from '../requests/notices';
-
-/** Server validation messages (`validationErrors[].members` are the field paths) as field errors. */
-function serverErrors(e: unknown): Errors {
-  if (!(e instanceof ApiError)) return {};
-  const out: Errors = {};
-  for (const v of e.validationErrors) for (const m of v.members) out[m] ??= v.message;
-  return out;
-}
-
-/** Issues (dotted path + validation key) as one message per field. */
-const issuesToErrors = (issues: readonly { path: string; message: string }[]): Errors => {
-  const out: Errors = {};
-  for (const i of issues) out[i.path] ??= i.message;
-  return out;
-};
 
 /**
  * requests/{id}/edit: the wizard of any request kind that has no wizard of its own. One step per section of the
@@ -69,8 +54,6 @@ export function ServiceWizard() {
   const history = useApi(queries.history, { enabled: returned.length > 0 });
   useReadAgainOnNewVersion(r?.version, [queries.actions, queries.history, deletionQuery]);
   const files = useRequestAttachments(r?.facilityId, r?.id);
-  // The package limits of a Halal-mark request: shown and checked on its package step by the rule SUBMIT runs.
-  const markPackages = useApi(apiQuery('/api/mark-packages'), { enabled: !!def?.serverChecks.includes('markPackage') });
   const sections = useMemo(() => (def ? Object.keys(def.sections) : []), [def]);
   const steps = useMemo(() => [...sections, 'summary'], [sections]);
   const nodes = useMemo(() => (def ? Object.fromEntries(sections.map((s) => [s, describeSchema(def.sections[s]!.complete)])) : {}), [def, sections]);
@@ -152,24 +135,20 @@ export function ServiceWizard() {
       // stored as such, not "required".
       const emptyList = form[step] === undefined && nodes[step]?.kind === 'list' && validateStep(def, step, { ...form, [step]: [] }).length === 0;
       const issues = emptyList ? [] : stepIssues(step);
-      if (!issues.length && step === 'package' && def.serverChecks.includes('markPackage')) {
-        // Said with the limits (the field shows a ready message).
-        issues.push(...markPackageStepIssues(markPackages.data, form).map((i) => ({ ...i, message: t(`validation:${i.message}`, i.params) })));
-      }
       if (issues.length) {
         setErrors(issuesToErrors(issues));
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
-        setServerMessages([...new Set(issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`)).map((i) => t(`validation:${i.message}`)))]);
+        const elsewhere = issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`));
+        setServerMessages([...new Set(elsewhere.map((i) => messageText(t, { key: i.message, params: i.params })))]);
         return;
       }
-      // The importer is the commercial registry's or the user stays here, each contradicted field marked (not only at submit).
-      if (def.kind === 'shipment' && step === 'importer') {
-        const refused = await confirmImporter(form.importer);
-        if (refused) {
-          setErrors(serverErrors(refused));
-          setServerMessages(refused.validationErrors.length ? refused.validationErrors.filter((v) => v.members.length === 0).map((v) => v.message) : [refused.serverMessage]);
-          return;
-        }
+      // The server checks the section declares for its step (the package within the limits, the importer the
+      // registry's): the applicant stays here with each field's message, not only at submission.
+      const refused = await runStepChecks(def, step, form);
+      if (refused) {
+        setErrors(refused.errors);
+        setServerMessages(refused.messages);
+        return;
       }
       if (emptyList) {
         setForm((f) => ({ ...f, [step]: [] }));
@@ -192,7 +171,7 @@ export function ServiceWizard() {
     if (dirty && !(await save())) return;
     const type = allowed.has('RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
     if (type === 'SUBMIT' && !agreement) {
-      setErrors({ agreement: 'agreementRequired' });
+      setErrors({ agreement: { key: 'agreementRequired' } });
       return;
     }
     const latest = await data(api.GET('/api/requests/{id}', { params: { path: { id: r.id } } }));
@@ -321,7 +300,7 @@ export function ServiceWizard() {
             {allowed.has('SUBMIT') && (
               <Stack gap="3" borderTopWidth="1px" pt="4">
                 <Text>{t('requests:wizard.agreementText')}</Text>
-                <FormField label={t('requests:wizard.agreementLabel')} required error={errors.agreement ? { key: errors.agreement } : null}>
+                <FormField label={t('requests:wizard.agreementLabel')} required error={errors.agreement}>
                   <Checkbox.Root checked={agreement} onCheckedChange={(e) => setAgreement(!!e.checked)} data-testid="agreement">
                     <Checkbox.HiddenInput name="agreement.accepted" />
                     <Checkbox.Control />
@@ -349,12 +328,7 @@ export function ServiceWizard() {
           {step === 'factory' && nodes[step]?.kind === 'object' && (
             <FactoryPrefill value={form.factory as Record<string, unknown> | undefined} fields={nodes[step].fields.map((f) => f.name)} onChange={setSection} readOnly={readOnly} />
           )}
-          {step === 'package' && def.serverChecks.includes('markPackage') && (
-            <MarkPackageRule limits={markPackages.data} products={Array.isArray(form.products) ? form.products.length : 0} />
-          )}
-          {def.kind === 'shipment' && step === 'importer' && (
-            <ImporterCheck value={form.importer as Record<string, unknown> | undefined} onChange={setSection} readOnly={readOnly} />
-          )}
+          <StepCheckPanels def={def} section={step} form={form} onChange={setSection} readOnly={readOnly} />
           <SchemaFields
             node={nodes[step]!}
             path={step}
