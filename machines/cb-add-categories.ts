@@ -49,19 +49,21 @@ const machine = requestSetup.createMachine({
 
 /**
  * The three steps of spec 02 section 4 in order, with the top-level states each covers: a request returned to the CB
- * is still in audit review, and a deleted draft never left the first step.
+ * is still in audit review (it goes back to the auditors when resubmitted), and a deleted draft never left the first
+ * step. Every top-level state is in one step (tests/machines/cb-add-categories-steps.test.ts).
  */
 export const CB_ADD_CATEGORIES_STEPS = [
   { key: 'submit', states: ['draft', 'deleted'] },
-  { key: 'auditReview', states: ['auditReview'] },
+  { key: 'auditReview', states: ['auditReview', 'returned'] },
   { key: 'issue', states: ['waitingIssue', 'issued'] },
 ] as const;
 export type CbAddCategoriesStepKey = (typeof CB_ADD_CATEGORIES_STEPS)[number]['key'];
 
-/** Where a request in `stateValue` (e.g. `auditReview.returned`) is among the three steps; `index` counts from 0. */
+/** Where a request in `stateValue` (e.g. `auditReview.underReview`) is among the three steps; `index` counts from 0. */
 export function cbAddCategoriesStep(stateValue: string): { key: CbAddCategoriesStepKey; index: number; count: number } {
   const top = stateValue.split('.')[0]!;
-  const index = Math.max(0, CB_ADD_CATEGORIES_STEPS.findIndex((s) => (s.states as readonly string[]).includes(top)));
+  const index = CB_ADD_CATEGORIES_STEPS.findIndex((s) => (s.states as readonly string[]).includes(top));
+  if (index < 0) throw new Error(`cbAddCategories: the state ${stateValue} is in none of the three steps`);
   return { key: CB_ADD_CATEGORIES_STEPS[index]!.key, index, count: CB_ADD_CATEGORIES_STEPS.length };
 }
 

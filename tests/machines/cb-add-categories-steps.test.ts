@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { CB_ADD_CATEGORIES_STEPS, cbAddCategoriesStep, cbAddCategoriesV1 } from '../../machines/cb-add-categories';
+
+/*
+ * The CB certificate page shows each add-categories request's step of three (spec 02 section 4) from the server's
+ * answer. A state left out of the steps would be shown as some step it is not; this holds the steps to the machine.
+ */
+const topLevelStates = Object.keys((cbAddCategoriesV1.machine as unknown as { root: { states: Record<string, unknown> } }).root.states);
+
+describe('the three steps of an add-categories request', () => {
+  it('place every top-level state of the machine in exactly one step', () => {
+    const placed = CB_ADD_CATEGORIES_STEPS.flatMap((s) => [...s.states]);
+    expect([...placed].sort()).toEqual([...topLevelStates].sort());
+  });
+
+  it('keep a request returned to the CB in audit review, where it goes back when resubmitted', () => {
+    expect(topLevelStates).toContain('returned');
+    expect(cbAddCategoriesStep('returned')).toEqual({ key: 'auditReview', index: 1, count: 3 });
+    expect(cbAddCategoriesStep('auditReview.underReview')).toEqual({ key: 'auditReview', index: 1, count: 3 });
+  });
+
+  it('refuse a state in none of them instead of showing it as the first step', () => {
+    expect(() => cbAddCategoriesStep('somewhereElse')).toThrow(/none of the three steps/);
+  });
+});
