@@ -4,7 +4,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { renewalSection } from '../../../../machines/services/internal';
+import type { FieldMessage } from '../../components/form/validation-messages';
+import { checkRenewal } from './renewal-form';
 import { TextInput } from '../requests/inputs';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
@@ -24,17 +25,17 @@ export function InternalRenewalPage() {
   const info = useApi(apiQuery('/api/internal-requests/renewals/{certificateId}', { params: { path: { certificateId } } }));
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // A field's message: a validation key with its parameters (the form's own check), or the server's text.
+  const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
   const start = async () => {
-    const renewal = { reason, notes };
-    const checked = renewalSection().complete.safeParse(renewal);
-    if (!checked.success) {
-      setErrors(Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0] ?? 'reason'), i.message])));
+    const checked = checkRenewal({ reason, notes });
+    if (!checked.ok) {
+      setErrors(checked.errors);
       return;
     }
     setErrors({});
     try {
-      const r = await data(api.POST('/api/internal-requests/renewals', { body: { certificateId, renewal: checked.data as typeof renewal }, handleErrors: [400] }));
+      const r = await data(api.POST('/api/internal-requests/renewals', { body: { certificateId, renewal: checked.renewal }, handleErrors: [400] }));
       await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;

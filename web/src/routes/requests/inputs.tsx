@@ -1,14 +1,20 @@
 import { Checkbox, Input, NativeSelect, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/form/FormField';
+import type { FieldMessage } from '../../components/form/validation-messages';
 
-/** Small labelled inputs shared by the request screens; `error` is an i18n key (any namespace) or a ready text. */
+/**
+ * Small labelled inputs shared by the request screens. `error` is a validation message with its parameters, or a
+ * string: an i18n key with its namespace (`machines:validation.required`) or a ready text (the server's).
+ */
+const errorOf = (t: (key: string) => string, error: FieldMessage | string | undefined) => (!error ? null : typeof error === 'string' ? t(error) : error);
+
 export function TextInput(p: {
   name: string;
   label: string;
   value: string;
   onChange: (v: string) => void;
-  error?: string;
+  error?: FieldMessage | string;
   required?: boolean;
   type?: 'text' | 'number' | 'date' | 'tel';
   multiline?: boolean;
@@ -17,7 +23,7 @@ export function TextInput(p: {
 }) {
   const { t } = useTranslation();
   return (
-    <FormField label={p.label} required={p.required} error={p.error ? t(p.error) : null} readOnly={p.readOnly}>
+    <FormField label={p.label} required={p.required} error={errorOf(t, p.error)} readOnly={p.readOnly}>
       {p.multiline ? (
         <Textarea name={p.name} value={p.value} onChange={(e) => p.onChange(e.target.value)} rows={3} readOnly={p.readOnly} dir={p.dir} />
       ) : (
@@ -33,14 +39,14 @@ export function SelectInput(p: {
   value: string;
   onChange: (v: string) => void;
   options: { value: string; label: string }[];
-  error?: string;
+  error?: FieldMessage | string;
   required?: boolean;
   placeholder?: string;
   disabled?: boolean;
 }) {
   const { t } = useTranslation();
   return (
-    <FormField label={p.label} required={p.required} error={p.error ? t(p.error) : null} disabled={p.disabled}>
+    <FormField label={p.label} required={p.required} error={errorOf(t, p.error)} disabled={p.disabled}>
       <NativeSelect.Root disabled={p.disabled}>
         <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(e.target.value)}>
           {p.placeholder !== undefined && <option value="">{p.placeholder}</option>}
