@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldMessages, serverFieldMessages } from '../../web/src/components/form/validation-messages';
+import i18next from 'i18next';
+import { fieldMessages, messageText, serverFieldMessages } from '../../web/src/components/form/validation-messages';
+import enShell from '../../locales/en/shell.json';
 import en from '../../locales/en/validation.json';
 
 /** Form messages come from the validation namespace whatever zod reports (spec 01 section 5). */
@@ -34,5 +36,15 @@ describe('validation messages', () => {
 
   it("keeps the server's localized messages by field", () => {
     expect(serverFieldMessages([{ message: 'هذا الحقل مطلوب', members: ['name'] }, { message: 'x', members: ['name'] }])).toEqual({ name: 'هذا الحقل مطلوب' });
+  });
+
+  it('puts a message into words: a validation key with its parameters, a key of another namespace, the server\'s text', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ resources: { en: { validation: en, shell: enShell } }, lng: 'en', defaultNS: 'shell', interpolation: { escapeValue: false } });
+    expect(messageText(i18n.t, { key: 'required' })).toBe(en.required);
+    expect(messageText(i18n.t, { key: 'maxLength', params: { max: 12 } })).toContain('12');
+    // The sign-up form's "the two passwords differ" lives with its screen's texts.
+    expect(messageText(i18n.t, { key: 'shell:account.register.mismatch' })).toBe(enShell.account.register.mismatch);
+    expect(messageText(i18n.t, 'Already in the registry')).toBe('Already in the registry');
   });
 });

@@ -12,11 +12,12 @@ export interface FieldMessage {
 }
 
 /**
- * A field's message in the reader's language: a key of the validation namespace with its parameters, or the server's
- * text, already localized, shown as it is. The one place a FieldMessage becomes words (FormField, FieldErrorText).
+ * A field's message in the reader's language: a key with its parameters, of the validation namespace unless it names
+ * its own (`shell:account.register.mismatch`), or the server's text, already localized, shown as it is. The one place a
+ * FieldMessage becomes words (FormField, FieldErrorText).
  */
 export function messageText(t: TFunction, message: FieldMessage | string): string {
-  return typeof message === 'string' ? message : t(`validation:${message.key}`, message.params ?? {});
+  return typeof message === 'string' ? message : t(message.key, { ...message.params, ns: 'validation' });
 }
 
 /** The shape of a zod 4 issue that matters here (kept structural so this file does not depend on zod). */
