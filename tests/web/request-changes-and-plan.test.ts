@@ -54,20 +54,20 @@ describe('audit plan wizard rules', () => {
 
   it('needs at least one date, no date twice, hour 1-12, minute 0-59 and a start at or after now', () => {
     expect(checkStep('dates', form(), now, false)).toEqual({});
-    expect(checkStep('dates', form({ days: [] }), now, false)).toEqual({ days: 'machines:validation.visitDateRequired' });
+    expect(checkStep('dates', form({ days: [] }), now, false)).toEqual({ days: { key: 'machines:validation.visitDateRequired' } });
     const d = form().days[0]!;
-    expect(checkStep('dates', form({ days: [d, d] }), now, false)['days.1.date']).toBe('machines:validation.dateAlreadyEntered');
-    expect(checkStep('dates', form({ days: [{ ...d, hour: '13' }] }), now, false)['days.0.hour']).toBe('machines:validation.hourRange');
-    expect(checkStep('dates', form({ days: [{ ...d, hour: '0' }] }), now, false)['days.0.hour']).toBe('machines:validation.hourRange');
-    expect(checkStep('dates', form({ days: [{ ...d, minute: '60' }] }), now, false)['days.0.minute']).toBe('machines:validation.minuteRange');
-    expect(checkStep('dates', form({ days: [{ ...d, date: '2026-01-10', hour: '11', period: 'am' }] }), now, false)['days.0.date']).toBe('requests:plan.notBeforeNow');
+    expect(checkStep('dates', form({ days: [d, d] }), now, false)['days.1.date']).toEqual({ key: 'machines:validation.dateAlreadyEntered' });
+    expect(checkStep('dates', form({ days: [{ ...d, hour: '13' }] }), now, false)['days.0.hour']).toEqual({ key: 'machines:validation.hourRange' });
+    expect(checkStep('dates', form({ days: [{ ...d, hour: '0' }] }), now, false)['days.0.hour']).toEqual({ key: 'machines:validation.hourRange' });
+    expect(checkStep('dates', form({ days: [{ ...d, minute: '60' }] }), now, false)['days.0.minute']).toEqual({ key: 'machines:validation.minuteRange' });
+    expect(checkStep('dates', form({ days: [{ ...d, date: '2026-01-10', hour: '11', period: 'am' }] }), now, false)['days.0.date']).toEqual({ key: 'requests:plan.notBeforeNow' });
     expect(checkStep('dates', form({ days: [{ ...d, date: '2026-01-10', hour: '1', period: 'pm' }] }), now, false)).toEqual({});
   });
 
   it('needs every auditor in the timeline, and a reason when a returned plan is revised', () => {
     const d = form().days[0]!;
-    expect(checkStep('timeline', form({ days: [{ ...d, auditorUserIds: ['leader'] }] }), now, false).timeline).toBe('machines:validation.allAuditorsIncluded');
-    expect(checkStep('summary', form(), now, true).changeReason).toBe('machines:validation.reasonRequired');
+    expect(checkStep('timeline', form({ days: [{ ...d, auditorUserIds: ['leader'] }] }), now, false).timeline).toEqual({ key: 'machines:validation.allAuditorsIncluded' });
+    expect(checkStep('summary', form(), now, true).changeReason).toEqual({ key: 'machines:validation.reasonRequired' });
     expect(checkStep('summary', form({ changeReason: 'Facility asked', changeDescription: 'Moved' }), now, true)).toEqual({});
   });
 

@@ -10,6 +10,7 @@ import { CheckInput, SelectInput, TextInput } from '../requests/inputs';
 import { staffWith, type StaffUser } from '../requests/requests-api';
 import { checkStep, emptyDay, formToPlan, planToForm, PLAN_STEPS, type PlanForm } from './plan-form';
 import { listSeparator } from '../../i18n';
+import { messageText, type FieldMessage } from '../../components/form/validation-messages';
 
 /**
  * The audit plan wizard (issue 5): basic data, visit dates and times, the auditors' timeline per day (every auditor
@@ -24,7 +25,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
   const revising = previous !== null && action.type === 'SUBMIT_PLAN' && lastPlanEvent?.event === 'RETURN_PLAN';
   const [form, setForm] = useState<PlanForm>(() => planToForm(previous));
   const [step, setStep] = useState(0);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
   const [leaders, setLeaders] = useState<StaffUser[]>([]);
   const [auditors, setAuditors] = useState<StaffUser[]>([]);
   useEffect(() => {
@@ -59,7 +60,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
       plan = formToPlan(form, previous, revising);
     } catch {
       // The steps passed but the machine's plan schema did not: say so rather than failing silently.
-      setErrors({ plan: 'machines:validation.invalid' });
+      setErrors({ plan: { key: 'machines:validation.invalid' } });
       throw new Error('invalid');
     }
     await send({ plan });
@@ -91,7 +92,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
       }
     >
       <WizardSteps mb="6" steps={PLAN_STEPS.map((s) => ({ key: s, title: t(`plan.steps.${s}`) }))} current={step} />
-      {errors.plan && <Text color="fg.error" mb="3">{t(errors.plan)}</Text>}
+      {errors.plan && <Text color="fg.error" mb="3">{messageText(t, errors.plan)}</Text>}
       <Box data-testid={`plan-step-${current}`}>
         {current === 'basic' && (
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
@@ -142,7 +143,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
         )}
         {current === 'dates' && (
           <Stack gap="4">
-            {errors.days && <Text color="fg.error">{t(errors.days)}</Text>}
+            {errors.days && <Text color="fg.error">{messageText(t, errors.days)}</Text>}
             {form.days.map((d, i) => (
               <SimpleGrid key={i} columns={{ base: 2, md: 5 }} gap="3" alignItems="end" data-testid="plan-day">
                 <TextInput name={`days.${i}.date`} type="date" label={t('plan.date')} value={d.date} onChange={(v) => setDay(i, { date: v })} error={errors[`days.${i}.date`]} required />
@@ -170,7 +171,7 @@ export function AuditPlanDialog({ request, history, action, send, onClose }: Eve
         )}
         {current === 'timeline' && (
           <Stack gap="5">
-            {errors.timeline && <Text color="fg.error" data-testid="plan-timeline-error">{t(errors.timeline)}</Text>}
+            {errors.timeline && <Text color="fg.error" data-testid="plan-timeline-error">{messageText(t, errors.timeline)}</Text>}
             {form.days.map((d, i) => (
               <Box key={i} borderWidth="1px" borderRadius="md" p="3">
                 <Heading as="h4" size="sm" mb="2">

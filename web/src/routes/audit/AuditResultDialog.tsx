@@ -5,7 +5,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { EventFormProps } from '../requests/EventDialog';
 import { FormDialog } from '../requests/FormDialog';
 import { SelectInput, TextInput } from '../requests/inputs';
-import { CLAUSE_NUMBER } from './nonconformities';
+import { checkAuditResult } from './dialog-checks';
+import { messageText, type FieldMessage } from '../../components/form/validation-messages';
 import { AttachmentUpload } from '../internal-request/AttachmentUpload';
 
 interface NcRow {
@@ -29,7 +30,7 @@ export function AuditResultDialog({ request, action, send, onClose }: EventFormP
   const [compliant, setCompliant] = useState<'yes' | 'no' | ''>('');
   const [note, setNote] = useState('');
   const [rows, setRows] = useState<NcRow[]>([emptyRow()]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
   const [confirming, setConfirming] = useState(false);
   const setRow = (i: number, patch: Partial<NcRow>) => setRows((r) => r.map((x, j) => (j === i ? { ...x, ...patch } : x)));
 
@@ -50,17 +51,7 @@ export function AuditResultDialog({ request, action, send, onClose }: EventFormP
         };
 
   const validate = () => {
-    const e: Record<string, string> = {};
-    if (!compliant) e.compliant = 'machines:validation.required';
-    if (compliant === 'no') {
-      if (rows.length === 0) e.rows = 'machines:validation.nonConformityRequired';
-      rows.forEach((r, i) => {
-        if (!r.reference.trim()) e[`${i}.reference`] = 'machines:validation.required';
-        if (!CLAUSE_NUMBER.test(r.clauseNumber.trim())) e[`${i}.clauseNumber`] = 'machines:validation.clauseNumberFormat';
-        if (!r.description.trim()) e[`${i}.description`] = 'machines:validation.required';
-        if (!r.observedCase.trim()) e[`${i}.observedCase`] = 'machines:validation.required';
-      });
-    }
+    const e = checkAuditResult(compliant, rows);
     setErrors(e);
     return Object.keys(e).length === 0;
   };
@@ -89,11 +80,11 @@ export function AuditResultDialog({ request, action, send, onClose }: EventFormP
               ))}
             </Stack>
           </RadioGroup.Root>
-          {errors.compliant && <Text color="fg.error">{t(errors.compliant)}</Text>}
+          {errors.compliant && <Text color="fg.error">{messageText(t, errors.compliant)}</Text>}
           {compliant === 'yes' && <TextInput name="note" label={t('fields.note')} value={note} onChange={setNote} multiline />}
           {compliant === 'no' && (
             <Stack gap="4">
-              {errors.rows && <Text color="fg.error">{t(errors.rows)}</Text>}
+              {errors.rows && <Text color="fg.error">{messageText(t, errors.rows)}</Text>}
               {rows.map((r, i) => (
                 <Box key={i} borderWidth="1px" borderRadius="md" p="3" data-testid="nc-row">
                   <SimpleGrid columns={{ base: 1, md: 3 }} gap="3">

@@ -6,6 +6,8 @@ import type { EventFormProps } from '../requests/EventDialog';
 import { FormDialog } from '../requests/FormDialog';
 import { TextInput } from '../requests/inputs';
 import { latestCorrectiveActions, latestNonConformities } from './nonconformities';
+import { checkCorrectiveDecisions } from './dialog-checks';
+import { messageText, type FieldMessage } from '../../components/form/validation-messages';
 
 /**
  * The auditor accepts or rejects each open corrective action; a rejection needs its reason, and sending any
@@ -17,7 +19,7 @@ export function CorrectiveDecisionsDialog({ request, history, action, send, onCl
   const ncs = new Map(latestNonConformities(history).map((n) => [n.id, n]));
   const actions = latestCorrectiveActions(history);
   const [decisions, setDecisions] = useState<Record<string, { accepted?: boolean; reason: string }>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
   const [confirming, setConfirming] = useState(false);
   const payload = () => ({
     decisions: open.map((id) => {
@@ -26,12 +28,7 @@ export function CorrectiveDecisionsDialog({ request, history, action, send, onCl
     }),
   });
   const submit = async () => {
-    const e: Record<string, string> = {};
-    for (const id of open) {
-      const d = decisions[id];
-      if (d?.accepted === undefined) e[id] = 'machines:validation.decisionRequired';
-      else if (!d.accepted && !d.reason.trim()) e[id] = 'machines:validation.reasonRequired';
-    }
+    const e = checkCorrectiveDecisions(open, decisions);
     setErrors(e);
     if (Object.keys(e).length) throw new Error('invalid');
     if (open.some((id) => decisions[id]?.accepted === false)) {
@@ -77,7 +74,7 @@ export function CorrectiveDecisionsDialog({ request, history, action, send, onCl
                     <TextInput name={`decision-${i}-reason`} label={t('fields.reason')} value={d.reason} onChange={(v) => setDecisions((x) => ({ ...x, [id]: { ...d, reason: v } }))} required multiline />
                   </Box>
                 )}
-                {errors[id] && <Text color="fg.error">{t(errors[id])}</Text>}
+                {errors[id] && <Text color="fg.error">{messageText(t, errors[id])}</Text>}
               </Box>
             );
           })}

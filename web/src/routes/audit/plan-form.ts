@@ -1,4 +1,5 @@
 import { ZAuditPlan, type TAuditPlan } from '../../../../machines/events';
+import type { FieldMessage } from '../../components/form/validation-messages';
 
 /** The audit plan as the wizard edits it: one row per visit date with its time, activity and auditors. */
 export interface PlanDay {
@@ -82,10 +83,10 @@ export function dayStart(d: PlanDay): Date | null {
   return new Date(y, m - 1, day, h24, minute);
 }
 
-/** Field problems of one step, as i18n keys by field name (`days.0.date`, ...). */
-export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: boolean): Record<string, string> {
-  const e: Record<string, string> = {};
-  const required = 'machines:validation.required';
+/** Field problems of one step, as form messages (keys naming their namespace) by field name (`days.0.date`, ...). */
+export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: boolean): Record<string, FieldMessage> {
+  const e: Record<string, FieldMessage> = {};
+  const required: FieldMessage = { key: 'machines:validation.required' };
   if (step === 'basic') {
     if (!f.visitGoal.trim()) e.visitGoal = required;
     if (!f.coordinatorName.trim()) e.coordinatorName = required;
@@ -93,18 +94,18 @@ export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: bool
     if (!f.teamLeaderUserId) e.teamLeaderUserId = required;
   }
   if (step === 'dates') {
-    if (f.days.length === 0) e.days = 'machines:validation.visitDateRequired';
+    if (f.days.length === 0) e.days = { key: 'machines:validation.visitDateRequired' };
     const seen = new Set<string>();
     f.days.forEach((d, i) => {
       const hour = Number(d.hour);
       const minute = Number(d.minute);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(d.date)) e[`days.${i}.date`] = 'machines:validation.invalidDate';
-      else if (seen.has(d.date)) e[`days.${i}.date`] = 'machines:validation.dateAlreadyEntered';
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(d.date)) e[`days.${i}.date`] = { key: 'machines:validation.invalidDate' };
+      else if (seen.has(d.date)) e[`days.${i}.date`] = { key: 'machines:validation.dateAlreadyEntered' };
       seen.add(d.date);
-      if (d.hour === '' || !Number.isInteger(hour) || hour < 1 || hour > 12) e[`days.${i}.hour`] = 'machines:validation.hourRange';
-      if (d.minute === '' || !Number.isInteger(minute) || minute < 0 || minute > 59) e[`days.${i}.minute`] = 'machines:validation.minuteRange';
+      if (d.hour === '' || !Number.isInteger(hour) || hour < 1 || hour > 12) e[`days.${i}.hour`] = { key: 'machines:validation.hourRange' };
+      if (d.minute === '' || !Number.isInteger(minute) || minute < 0 || minute > 59) e[`days.${i}.minute`] = { key: 'machines:validation.minuteRange' };
       const start = dayStart(d);
-      if (!e[`days.${i}.date`] && !e[`days.${i}.hour`] && !e[`days.${i}.minute`] && start && start < now) e[`days.${i}.date`] = 'requests:plan.notBeforeNow';
+      if (!e[`days.${i}.date`] && !e[`days.${i}.hour`] && !e[`days.${i}.minute`] && start && start < now) e[`days.${i}.date`] = { key: 'requests:plan.notBeforeNow' };
     });
   }
   if (step === 'timeline') {
@@ -112,7 +113,7 @@ export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: bool
       if (!d.activity.trim()) e[`days.${i}.activity`] = required;
     });
     const scheduled = new Set(f.days.flatMap((d) => d.auditorUserIds));
-    if ([f.teamLeaderUserId, ...f.technicalAuditorUserIds].some((a) => !scheduled.has(a))) e.timeline = 'machines:validation.allAuditorsIncluded';
+    if ([f.teamLeaderUserId, ...f.technicalAuditorUserIds].some((a) => !scheduled.has(a))) e.timeline = { key: 'machines:validation.allAuditorsIncluded' };
   }
   if (step === 'attendees') {
     f.attendees.forEach((a, i) => {
@@ -122,7 +123,7 @@ export function checkStep(step: PlanStep, f: PlanForm, now: Date, revising: bool
     });
   }
   if (step === 'summary' && revising) {
-    if (!f.changeReason.trim()) e.changeReason = 'machines:validation.reasonRequired';
+    if (!f.changeReason.trim()) e.changeReason = { key: 'machines:validation.reasonRequired' };
     if (!f.changeDescription.trim()) e.changeDescription = required;
   }
   return e;

@@ -6,6 +6,8 @@ import type { EventFormProps } from '../requests/EventDialog';
 import { FormDialog } from '../requests/FormDialog';
 import { TextInput } from '../requests/inputs';
 import { AttachmentUpload } from '../internal-request/AttachmentUpload';
+import { checkCorrectiveActions } from '../audit/dialog-checks';
+import type { FieldMessage } from '../../components/form/validation-messages';
 
 interface Row {
   description: string;
@@ -33,15 +35,10 @@ export function CorrectiveActionsDialog({ request, history, action, send, onClos
       }),
     ),
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
   const set = (id: string, patch: Partial<Row>) => setRows((r) => ({ ...r, [id]: { ...r[id]!, ...patch } }));
   const submit = async () => {
-    const e: Record<string, string> = {};
-    open.forEach((id) => {
-      const r = rows[id]!;
-      if (!r.description.trim()) e[`${id}.description`] = 'machines:validation.correctiveActionRequired';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(r.implementationDate)) e[`${id}.implementationDate`] = 'machines:validation.invalidDate';
-    });
+    const e = checkCorrectiveActions(open, rows);
     setErrors(e);
     if (Object.keys(e).length) throw new Error('invalid');
     await send({

@@ -1,13 +1,12 @@
 import { Checkbox, Input, NativeSelect, Textarea } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/form/FormField';
 import type { FieldMessage } from '../../components/form/validation-messages';
 
 /**
- * Small labelled inputs shared by the request screens. `error` is a validation message with its parameters, or a
- * string: an i18n key with its namespace (`machines:validation.required`) or a ready text (the server's).
+ * Small labelled inputs shared by the request screens. `error` is what FormField shows: a form message with its
+ * parameters (a validation key, or a key naming its namespace such as `machines:validation.required`), or the
+ * server's text, already in the reader's language, shown as it is.
  */
-const errorOf = (t: (key: string) => string, error: FieldMessage | string | undefined) => (!error ? null : typeof error === 'string' ? t(error) : error);
 
 export function TextInput(p: {
   name: string;
@@ -21,9 +20,8 @@ export function TextInput(p: {
   readOnly?: boolean;
   dir?: 'rtl' | 'ltr';
 }) {
-  const { t } = useTranslation();
   return (
-    <FormField label={p.label} required={p.required} error={errorOf(t, p.error)} readOnly={p.readOnly}>
+    <FormField label={p.label} required={p.required} error={p.error} readOnly={p.readOnly}>
       {p.multiline ? (
         <Textarea name={p.name} value={p.value} onChange={(e) => p.onChange(e.target.value)} rows={3} readOnly={p.readOnly} dir={p.dir} />
       ) : (
@@ -44,9 +42,8 @@ export function SelectInput(p: {
   placeholder?: string;
   disabled?: boolean;
 }) {
-  const { t } = useTranslation();
   return (
-    <FormField label={p.label} required={p.required} error={errorOf(t, p.error)} disabled={p.disabled}>
+    <FormField label={p.label} required={p.required} error={p.error} disabled={p.disabled}>
       <NativeSelect.Root disabled={p.disabled}>
         <NativeSelect.Field name={p.name} value={p.value} onChange={(e) => p.onChange(e.target.value)}>
           {p.placeholder !== undefined && <option value="">{p.placeholder}</option>}
