@@ -9,7 +9,7 @@ import { configureApi } from '../../web/src/api/client';
 import { queryClient } from '../../web/src/api/query';
 import { describeSchema } from '../../web/src/components/form/schema-fields';
 import { messageText } from '../../web/src/components/form/validation-messages';
-import { issuesToErrors, serverErrors, type Errors } from '../../web/src/routes/internal-request/wizard-errors';
+import { issuesToErrors, serverErrors, type Errors } from '../../web/src/components/form/wizard-errors';
 import { SchemaFields } from '../../web/src/routes/services/SchemaFields';
 import { runStepChecks, STEP_CHECKS } from '../../web/src/routes/services/step-checks';
 import { fullSystem } from '../../web/src/theme';

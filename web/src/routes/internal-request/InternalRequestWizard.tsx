@@ -18,7 +18,7 @@ import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
-import { issuesToErrors, serverErrors, type Errors } from './wizard-errors';
+import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { WizardStep } from './WizardStep';
 import { listSeparator } from '../../i18n';
 

@@ -2,7 +2,7 @@ import { Box, Button, Checkbox, Flex, Input, NativeSelect, SimpleGrid, Stack, Te
 import { useTranslation } from 'react-i18next';
 import { FieldErrorText } from '../../components/form/FieldErrorText';
 import { FormField } from '../../components/form/FormField';
-import type { Errors } from './wizard-errors';
+import type { Errors } from '../../components/form/wizard-errors';
 
 /** One input of a step: text, number, a choice, or a list of lines (technical specifications). */
 export interface FieldSpec {

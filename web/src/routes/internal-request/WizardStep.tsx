@@ -9,7 +9,7 @@ import { notify } from '../../components/toaster';
 import type { AttachmentInfo } from '../requests/attachment-names';
 import { ProductUpload } from './ProductUpload';
 import { CheckList, ListEditor, ObjectFields, type FieldSpec } from './StepFields';
-import type { Errors } from './wizard-errors';
+import type { Errors } from '../../components/form/wizard-errors';
 import { FieldErrorText } from '../../components/form/FieldErrorText';
 
 type Row = Record<string, unknown>;

@@ -10,7 +10,7 @@ import type { FacilityType } from '../../session/selected-facility';
 import { nameIn } from '../facilities/labels';
 import { FieldErrorText } from '../../components/form/FieldErrorText';
 import { CheckList } from '../internal-request/StepFields';
-import type { Errors } from '../internal-request/wizard-errors';
+import type { Errors } from '../../components/form/wizard-errors';
 import { AttachmentUpload } from '../internal-request/AttachmentUpload';
 
 

@@ -20,7 +20,7 @@ import { FeePreview } from './FeePreview';
 import { FactoryPrefill } from './FactoryPrefill';
 import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
-import { issuesToErrors, serverErrors, type Errors } from '../internal-request/wizard-errors';
+import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { messageText } from '../../components/form/validation-messages';
 import { runStepChecks, StepCheckPanels } from './step-checks';
 import { WizardStep } from '../internal-request/WizardStep';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ServiceDefinition, StepCheck } from '../../../../machines/services';
 import { apiQuery, queryClient } from '../../api/query';
-import { issuesToErrors, serverErrors, type Errors } from '../internal-request/wizard-errors';
+import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { confirmImporter, ImporterCheck } from './ImporterCheck';
 import { MarkPackageRule, markPackageStepIssues } from './MarkPackageRule';
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/errors';
-import type { FieldMessage } from '../../components/form/validation-messages';
+import type { FieldMessage } from './validation-messages';
 
 /**
  * A wizard's field errors by dotted path (`products.2.netWeight`, or the step's name for the step as a whole): a
