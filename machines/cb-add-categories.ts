@@ -59,12 +59,28 @@ export const CB_ADD_CATEGORIES_STEPS = [
 ] as const;
 export type CbAddCategoriesStepKey = (typeof CB_ADD_CATEGORIES_STEPS)[number]['key'];
 
-/** Where a request in `stateValue` (e.g. `auditReview.underReview`) is among the three steps; `index` counts from 0. */
-export function cbAddCategoriesStep(stateValue: string): { key: CbAddCategoriesStepKey; index: number; count: number } {
+export interface CbAddCategoriesStep {
+  key: CbAddCategoriesStepKey;
+  /** From 0. */
+  index: number;
+  count: number;
+}
+
+/**
+ * Where a request in `stateValue` (e.g. `auditReview.underReview`) is among the three steps, or null for a state in
+ * none of them (a row the list still shows, without a step, rather than failing the whole list).
+ */
+export function findCbAddCategoriesStep(stateValue: string): CbAddCategoriesStep | null {
   const top = stateValue.split('.')[0]!;
   const index = CB_ADD_CATEGORIES_STEPS.findIndex((s) => (s.states as readonly string[]).includes(top));
-  if (index < 0) throw new Error(`cbAddCategories: the state ${stateValue} is in none of the three steps`);
-  return { key: CB_ADD_CATEGORIES_STEPS[index]!.key, index, count: CB_ADD_CATEGORIES_STEPS.length };
+  return index < 0 ? null : { key: CB_ADD_CATEGORIES_STEPS[index]!.key, index, count: CB_ADD_CATEGORIES_STEPS.length };
+}
+
+/** The same, refusing a state in none of the steps instead of showing it as some step it is not. */
+export function cbAddCategoriesStep(stateValue: string): CbAddCategoriesStep {
+  const step = findCbAddCategoriesStep(stateValue);
+  if (!step) throw new Error(`cbAddCategories: the state ${stateValue} is in none of the three steps`);
+  return step;
 }
 
 export const cbAddCategoriesV1: MachineDefinition = {

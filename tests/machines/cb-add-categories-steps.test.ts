@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CB_ADD_CATEGORIES_STEPS, cbAddCategoriesStep, cbAddCategoriesV1 } from '../../machines/cb-add-categories';
+import { CB_ADD_CATEGORIES_STEPS, cbAddCategoriesStep, cbAddCategoriesV1, findCbAddCategoriesStep } from '../../machines/cb-add-categories';
 
 /*
  * The CB certificate page shows each add-categories request's step of three (spec 02 section 4) from the server's
@@ -21,5 +21,8 @@ describe('the three steps of an add-categories request', () => {
 
   it('refuse a state in none of them instead of showing it as the first step', () => {
     expect(() => cbAddCategoriesStep('somewhereElse')).toThrow(/none of the three steps/);
+    // The list's lookup says "no step" for it, so one such row does not fail the CB's whole list.
+    expect(findCbAddCategoriesStep('somewhereElse.underReview')).toBeNull();
+    expect(findCbAddCategoriesStep('waitingIssue')).toEqual({ key: 'issue', index: 2, count: 3 });
   });
 });

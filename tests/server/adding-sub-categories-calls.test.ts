@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft, send } from '../helpers/requests';
 import { eq } from 'drizzle-orm';
-import { facilities } from '../../db/schema';
+import { facilities, requests } from '../../db/schema';
 import { createWorld, designationOf, type World } from '../services/walk';
 
 /**
@@ -95,5 +95,27 @@ describe('spec 01 section 7: Adding sub-categories', () => {
     // Another facility neither lists nor reads it.
     expect((await w.as.external.post(`${PREFIX}/GetAddingSubCategoriesInformationRequests`, { cbPublicId: CB })).statusCode).toBe(403);
     expect((await w.as.external.post(`${PREFIX}/GetRequestDetailsById/${submitted.id}`)).statusCode).toBe(404);
+  });
+
+  it('GetAddingSubCategoriesInformationRequests still lists a request whose state is in none of the three steps, without a step, beside the others with theirs', async () => {
+    const cb = w.as['cb.main'];
+    const list = async () => {
+      const res = await cb.post(`${PREFIX}/GetAddingSubCategoriesInformationRequests?lang=en`, { cbPublicId: CB, tab: 'current' });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items as { id: string; step: unknown }[];
+    };
+    const [row] = await list();
+    expect(row, 'the previous test left a request in audit review').toBeDefined();
+    expect(row!.step).toEqual({ key: 'auditReview', index: 1, count: 3 });
+    // A state no step names (say, of a machine version the steps no longer cover) reaches the list.
+    const [{ stateValue }] = await w.t.database.db.select({ stateValue: requests.stateValue }).from(requests).where(eq(requests.id, row!.id));
+    await w.t.database.db.update(requests).set({ stateValue: 'somewhereElse.underReview' }).where(eq(requests.id, row!.id));
+    try {
+      const odd = (await list()).find((r) => r.id === row!.id);
+      expect(odd).toMatchObject({ id: row!.id, step: null });
+    } finally {
+      await w.t.database.db.update(requests).set({ stateValue }).where(eq(requests.id, row!.id));
+    }
+    expect((await list()).find((r) => r.id === row!.id)?.step).toEqual({ key: 'auditReview', index: 1, count: 3 });
   });
 });

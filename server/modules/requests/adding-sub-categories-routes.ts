@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { certificates } from '../../../db/schema';
 import { serviceOf } from '../../../machines/services';
-import { CB_ADD_CATEGORIES_STEPS, cbAddCategoriesStep } from '../../../machines/cb-add-categories';
+import { CB_ADD_CATEGORIES_STEPS, findCbAddCategoriesStep } from '../../../machines/cb-add-categories';
 import { findFacility } from '../facilities/access';
 import { assertPreconditions } from './preconditions';
 import { canSee } from '../../../workflows/queries';
@@ -34,14 +34,17 @@ const ZCategories = z.array(z.object({ category: z.string(), subCategories: z.ar
 const TABS = ['current', 'previous', 'draft'] as const;
 const tabOf = (v: RequestSummaryView): (typeof TABS)[number] => (v.stateValue === 'draft' ? 'draft' : v.finished ? 'previous' : 'current');
 
-/** Each row says where the request is among the service's three steps (machines/cb-add-categories.ts), so no screen maps states. */
+/**
+ * Each row says where the request is among the service's three steps (machines/cb-add-categories.ts), so no screen maps
+ * states; null for a state in none of them (logged), so one odd row does not fail the whole list.
+ */
 const ZStep = z.object({
   key: z.enum(CB_ADD_CATEGORIES_STEPS.map((s) => s.key)),
   /** From 0. */
   index: z.number().int(),
   count: z.number().int(),
 });
-const ZAddCategoriesPage = ZQueuePage.extend({ items: z.array(ZRequestSummary.extend({ step: ZStep })) });
+const ZAddCategoriesPage = ZQueuePage.extend({ items: z.array(ZRequestSummary.extend({ step: ZStep.nullable() })) });
 
 const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -75,7 +78,11 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const inTab = all.filter((v) => tabOf(v) === b.tab);
       const start = (b.pageNumber - 1) * b.pageSize;
-      const items = inTab.slice(start, start + b.pageSize).map((v) => ({ ...presentSummary(request.t, v), step: cbAddCategoriesStep(v.stateValue) }));
+      const items = inTab.slice(start, start + b.pageSize).map((v) => {
+        const step = findCbAddCategoriesStep(v.stateValue);
+        if (!step) request.log.warn({ requestId: v.id, stateValue: v.stateValue }, 'cbAddCategories: a listed request is in none of the three steps');
+        return { ...presentSummary(request.t, v), step };
+      });
       return { items, totalCount: inTab.length, pageNumber: b.pageNumber, pageSize: b.pageSize };
     },
   );

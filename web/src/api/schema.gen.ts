@@ -6653,7 +6653,7 @@ export interface operations {
                                 index: number;
                                 /** @enum {string} */
                                 key: "submit" | "auditReview" | "issue";
-                            };
+                            } | null;
                             updatedAt: string;
                             version: number;
                         }[];

@@ -61,11 +61,13 @@ function RequestsTab({ cbPublicId, certificateId, tab }: { cbPublicId: string; c
     {
       key: 'step',
       header: t('certificate.cbRequests.stepHeader'),
-      render: ({ step }) => (
-        <Box as="span" data-testid="row-step" data-step={step.key}>
-          {t('certificate.cbRequests.step', { n: step.index + 1, count: step.count, name: t(`certificate.cbRequests.steps.${step.key}`) })}
-        </Box>
-      ),
+      // A request the server placed in none of the steps (step null) shows no step.
+      render: ({ step }) =>
+        step && (
+          <Box as="span" data-testid="row-step" data-step={step.key}>
+            {t('certificate.cbRequests.step', { n: step.index + 1, count: step.count, name: t(`certificate.cbRequests.steps.${step.key}`) })}
+          </Box>
+        ),
     },
     shared.updated,
   ];
