@@ -45,7 +45,7 @@ const operationShape = () => ({ operation: enumField<Operation>(OPERATIONS, M.op
 
 function externalSections(hsRules?: HsRulesSource): Record<string, SectionDefinition> {
   return {
-    factory: { complete: z.object(factoryShape(), { error: requiredOrInvalid }), draft: draftObject(factoryShape()).optional() },
+    factory: { complete: z.object(factoryShape(), { error: requiredOrInvalid }), draft: draftObject(factoryShape()).optional(), prefill: 'facilityRecord' },
     paymentWay: { complete: z.object(paymentWayShape(), { error: requiredOrInvalid }), draft: draftObject(paymentWayShape()).optional() },
     operations: {
       complete: z

@@ -52,6 +52,12 @@ function stepCheckLines(d: ServiceDefinition): string[] {
   return declared.length ? [`- Also checked on leaving the step: ${declared.map(([name, s]) => `\`${name}\` (${s.stepChecks!.map((c) => `\`${c}\``).join(', ')})`).join('; ')}.`] : [];
 }
 
+/** The sections the wizard prefills from the chosen facility's record (none: no line). */
+function prefillLines(d: ServiceDefinition): string[] {
+  const declared = Object.entries(d.sections).filter(([, s]) => s.prefill === 'facilityRecord');
+  return declared.length ? [`- Shown and prefilled from the chosen facility's record: ${declared.map(([name]) => `\`${name}\``).join(', ')}.`] : [];
+}
+
 /** Markdown lines describing a service definition. */
 export function serviceContractLines(d: ServiceDefinition): string[] {
   const list = (items: readonly string[]) => (items.length ? items.map((i) => `  - ${i}`) : ['  - none']);
@@ -72,6 +78,7 @@ export function serviceContractLines(d: ServiceDefinition): string[] {
     '- Server checks on SUBMIT and RESUBMIT:',
     ...list(d.serverChecks.map((c) => SERVER_CHECK_TEXT[c])),
     ...stepCheckLines(d),
+    ...prefillLines(d),
     `- Fees (shown ${d.feeDisplay === 'includingVat' ? 'including' : 'excluding'} VAT):`,
     ...list(feeKinds.map((k) => `\`${k}\`: ${d.feeReadings[k] ?? '(no reading)'}`)),
   ];

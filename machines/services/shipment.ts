@@ -106,7 +106,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
   });
   const sections: Record<string, SectionDefinition> = {
     shipmentType: obj(() => ({ goods: z.enum(['meat', 'poultry', 'other'], { error: requiredOrInvalid }) })),
-    factory: obj(() => ({ facilityPublicId: text(100) })),
+    factory: { ...obj(() => ({ facilityPublicId: text(100) })), prefill: 'facilityRecord' },
     // The importer is the commercial registry's before the applicant moves on, each contradicted field marked.
     importer: { ...obj(importerShape), stepChecks: ['importerVerified'] },
     exporter: obj(exporterShape),

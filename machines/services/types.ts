@@ -56,7 +56,16 @@ export interface SectionDefinition {
    * is stopped where the problem is, not only at submission. Each must be one of the definition's `serverChecks`.
    */
   stepChecks?: readonly StepCheck[];
+  /**
+   * What the wizard shows and fills in above this step's inputs. `facilityRecord`: the section names a facility
+   * (`facilityPublicId`); its record's address and country are shown, and the section's fields the record holds are
+   * filled in while empty, left editable (web/src/routes/services/FactoryPrefill.tsx).
+   */
+  prefill?: SectionPrefill;
 }
+
+/** The prefills a section may declare (`SectionDefinition.prefill`). */
+export type SectionPrefill = 'facilityRecord';
 
 /** A problem of the request data: the dotted path from the data's root (`products.2.netWeight`) and a message key. */
 export interface DataIssue {

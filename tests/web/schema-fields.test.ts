@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SERVICES, type RequestKind } from '../../machines/services';
 import { OPERATIONS, UNIT_CODES, MAIN_CATEGORIES, enumField, draftObject } from '../../machines/forms';
 import { describeSchema, type FieldNode } from '../../web/src/components/form/schema-fields';
-import { specialStepOf } from '../../web/src/routes/services/wizard-sections';
+import { sectionPrefillOf, specialStepOf } from '../../web/src/routes/services/wizard-sections';
 import en from '../../locales/en/requests.json';
 import ar from '../../locales/ar/requests.json';
 
@@ -90,6 +90,21 @@ describe('schema to fields', () => {
     expect(specialStepOf(SERVICES.externalCertificate, 'products')).toBe('products');
     expect(specialStepOf(SERVICES.shipment, 'products')).toBeNull();
     expect(specialStepOf(SERVICES.externalHalalMark, 'products')).toBeNull();
+  });
+
+  it('shows the facility record above the steps that declare it, whatever their name, and above no other', () => {
+    const shown = Object.entries(SERVICES).flatMap(([kind, def]) => Object.keys(def.sections).filter((s) => sectionPrefillOf(def, s)).map((s) => `${kind}.${s}`));
+    // The generic wizard's factory steps (the internal wizard has its own factory step, without a facility to read).
+    expect(shown.sort()).toEqual(['externalCertificate.factory', 'externalRenewal.factory', 'shipment.factory']);
+    for (const at of shown) {
+      const [kind, section] = at.split('.') as [RequestKind, string];
+      expect(fieldsOf(describeSchema(SERVICES[kind].sections[section]!.complete)).facilityPublicId, at).toBeDefined();
+    }
+    // Declared by the contract, not recognised by the section's name.
+    const factory = SERVICES.shipment.sections.factory!;
+    const renamed = { ...SERVICES.shipment, sections: { exportingFactory: factory, factory: { ...factory, prefill: undefined } } };
+    expect(sectionPrefillOf(renamed, 'exportingFactory')).toBe('facilityRecord');
+    expect(sectionPrefillOf(renamed, 'factory')).toBeNull();
   });
 
   it('every generated field, step and choice of every service has a label in both languages', () => {

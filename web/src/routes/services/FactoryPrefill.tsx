@@ -7,7 +7,7 @@ import { countryName } from '../../lib/countries';
 import { listSeparator } from '../../i18n';
 import { nameIn } from '../facilities/labels';
 
-/** The `factory` step's fields the external factory's record already holds (its `details`, spec 02 section 3 "External factory"). */
+/** The step's fields the external factory's record already holds (its `details`, spec 02 section 3 "External factory"). */
 const FROM_RECORD: Record<string, string> = {
   productionLines: 'productionLinesCount',
   criticalPoints: 'criticalPointsCount',
@@ -19,9 +19,10 @@ const FROM_RECORD: Record<string, string> = {
 const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
- * Above a `factory` step: the chosen factory's address and country as its record gives them, and the step's fields the
- * record holds filled in when they are still empty (said so, and left editable: this request may differ). `fields` are
- * the section's field names; only those are filled.
+ * Above a step whose section declares `prefill: 'facilityRecord'` (machines/services `SectionDefinition.prefill`: the
+ * external certificates' and shipments' `factory`): the chosen factory's address and country as its record gives them,
+ * and the step's fields the record holds filled in when they are still empty (said so, and left editable: this request
+ * may differ). `fields` are the section's field names; only those are filled.
  */
 export function FactoryPrefill(p: { value: Record<string, unknown> | undefined; fields: string[]; onChange: (v: Record<string, unknown>) => void; readOnly: boolean }) {
   const { t, i18n } = useTranslation('requests');

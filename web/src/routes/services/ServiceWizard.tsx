@@ -26,7 +26,7 @@ import { runStepChecks, StepCheckPanels } from './step-checks';
 import { WizardStep } from '../internal-request/WizardStep';
 import { facilityRequestsPath } from './links';
 import { SchemaFields } from './SchemaFields';
-import { specialStepOf, attachmentRulesOf, factoryTypeOf } from './wizard-sections';
+import { specialStepOf, attachmentRulesOf, factoryTypeOf, sectionPrefillOf } from './wizard-sections';
 import { listSeparator } from '../../i18n';
 import type { NoticeMessage } from '../requests/notices';
 
@@ -325,8 +325,8 @@ export function ServiceWizard() {
           />
         ) : (
           <>
-          {step === 'factory' && nodes[step]?.kind === 'object' && (
-            <FactoryPrefill value={form.factory as Record<string, unknown> | undefined} fields={nodes[step].fields.map((f) => f.name)} onChange={setSection} readOnly={readOnly} />
+          {sectionPrefillOf(def, step) === 'facilityRecord' && nodes[step]?.kind === 'object' && (
+            <FactoryPrefill value={form[step] as Record<string, unknown> | undefined} fields={nodes[step].fields.map((f) => f.name)} onChange={setSection} readOnly={readOnly} />
           )}
           <StepCheckPanels def={def} section={step} form={form} onChange={setSection} readOnly={readOnly} />
           <SchemaFields

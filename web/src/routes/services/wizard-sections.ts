@@ -1,7 +1,7 @@
 import { INTERNAL_REQUEST_ATTACHMENTS } from '../../../../machines/forms';
 import { EXTERNAL_REQUEST_ATTACHMENTS } from '../../../../machines/services/external';
 import { ADD_PRODUCTS_ATTACHMENTS } from '../../../../machines/services/internal';
-import type { RequestKind, ServiceDefinition } from '../../../../machines/services';
+import type { RequestKind, SectionPrefill, ServiceDefinition } from '../../../../machines/services';
 import { describeSchema } from '../../components/form/schema-fields';
 import type { FacilityType } from '../../session/selected-facility';
 
@@ -21,6 +21,15 @@ export function specialStepOf(def: ServiceDefinition, section: string): 'product
     return INTERNAL_PRODUCT_FIELDS.every((f) => item.includes(f)) ? 'products' : null;
   }
   return null;
+}
+
+/**
+ * The prefill the section declares (machines/services `SectionDefinition.prefill`), for a section the wizard generates
+ * from its schema as one object: the wizard shows it for any section that declares it, knowing none by name.
+ */
+export function sectionPrefillOf(def: ServiceDefinition, section: string): SectionPrefill | null {
+  const s = def.sections[section];
+  return s?.prefill && describeSchema(s.complete).kind === 'object' ? s.prefill : null;
 }
 
 /** The attachment categories of a kind's `attachments` section (the rules its schema was built from). */
