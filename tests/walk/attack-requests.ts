@@ -42,6 +42,15 @@ class Client {
   constructor(session?: string) {
     if (session) this.cookies.set('halal_session', session);
   }
+  /** The cookies, CSRF token and language of a call made with another body (multipart). */
+  headers(lang?: Lang): Record<string, string> {
+    return {
+      'x-forwarded-proto': 'https',
+      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrf-token': this.csrf,
+      ...(lang ? { 'accept-language': lang } : {}),
+    };
+  }
   async call(method: string, path: string, opts: { body?: unknown; raw?: string | Buffer; type?: string; csrf?: boolean; lang?: Lang } = {}): Promise<Answer> {
     const headers: Record<string, string> = { 'x-forwarded-proto': 'https' };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -216,6 +225,23 @@ async function main() {
   check("the request is not in the other applicant's queue", [200, false], [queue.status, JSON.stringify(queue.json).includes(id)]);
   const file = await b.c.call('GET', `/api/facility-attachments/${a.crFile}`, { lang: 'en' });
   check("another facility's applicant cannot download its registration file", refusal(404, 'AttachmentNotFound', 'en'), seen(file, 'en'));
+  // The request's own files: the owner uploads one; the other applicant can neither list, fetch, remove nor add. The
+  // file calls answer 403 with the spec's "not authorized" messages (tests/server/attachments.test.ts), given to any
+  // non-member whether or not the facility exists, so they reveal nothing the request's 404 hides.
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(PDF)], { type: 'application/pdf' }), 'note.pdf');
+  const upload = await fetch(`${BASE}/api/attachments?facilityPublicId=${a.facility}&category=requestNote&requestId=${id}`, { method: 'POST', headers: a.c.headers(), body: form });
+  const fileId: string = (await upload.json()).id;
+  check('the owner uploads a file to the request', 201, upload.status);
+  const foreignUpload = await fetch(`${BASE}/api/attachments?facilityPublicId=${a.facility}&category=requestNote&requestId=${id}`, { method: 'POST', headers: b.c.headers('en'), body: form });
+  check("another facility's applicant cannot add a file to the request", refusal(403, 'UploadUnauthorizedUpload', 'en'), seen({ status: foreignUpload.status, json: await foreignUpload.json() }, 'en'));
+  check("another facility's applicant cannot list the request's files", refusal(403, 'NotAuthorized', 'ar'), seen(await b.c.call('GET', `/api/attachments?facilityPublicId=${a.facility}&requestId=${id}`, { lang: 'ar' }), 'ar'));
+  const foreignDownload = await b.c.call('GET', `/api/attachments/${fileId}/download`, { lang: 'en' });
+  check("another facility's applicant cannot download the request's file", [...refusal(403, 'UploadUnauthorizedDownload', 'en'), false], [...seen(foreignDownload, 'en'), JSON.stringify(foreignDownload.json).includes('%PDF')]);
+  check("another facility's applicant cannot remove the request's file", refusal(403, 'NotAuthorized', 'ar'), seen(await b.c.call('DELETE', `/api/attachments/${fileId}`, { lang: 'ar' }), 'ar'));
+  const files = await a.c.call('GET', `/api/attachments?facilityPublicId=${a.facility}&requestId=${id}`);
+  check("the owner still has the request's file", [200, 1], [files.status, files.json.length]);
+  check("another facility's applicant cannot read the facility", refusal(404, 'NotFacilityMember', 'en'), seen(await b.c.call('GET', `/api/Facility/GetFacilityByPublicId?publicId=${a.facility}`, { lang: 'en' }), 'en'));
   const afterForeign = await read();
   check('after the other facility’s attempts the request is unchanged', [before.version, before.state, before.history], [afterForeign.version, afterForeign.state, afterForeign.history]);
 
