@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
+import arErrors from '../../locales/ar/errors.json';
+import enErrors from '../../locales/en/errors.json';
 import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
@@ -11,6 +13,10 @@ import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, 
  */
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const fieldError = (page: Page, name: string) => page.locator(`[data-part="root"]:has(input[name="${name}"]) [data-testid="field-error"]`).first();
+const ERRORS = { ar: arErrors, en: enErrors };
+/** The wrong-code message as the person reads it: words and the number of attempts left (server default: 5 in all). */
+const otpInvalid = (lang: 'ar' | 'en', attemptsLeft: number) => ERRORS[lang].OtpInvalid.replace('{{attemptsLeft}}', String(attemptsLeft));
 
 describe('facilities and delegation', () => {
   let server: RunningServer;
@@ -72,6 +78,10 @@ describe('facilities and delegation', () => {
     await testId(page, 'delegation-menu').click();
     await page.waitForURL(`**/internal-delegation/${publicId}`);
     await waitForIdle(page);
+    // A mistyped id (check digit wrong) is said in words next to the field, not as a key.
+    await page.locator('input[name="nationalId"]').fill('1234567890');
+    await testId(page, 'check-delegate').click();
+    await expect.poll(() => fieldError(page, 'nationalId').innerText()).toBe(arErrors.NationalIdInvalid);
     await page.locator('input[name="nationalId"]').fill(delegateId);
     await testId(page, 'check-delegate').click();
     await testId(page, 'lookup-result').waitFor();
@@ -79,8 +89,11 @@ describe('facilities and delegation', () => {
     await page.locator('input[name="firstName"]').fill('سارة');
     await page.locator('input[name="lastName"]').fill('العتيبي');
     await page.locator('input[name="birthDate"]').fill('1994-02-11');
-    await page.locator('input[name="phone"]').fill(delegatePhone);
+    await page.locator('input[name="phone"]').fill('05512');
     await page.locator('input[name="email"]').fill('sara.alotaibi@example.com');
+    await testId(page, 'wizard-next').click();
+    await expect.poll(() => fieldError(page, 'phone').innerText()).toBe(arErrors.PhoneInvalid);
+    await page.locator('input[name="phone"]').fill(delegatePhone);
     await testId(page, 'wizard-next').click();
     await testId(page, 'wizard-next').click();
     await testId(page, 'send-otp').click();
@@ -93,10 +106,24 @@ describe('facilities and delegation', () => {
     const code = /\b(\d{6})\b/.exec(otpText)?.[1];
     expect(code, otpText).toBeTruthy();
 
-    // A wrong code is refused with the spec's message; the right one moves on.
+    // A code of the wrong shape: the wizard refuses it itself, in words with the attempts left (none used yet).
+    await page.locator('input[name="otp"]').fill('12');
+    await testId(page, 'verify-otp').click();
+    await expect.poll(() => fieldError(page, 'otp').innerText()).toBe(otpInvalid('ar', 5));
+    // A wrong code (the simulator's, changed) is refused by the server with the spec's message: one attempt used.
     await page.locator('input[name="otp"]').fill(code === '000000' ? '111111' : '000000');
     await testId(page, 'verify-otp').click();
-    await expect.poll(() => testId(page, 'wizard-error').innerText()).toContain('رمز التحقق غير صحيح');
+    await expect.poll(() => testId(page, 'wizard-error').innerText()).toBe(otpInvalid('ar', 4));
+    // The wizard's own check then names the attempts the server left, and says it again in English after a switch.
+    await page.locator('input[name="otp"]').fill('12');
+    await testId(page, 'verify-otp').click();
+    await expect.poll(() => fieldError(page, 'otp').innerText()).toBe(otpInvalid('ar', 4));
+    await testId(page, 'language-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await expect.poll(() => fieldError(page, 'otp').innerText()).toBe(otpInvalid('en', 4));
+    await testId(page, 'language-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    // The right one moves on.
     await page.locator('input[name="otp"]').fill(code!);
     await testId(page, 'verify-otp').click();
     await testId(page, 'acknowledge').waitFor();

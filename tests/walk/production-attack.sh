@@ -68,6 +68,13 @@ check "anonymous cannot read a request" 401 "$(status "$BASE/api/requests/000000
 check "anonymous cannot read a queue" 401 "$(status "$BASE/api/queues/registration")"
 check "anonymous cannot read the audit log" 401 "$(status "$BASE/api/admin/audit-logs")"
 
+# Hostile events on a request, and another facility reaching for it (tests/walk/attack-requests.ts): two applicants
+# the administrator creates, each with its own facility. Before the rate-limit check: it signs in twice.
+while IFS= read -r line; do
+  echo "$line"
+  case $line in ok*) pass=$((pass + 1)) ;; FAIL*) fail=$((fail + 1)) ;; esac
+done < <(BASE=$BASE RUN_ID=$$ ADMIN_SESSION="$(awk '$6 == "halal_session" { print $7 }' /tmp/$DB.jar)" npx tsx tests/walk/attack-requests.ts 2>&1)
+
 # Sign-in is rate-limited per address.
 last=0
 for _ in $(seq 15); do last=$(status -H "$json" -d '{"userName":"prodadmin","password":"wrong-password-1"}' "$BASE/api/auth/login"); done

@@ -106,6 +106,10 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
       return await fn();
     } catch (e) {
       if (e instanceof ApiError && [400, 409, 429].includes(e.status)) setFailure(e.validationErrors[0]?.message ?? e.serverMessage);
+      // The server counted the wrong code: the attempts the wizard's own code check names follow its count.
+      if (e instanceof ApiError && (e.code === 'OtpInvalid' || e.code === '1006')) {
+        setDelegation((d) => (d?.otp ? { ...d, otp: { ...d.otp, attemptsLeft: e.code === '1006' ? 0 : Math.max(0, d.otp.attemptsLeft - 1) } } : d));
+      }
       return undefined;
     } finally {
       setPending(false);
