@@ -20,6 +20,8 @@ import { modules } from './modules';
 import { configureHistoryKeys } from '../workflows/hash-chain';
 import { registerSimulators } from './simulators';
 import { ApiDocument } from './openapi';
+import { REQUEST_MAX_BYTES } from '../machines/services/validate';
+import { NEWS_IMAGE_MAX_BYTES } from './modules/public/schemas';
 import { createServices } from '../machines/services';
 import { businessDefaults } from './business-defaults';
 import type { RoutePolicy } from './types';
@@ -35,8 +37,15 @@ export interface BuildOptions {
   extra?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
-/** The largest body a route open to anyone reads (a signed-in user's routes take up to BODY_LIMIT). */
+/** The largest body a route open to anyone reads (a signed-in user's routes take up to SIGNED_IN_JSON_LIMIT). */
 export const PUBLIC_BODY_LIMIT = 256 * 1024;
+/**
+ * The largest JSON a signed-in user's route reads: twice the largest thing one carries (a request's data,
+ * REQUEST_MAX_BYTES; a news image in base64, NEWS_IMAGE_MAX_BYTES plus a third), so a session cannot make the server
+ * buffer and parse tens of megabytes per call only for validation to refuse them.
+ */
+export const SIGNED_IN_JSON_LIMIT = 2 * Math.max(REQUEST_MAX_BYTES, Math.ceil((NEWS_IMAGE_MAX_BYTES * 4) / 3));
+/** File uploads (multipart, each route with its own per-file limit) may carry up to this. */
 const BODY_LIMIT = 60 * 1024 * 1024;
 
 /** Builds the whole server as one Fastify instance; tests call it and use `inject`. */
@@ -92,6 +101,9 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
     // Anyone may call a public route: its body is a small form (sign-in, registration, a payment callback), so a
     // caller without a session cannot make the server read and parse the 60 MB a signed-in user's request may carry.
     if (policy === 'public' && route.bodyLimit === undefined) route.bodyLimit = PUBLIC_BODY_LIMIT;
+    // A signed-in user's JSON is a form or a request's data; only an upload (multipart) reads more.
+    const multipart = ((route.schema as { consumes?: string[] } | undefined)?.consumes ?? []).includes('multipart/form-data');
+    if (route.bodyLimit === undefined && !multipart) route.bodyLimit = SIGNED_IN_JSON_LIMIT;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') app.routePolicies.push({ method, url: route.url, policy });
     }

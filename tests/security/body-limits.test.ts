@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { PUBLIC_BODY_LIMIT } from '../../server/app';
+import { PUBLIC_BODY_LIMIT, SIGNED_IN_JSON_LIMIT } from '../../server/app';
+import { multipartBody, pdf } from '../helpers/multipart';
 
 /*
  * A route anyone may call reads a small body only: a caller without a session cannot make the server buffer and parse
@@ -49,5 +50,30 @@ describe('body limits', () => {
     const res = await owner.post(`/api/requests/${id}/events`, { type: 'ADD_NOTE', expectedVersion: version, payload: { note: 'n'.repeat(PUBLIC_BODY_LIMIT * 2) } });
     expect(res.statusCode).not.toBe(413);
     expect(res.statusCode).toBeLessThan(500);
+  });
+
+  it('refuses a signed-in event body past the JSON limit with a 413 in the caller’s language, and the request stays as it was', async () => {
+    const owner = await t.login('internal.main');
+    const started = await owner.post('/api/requests', { kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} });
+    const { id, version } = started.json() as { id: string; version: number };
+    for (const lang of ['ar', 'en'] as const) {
+      const payload = JSON.stringify({ type: 'EDIT', expectedVersion: version, payload: { factory: { nameEn: 'x'.repeat(SIGNED_IN_JSON_LIMIT) } } });
+      const res = await owner.request({ method: 'POST', url: `/api/requests/${id}/events`, payload, headers: { 'content-type': 'application/json', 'accept-language': lang } });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error.code).toBe('BodyTooLarge');
+      expect(res.json().error.message).toMatch(lang === 'ar' ? /البيانات المرسلة أكبر/ : /larger than this form accepts/);
+    }
+    const after = (await owner.get(`/api/requests/${id}`)).json() as { version: number; data: Record<string, unknown> };
+    expect(after.version).toBe(version);
+    expect(after.data.factory).toBeUndefined();
+  });
+
+  it('still reads an upload larger than the JSON limit (a file route reads up to its own per-file limit)', async () => {
+    const owner = await t.login('internal.main');
+    const started = await owner.post('/api/requests', { kind: 'internalCertificate', facilityId: 'inf-almarai-foods', data: {} });
+    const { id } = started.json() as { id: string };
+    const big = multipartBody({ name: 'big.pdf', type: 'application/pdf', content: pdf(SIGNED_IN_JSON_LIMIT + 1024) });
+    const res = await owner.request({ method: 'POST', url: `/api/attachments?facilityPublicId=inf-almarai-foods&category=productCatalogue&requestId=${id}`, payload: big.payload, headers: big.headers });
+    expect(res.statusCode, res.body).toBe(201);
   });
 });
