@@ -6,7 +6,7 @@ import { FactsList } from '../../components/FactsList';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
-import { CrStatusBadge, nameIn, RoleLabel } from './labels';
+import { certificateHeadingKey, CrStatusBadge, nameIn, RoleLabel } from './labels';
 import { countryName } from '../../lib/countries';
 import { formatDate } from '../../lib/dates';
 
@@ -82,7 +82,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
           <Card.Root>
             <Card.Body>
               <Heading as="h2" size="md" mb="2">
-                {t('profile.designationCertificate')}
+                {t(certificateHeadingKey(f.certificate.kind))}
               </Heading>
               <Flex gap="3" align="center">
                 <Text dir="ltr">{f.certificate.number}</Text>
