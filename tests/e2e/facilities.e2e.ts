@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
-import { launchBrowser, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, numberDrawn, openPage, screenshot, signIn, startServer, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 6 end to end, in Arabic (the default): a new user adds an internal facility from its commercial
@@ -200,6 +200,11 @@ describe('facilities and delegation', () => {
     await staff.page.goto('/halal-profile/cb/cb-global-halal?lang=ar');
     await waitForIdle(staff.page);
     expect(await testId(staff.page, 'facility-country').innerText()).toBe('ماليزيا');
+    // On a phone the CB's designation certificate keeps its number on one line (it broke as "HC-CB-" / "000012").
+    await staff.page.setViewportSize({ width: 390, height: 844 });
+    const number = await testId(staff.page, 'certificate-number').innerText();
+    expect(number).toMatch(/^HC-CB-\d+$/);
+    expect(await numberDrawn(staff.page, '[data-testid="certificate-number"]', number)).toEqual({ leftToRight: true, lines: 1 });
     expect(staff.errors).toEqual([]);
     await staff.context.close();
 

@@ -11,7 +11,11 @@
  * Pages: for each visitor, the links of the menus (header, nav, footer) of every page it reaches, starting at its
  * landing page, then one page per route of the router (web/src/router.tsx, routes/public, the service start paths of
  * machines/services/start-routes.ts) whose parameters a link the visitor saw fills (its first request, facility,
- * certificate…), then the routes without parameters no link led to, opened by address (their 403 screen is a note).
+ * certificate…), then the pages no link leads to, opened by address with the visitor's own data from the API (entryPages:
+ * staff the halal-profile view of each request's CB or facility; applicants their delegation wizard, the CB certificate
+ * page, each service's start page for their facilities and certificates (renewals, added categories and products), and
+ * a draft's or returned request's wizard), then the routes without parameters no link led to, opened by address (a 403
+ * screen of a page opened by address is a note).
  * Public routes are walked by the anonymous visitor only, who also opens the others by address (each should send it
  * to sign in). A page that redirects elsewhere is noted, not walked.
  * Each page is opened in English at 1280 px (where the menus show their links) and in Arabic at 390 px.
@@ -27,12 +31,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, signIn, waitForIdle } from '../e2e/harness/browser';
 import { horizontalOverflow } from '../e2e/harness/drawn';
 import { spawnServer, type RunningServer } from '../e2e/harness/spawn';
 import { flattenTexts } from '../../machines/text-overrides';
 import { START_ROUTES } from '../../machines/services/start-routes';
+import { servicePath, servicesFor, type FacilityType } from '../../machines/services';
+import { SERVICE_WIZARDS } from '../../web/src/routes/services/wizards';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ANONYMOUS = 'anonymous';
@@ -216,6 +222,65 @@ async function visit(page: Page, listener: ReturnType<typeof listen>, path: stri
   };
 }
 
+// ---- the pages no link leads to, from the visitor's own data ----
+
+interface Row {
+  id: string;
+  publicId: string;
+  facilityType: 'InternalFacility' | 'ExternalFacility' | 'ConformityBody';
+  kind: string;
+  state: string;
+  facilityId: string;
+  holder: { publicId: string } | null;
+}
+
+/** The API's facility types as the services name them (web/src/routes/services/FacilityRequestsPage.tsx). */
+const SERVICE_TYPE: Record<Row['facilityType'], FacilityType> = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' };
+
+async function rows(request: APIRequestContext, base: string, path: string): Promise<Row[]> {
+  const answer = await request.get(new URL(path, base).href);
+  return answer.ok() ? (((await answer.json()) as { items?: Row[] }).items ?? []) : [];
+}
+
+/**
+ * Addresses of pages the app opens with a button or from another user's screen, or links only once some state holds
+ * (a delegation, a renewal window, a draft's wizard, a staff member's view of a CB or facility), filled from what the
+ * API tells this visitor: its facilities, their certificates and its requests (staff: the requests of every queue).
+ */
+async function entryPages(request: APIRequestContext, base: string, staff: boolean): Promise<string[]> {
+  const requests = await rows(request, base, '/api/queues/all?tab=any&pageSize=100');
+  if (staff) {
+    // The Halal center's view of the CB or facility behind a request (no screen links it).
+    return requests.map((r) => (r.kind.startsWith('cb') ? `/halal-profile/cb/${encodeURIComponent(r.facilityId)}` : `/halal-profile/facility/${encodeURIComponent(r.facilityId)}`));
+  }
+  const facilities = await rows(request, base, '/api/Facility/GetUserFacilities?pageSize=100');
+  const certificates = await rows(request, base, '/api/certificates?pageSize=100');
+  const pages: string[] = [];
+  for (const f of facilities) {
+    const params = { facilityPublicId: f.publicId, cbPublicId: f.publicId };
+    // The delegation wizard (main users; a sub user's 403 is a note).
+    if (f.facilityType === 'ConformityBody') pages.push(`/cb-delegation/${encodeURIComponent(f.publicId)}`);
+    if (f.facilityType === 'InternalFacility') pages.push(`/internal-delegation/${encodeURIComponent(f.publicId)}`);
+    for (const d of servicesFor(SERVICE_TYPE[f.facilityType])) {
+      if (d.subject.type === 'facility') pages.push(servicePath(d.routes.start, params));
+      for (const c of certificates.filter((c) => c.holder?.publicId === f.publicId)) {
+        if (c.kind === 'cbDesignation' && f.facilityType === 'ConformityBody')
+          pages.push(`/facility-profile/cb/${encodeURIComponent(f.publicId)}/certifications/cb-halal-certificate/${encodeURIComponent(c.id)}`);
+        // Renewals, added categories or products: the services of this certificate's kind (the start link's query
+        // carries the certificate where the path does not).
+        if (d.subject.type !== 'certificate' || !(d.subject.certificateKinds as readonly string[]).includes(c.kind)) continue;
+        const path = servicePath(d.routes.start, { ...params, certificateId: c.id });
+        pages.push(d.routes.start.includes('$certificateId') ? path : `${path}?certificateId=${encodeURIComponent(c.id)}`);
+      }
+    }
+  }
+  // A draft (else a returned request) in its wizard, where the request page's button leads.
+  for (const state of ['draft', 'returned'])
+    for (const r of requests.filter((r) => r.state === state && SERVICE_WIZARDS[r.kind as keyof typeof SERVICE_WIZARDS]))
+      pages.push(servicePath(SERVICE_WIZARDS[r.kind as keyof typeof SERVICE_WIZARDS]!, { requestId: r.id }));
+  return pages;
+}
+
 // ---- one visitor ----
 
 interface Finding {
@@ -257,6 +322,11 @@ async function walkVisitor(browser: Browser, base: string, visitor: string, budg
     const tried = new Set<string>();
     const walkedTemplates = new Set<string>();
     const links = new Set<string>();
+    let entries: string[] = [];
+    if (!anonymous) {
+      const session = await context.request.get(new URL('/api/auth/session', base).href);
+      entries = await entryPages(context.request, base, session.ok() && ((await session.json()) as { isStaff?: boolean }).isStaff === true);
+    }
     const templateOf = (path: string) => routeFor(path.split('?')[0]!)?.template ?? path.split('?')[0]!;
     // Public routes are the anonymous visitor's; it also opens the others by address, to see them send it to sign in.
     const wanted = (path: string, byAddress = false) => {
@@ -269,6 +339,9 @@ async function walkVisitor(browser: Browser, base: string, visitor: string, budg
       // Menus exhausted: one page per route whose parameters the visitor's links fill (its first request, facility…).
       const filled = [...links].find((l) => templateOf(l).includes('$') && wanted(l));
       if (filled) return { path: filled, byAddress: false };
+      // Then the pages no link led to, filled from the visitor's data (a delegation, a start page, a draft's wizard…).
+      const entry = entries.find((e) => wanted(e));
+      if (entry) return { path: entry, byAddress: true };
       // Then the routes without parameters that no link led to, opened by address.
       const route = routes.find((r) => !r.template.includes('$') && wanted(r.template, true));
       return route && { path: route.template, byAddress: true };

@@ -6,7 +6,7 @@ import { FactsList } from '../../components/FactsList';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
-import { CrStatusBadge, nameIn, RoleLabel } from './labels';
+import { certificateHeadingKey, CrStatusBadge, nameIn, RoleLabel } from './labels';
 import { countryName } from '../../lib/countries';
 import { formatDate } from '../../lib/dates';
 
@@ -82,10 +82,13 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
           <Card.Root>
             <Card.Body>
               <Heading as="h2" size="md" mb="2">
-                {t('profile.designationCertificate')}
+                {t(certificateHeadingKey(f.certificate.kind))}
               </Heading>
-              <Flex gap="3" align="center">
-                <Text dir="ltr">{f.certificate.number}</Text>
+              {/* On a phone the row wraps rather than breaking the number at its hyphens ("HC-CB-" / "000012"). */}
+              <Flex gap="3" align="center" wrap="wrap">
+                <Text dir="ltr" whiteSpace="nowrap" data-testid="certificate-number">
+                  {f.certificate.number}
+                </Text>
                 <Badge colorPalette={f.certificate.usable ? 'green' : 'red'}>{t(f.certificate.usable ? 'profile.certificateUsable' : 'profile.certificateBlocked')}</Badge>
                 <Text color="fg.muted">{t('profile.expiresOn', { date: formatDate(f.certificate.expiresAt, i18n.language) })}</Text>
               </Flex>

@@ -31,3 +31,10 @@ export function RoleLabel({ role, isYou }: { role: number; isYou: boolean }) {
 /** Permission names contain dots, which i18next reads as nesting: their labels are keyed with underscores. */
 export const permissionKey = (permission: string): string => `permission.${permission.replaceAll('.', '_')}`;
 
+
+/**
+ * The heading of a facility's qualifying certificate (the staff's halal-profile view): a CB's designation certificate,
+ * a facility's Halal certificate, by the certificate's kind.
+ */
+export const certificateHeadingKey = (certificateKind: string): string =>
+  certificateKind === 'cbDesignation' ? 'profile.designationCertificate' : 'profile.halalCertificate';
