@@ -1,8 +1,5 @@
 import type { Actor } from './actor';
 
-/** End states in which a request issued no certificate and changed none (GET /api/requests/{id}/certificate: 404). */
-export const UNCHANGED_ENDS: ReadonlySet<string> = new Set(['rejected', 'cancelled', 'deleted', 'expired']);
-
 /** Every lifecycle the registry knows; also the `kind` column of a request row. */
 export const MACHINE_KINDS = [
   'cbDesignation',

@@ -94,6 +94,7 @@ export function cbServices(): ServiceDefinition[] {
     preconditions: [{ type: 'cbAcceptanceValid' }],
     sections,
     serverChecks: ['attachmentsBelongToRequest'],
+    outcome: 'issuesCertificate',
     attachmentSection: 'certificatesAndSpecifications',
     project: projectCb(sections),
     // The request study fee is exempted (spec 02 section 1): no application fee. The appointment request (service 1)
@@ -135,6 +136,7 @@ export function cbServices(): ServiceDefinition[] {
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'validCertificate', certificateKinds: ['cbDesignation'] }, { type: 'oneOpenPerSubject' }],
     sections: addSections,
     serverChecks: ['categoriesNotOnCertificate'],
+    outcome: 'changesCertificate',
     project: projectCb(addSections),
     fees: {},
     feeReadings: {},

@@ -110,6 +110,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'notBlockedByExpiredCertificate' }],
     sections,
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation', 'externalFacilityNotTaken', 'foodAuthorityProducts'],
+    outcome: 'issuesCertificate',
     attachmentSection: 'attachments',
     project: projectExternal(sections),
     fees: { certificate: certificateFees, addProducts: ({ schedule }) => applicationFee(schedule) },
@@ -132,6 +133,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'renewalWindow', threshold: 'expiringSoonDays' }, { type: 'oneOpenPerSubject' }],
     sections: renewalSections,
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation', 'foodAuthorityProducts'],
+    outcome: 'issuesCertificate',
     project: projectExternal(renewalSections),
     fees: { renewal: certificateFees },
     feeReadings: { renewal: 'the certificate fee for the renewed validity, by the payment way' },
@@ -152,6 +154,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     // Like the internal add-products service (issue 14): added products stay inside the certificate's categories; new
     // categories come through the certificate's own add-categories route (ADD_CATEGORIES), not with a product.
     serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
+    outcome: 'changesCertificate',
     attachmentSection: 'attachments',
     project: projectExternal(addSections),
     fees: { addProducts: ({ schedule }) => applicationFee(schedule) },

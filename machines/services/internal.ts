@@ -54,6 +54,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     crossRules: form.crossRules,
     // Spec 02 section 5 "product data must match the food authority system": every service that carries products checks them.
     serverChecks: ['attachmentsBelongToRequest', 'foodAuthorityProducts'],
+    outcome: 'issuesCertificate',
     attachmentSection: 'attachments',
     project: projectCertificateRequest,
     fees: {
@@ -109,6 +110,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     preconditions: [{ type: 'validCertificate', certificateKinds: ['internalHalal'] }, { type: 'notBlockedByExpiredCertificate' }],
     sections: addProductsSections,
     serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'foodAuthorityProducts'],
+    outcome: 'changesCertificate',
     attachmentSection: 'attachments',
     project: (data) => {
       const products = readSection<TProduct[]>({ sections: addProductsSections }, data, 'products') ?? [];
@@ -195,6 +197,7 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     ],
     sections,
     serverChecks: ['productsOnCertificate', 'markPackage'],
+    outcome: 'issuesMarks',
     project: (data) => {
       const products = readSection<z.infer<typeof productsComplete>>({ sections }, data, 'products') ?? [];
       const pack = readSection<{ tags: number }>({ sections }, data, 'package');

@@ -1,4 +1,4 @@
-import type { FacilityType, Precondition, ServerCheck, ServiceDefinition } from './types';
+import type { FacilityType, Precondition, ServerCheck, ServiceDefinition, ServiceOutcome } from './types';
 
 /*
  * The service contract in words, for the generated machine docs (scripts/docs-machines.ts): what a definition
@@ -46,6 +46,12 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',
 };
 
+const OUTCOME_TEXT: Record<ServiceOutcome, string> = {
+  issuesCertificate: 'a certificate of its own (the request page links it)',
+  changesCertificate: 'the certificate it was about, changed in place (the request page links it)',
+  issuesMarks: 'one Halal mark per product (the request page lists them)',
+};
+
 /** The server checks a step runs as well, by section (none: no line). */
 function stepCheckLines(d: ServiceDefinition): string[] {
   const declared = Object.entries(d.sections).filter(([, s]) => s.stepChecks?.length);
@@ -79,6 +85,7 @@ export function serviceContractLines(d: ServiceDefinition): string[] {
     ...list(d.serverChecks.map((c) => SERVER_CHECK_TEXT[c])),
     ...stepCheckLines(d),
     ...prefillLines(d),
+    `- Outcome, when it finishes other than rejected, cancelled, deleted or expired: ${OUTCOME_TEXT[d.outcome]}.`,
     `- Fees (shown ${d.feeDisplay === 'includingVat' ? 'including' : 'excluding'} VAT):`,
     ...list(feeKinds.map((k) => `\`${k}\`: ${d.feeReadings[k] ?? '(no reading)'}`)),
   ];

@@ -188,6 +188,15 @@ export interface FeeInput {
 }
 export type FeeRule = (input: FeeInput) => number;
 
+/**
+ * What a request of the kind produces when it finishes in an end that produced something (not rejected, cancelled,
+ * deleted or expired: UNCHANGED_ENDS in ./outcome.ts). `issuesCertificate`: a certificate of its own (a new one,
+ * a renewal, a shipment's); `changesCertificate`: the certificate it was about changes in place (added products or
+ * categories); `issuesMarks`: one Halal mark per product. The server reads it (finishedOutcome in ./outcome.ts) to
+ * tell the request page what to link, and its /certificate and /marks calls answer by it.
+ */
+export type ServiceOutcome = 'issuesCertificate' | 'changesCertificate' | 'issuesMarks';
+
 export type ProjectionFn = (data: Readonly<Record<string, unknown>>, context: RequestContext) => Projection;
 
 export interface ServiceDefinition {
@@ -203,6 +212,8 @@ export interface ServiceDefinition {
   sections: Readonly<Record<string, SectionDefinition>>;
   crossRules?: readonly CrossRule[];
   serverChecks: readonly ServerCheck[];
+  /** What the request produces when it finishes in a producing end (ServiceOutcome). */
+  outcome: ServiceOutcome;
   /** The section attachment references live in (their lock follows that section's returns). */
   attachmentSection?: string;
   /** 'subjectRequest': a new draft starts with the data of the request that produced its subject certificate (renewals). */

@@ -188,6 +188,40 @@ describe('internal Halal mark', () => {
     const issued = (await w.as['internal.main'].get(`/api/requests/${draft.id}/marks`)).json() as { items: { id: string; number: string }[] };
     expect(issued.items.map((m) => m.number).sort()).toEqual(marks.map((m) => m.number).sort());
     expect((await w.as.external.get(`/api/requests/${draft.id}/marks`)).statusCode).toBe(404);
+    // The request answer says it produced marks (the page lists them), and it names no certificate of its own: the
+    // certificate it was about is not linked as if the request had issued or changed it.
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}`)).json().outcome).toEqual({ kind: 'marks' });
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}/certificate`)).statusCode).toBe(404);
+  });
+});
+
+describe('what a finished request produced (the request answer’s outcome, which the request page links by)', () => {
+  const answer = async (id: string) => (await w.as['internal.main'].get(`/api/requests/${id}`)).json() as RequestJson & { finished: boolean; outcome: unknown };
+
+  it('an issued certificate request says it issued a certificate', async () => {
+    // (GET .../certificate names the certificate a request issued or last renewed: the renewal above took it over.)
+    expect((await answer(certificateRequestId)).outcome).toEqual({ kind: 'certificate-issued' });
+  });
+
+  it('a request the committee rejected is finished but produced nothing: no outcome, no certificate, no marks', async () => {
+    const draft = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    expect((await answer(draft.id)).outcome).toBeNull();
+    const { steps } = await walk(w, draft.id, { applicant: 'internal.main', until: -1000, stopBefore: 'APPROVE' });
+    expect((await answer(draft.id)).finished, JSON.stringify(steps)).toBe(false);
+    let rejected = false;
+    for (const user of ['committee', 'teamleader', 'auditor', 'audit', 'registration'] as const) {
+      const actions = (await w.as[user].get(`/api/requests/${draft.id}/actions`)).json() as { version: number; actions: { type: string }[] };
+      if (!actions.actions.some((a) => a.type === 'REJECT')) continue;
+      const res = await send(w.as[user], draft.id, 'REJECT', actions.version, { reason: 'The production line does not meet the standard' });
+      expect(res.statusCode, res.body).toBe(200);
+      rejected = true;
+      break;
+    }
+    expect(rejected).toBe(true);
+    const after = await answer(draft.id);
+    expect(after).toMatchObject({ finished: true, state: 'rejected', outcome: null });
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}/certificate`)).statusCode).toBe(404);
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}/marks`)).json()).toEqual({ items: [] });
   });
 });
 

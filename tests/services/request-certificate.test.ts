@@ -15,6 +15,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => w?.t.close());
 
+/** What the request answer says the request produced (the request page links by it). */
+const outcomeOf = async (id: string) => ((await w.as.external.get(`/api/requests/${id}`)).json() as { outcome: unknown }).outcome;
 const certificateOf = (user: 'external' | 'internal.main' | 'registration', id: string) => w.as[user].get(`/api/requests/${id}/certificate`);
 
 describe('the certificate of a request', () => {
@@ -24,6 +26,7 @@ describe('the certificate of a request', () => {
     const { request, steps } = await walk(w, draft.id, { applicant: 'external', until: 105 });
     expect(request.status.code, JSON.stringify(steps)).toBe(105);
     const [issued] = await certificatesOf(w, w.as.external, draft.id);
+    expect(await outcomeOf(draft.id)).toEqual({ kind: 'certificate-issued' });
     const res = await certificateOf('external', draft.id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ id: issued!.id, number: issued!.number });
@@ -35,9 +38,11 @@ describe('the certificate of a request', () => {
     const product = goodProduct({ nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000002', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
     const add = await completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: issued!.id, data: { products: [product] } });
     expect((await certificateOf('external', add.id)).statusCode).toBe(404);
+    expect(await outcomeOf(add.id)).toBeNull();
     const added = await walk(w, add.id, { applicant: 'external', until: 8 });
     expect(added.request.status.code, JSON.stringify(added.steps)).toBe(8);
     expect((await certificateOf('external', add.id)).json()).toEqual({ id: issued!.id, number: issued!.number });
+    expect(await outcomeOf(add.id)).toEqual({ kind: 'certificate-changed' });
   });
 
   it('a paid shipment names its shipment certificate', async () => {
@@ -48,5 +53,6 @@ describe('the certificate of a request', () => {
     const res = await certificateOf('external', draft.id);
     expect(res.json()).toEqual({ id: issued!.id, number: issued!.number });
     expect(issued!.number).toMatch(/^SC/);
+    expect(await outcomeOf(draft.id)).toEqual({ kind: 'certificate-issued' });
   });
 });

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
 import { SYSTEM_ACTOR } from '../../../machines/actor';
+import { finishedOutcome } from '../../../machines/services/outcome';
 import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
 import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
 
@@ -53,7 +54,8 @@ export function presentSummary(t: TFunction, v: RequestSummaryView): z.infer<typ
 
 export function presentRequest(t: TFunction, v: RequestView): z.infer<typeof ZRequest> {
   const { data, ...context } = v.context;
-  return { ...presentSummary(t, v), data: (data ?? {}) as Record<string, unknown>, context };
+  const outcome = finishedOutcome(v);
+  return { ...presentSummary(t, v), outcome: outcome ? { kind: outcome } : null, data: (data ?? {}) as Record<string, unknown>, context };
 }
 
 export function presentActions(t: TFunction, version: number, actions: AllowedAction[]): z.infer<typeof ZActions> {

@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import { Permissions } from '../../../machines/permissions';
 import { isStaff } from '../../../machines/roles';
 import type { Actor } from '../../../machines/actor';
-import { UNCHANGED_ENDS } from '../../../machines/types';
+import { finishedOutcome } from '../../../machines/services/outcome';
 import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
@@ -282,7 +282,9 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      if (!view.finished || view.deleted) throw new AppError(AppErrorCode.EntityNotFound);
+      // Only a request whose finished end issued or changed a certificate names one (the request answer's outcome).
+      const outcome = finishedOutcome(view, app.services);
+      if (outcome !== 'certificate-issued' && outcome !== 'certificate-changed') throw new AppError(AppErrorCode.EntityNotFound);
       const [own] = await app.db
         .select({ id: certificates.id, number: certificates.number })
         .from(certificates)
@@ -291,9 +293,9 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         .limit(1);
       if (own) return own;
       // A request that changed its subject in place (added categories or products) keeps the certificate it was about,
-      // once it reached its issued end (a rejected or deleted request changed nothing).
+      // once it reached its issued end (a rejected or deleted request changed nothing: no outcome above).
       const subjectId = (view.context.subject as { certificateId?: string | null } | undefined)?.certificateId;
-      if (!subjectId || UNCHANGED_ENDS.has(String(view.stateValue))) throw new AppError(AppErrorCode.EntityNotFound);
+      if (!subjectId) throw new AppError(AppErrorCode.EntityNotFound);
       const [subject] = await app.db.select({ id: certificates.id, number: certificates.number }).from(certificates).where(eq(certificates.id, subjectId));
       if (!subject) throw new AppError(AppErrorCode.EntityNotFound);
       return subject;
@@ -313,7 +315,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      if (!view.finished || view.deleted) return { items: [] };
+      if (finishedOutcome(view, app.services) !== 'marks') return { items: [] };
       const items = await app.db
         .select({ id: certificates.id, number: certificates.number })
         .from(certificates)

@@ -45,6 +45,13 @@ export const ZRequest = z.object({
   assigneeUserId: z.string().nullable(),
   creatorName: z.string(),
   finished: z.boolean(),
+  /**
+   * What the finished request produced, from its service's declared outcome (machines/services/outcome.ts): a
+   * certificate of its own (GET /api/requests/{id}/certificate names it), the certificate it was about changed (the
+   * same call names that one), or Halal marks (GET /api/requests/{id}/marks lists them). Null while it is open, when it
+   * ended rejected, cancelled, deleted or expired, and for lifecycles that are not services.
+   */
+  outcome: z.object({ kind: z.enum(['certificate-issued', 'certificate-changed', 'marks']) }).nullable(),
   /** The request data by section. */
   data: z.record(z.string(), z.unknown()),
   /**
@@ -82,7 +89,7 @@ export const ZRequest = z.object({
 });
 export type TRequest = z.infer<typeof ZRequest>;
 
-export const ZRequestSummary = ZRequest.omit({ data: true, context: true });
+export const ZRequestSummary = ZRequest.omit({ data: true, context: true, outcome: true });
 
 export const ZHistoryEntry = z.object({
   seq: z.number().int(),

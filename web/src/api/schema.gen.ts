@@ -6743,6 +6743,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -6847,6 +6851,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -12609,6 +12617,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -12707,6 +12719,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -12807,6 +12823,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -14601,6 +14621,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -14692,6 +14716,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;
@@ -14892,6 +14920,10 @@ export interface operations {
                         }[];
                         notices?: string[];
                         number: string;
+                        outcome: {
+                            /** @enum {string} */
+                            kind: "certificate-issued" | "certificate-changed" | "marks";
+                        } | null;
                         ownerUserId: string;
                         queue: string | null;
                         state: string;

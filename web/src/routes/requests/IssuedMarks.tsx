@@ -4,16 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
 import { Ltr } from '../../components/Bidi';
 
-/** Halal-mark requests issue one mark per product (workflows/effects.ts effect.issueHalalMarks). */
-const MARK_KINDS = new Set(['internalHalalMark', 'externalHalalMark']);
-
 /**
  * A finished Halal-mark request names the marks it issued, each number opening the mark's page, so the applicant need
- * not look for them in the marks list.
+ * not look for them in the marks list. `issued`: the request answer's outcome is marks (the server decides which
+ * requests issue marks, from the service's declared outcome; workflows/effects.ts effect.issueHalalMarks issues them).
  */
-export function IssuedMarks({ requestId, kind, finished }: { requestId: string; kind: string; finished: boolean }) {
+export function IssuedMarks({ requestId, issued }: { requestId: string; issued: boolean }) {
   const { t } = useTranslation('requests');
-  const enabled = finished && MARK_KINDS.has(kind);
+  const enabled = issued;
   const marks = useApi(apiQuery('/api/requests/{id}/marks', { params: { path: { id: requestId } }, handleErrors: false }), { enabled });
   const items = enabled ? (marks.data?.items ?? []) : [];
   if (!items.length) return null;

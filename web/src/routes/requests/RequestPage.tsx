@@ -7,8 +7,6 @@ import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
-import type { RequestKind } from '../../../../machines/services/types';
-import { CERTIFICATE_OUTCOMES } from '../services/certificates';
 import { facilityRequestsPath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
@@ -25,7 +23,7 @@ import type { TAuditPlan } from '../../../../machines/events';
 import { AttachmentNames, useRequestAttachments } from './attachment-names';
 import { requestQueries, useReadAgainOnNewVersion, type AllowedActionView } from './requests-api';
 import { REQUEST_SECTIONS } from './request-sections';
-import { MACHINE_KINDS, UNCHANGED_ENDS, type MachineKind } from '../../../../machines/types';
+import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
 import { listSeparator } from '../../i18n';
 import { nextStepsKeys } from './next-steps';
 import { IssuedMarks } from './IssuedMarks';
@@ -71,14 +69,14 @@ export function RequestPage() {
     else if (search.payment) notify.warning(t('requests:payment.notPaid'));
   }, [search.payment, t]);
 
-  const finished = request.data?.finished ?? false;
-  const kind = request.data?.kind;
-  // A rejected or cancelled request has none to look up.
-  const outcome = kind && !UNCHANGED_ENDS.has(request.data?.state ?? '') ? CERTIFICATE_OUTCOMES[kind as RequestKind] : undefined;
+  // What the finished request produced, as the server tells it (none while open, rejected or cancelled): a certificate
+  // it issued or changed is named by GET /api/requests/{id}/certificate, marks by IssuedMarks.
+  const produced = request.data?.outcome?.kind;
+  const outcome = produced === 'certificate-issued' ? 'issued' : produced === 'certificate-changed' ? 'changed' : undefined;
   const issued = useApi(apiQuery('/api/requests/{id}/certificate', { params: { path: { id: requestId } }, handleErrors: false }), {
-    enabled: finished && !!outcome,
+    enabled: !!outcome,
   });
-  const certificate = finished && outcome && !issued.isError ? issued.data : undefined;
+  const certificate = outcome && !issued.isError ? issued.data : undefined;
 
   const r = request.data;
   if (!r) return <PageContainer>{null}</PageContainer>;
@@ -141,7 +139,7 @@ export function RequestPage() {
             </Button>
           </Flex>
         )}
-        <IssuedMarks requestId={r.id} kind={r.kind} finished={finished} />
+        <IssuedMarks requestId={r.id} issued={r.outcome?.kind === 'marks'} />
         {hasPlan && (
           <AuditPlanPanel
             plan={r.context.auditPlan as TAuditPlan}
