@@ -8294,6 +8294,10 @@ export interface operations {
                                 nameEn: string;
                             } | null;
                             productCount: number;
+                            renewal: {
+                                kind: string;
+                                start: string;
+                            } | null;
                             status: {
                                 code: number;
                                 label: string;
