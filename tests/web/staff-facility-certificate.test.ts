@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateHeadingKey } from '../../web/src/routes/facilities/labels';
+import { certificateHeadingKey, staffViewDate } from '../../web/src/routes/facilities/labels';
 import ar from '../../locales/ar/facilities.json';
 import en from '../../locales/en/facilities.json';
 
@@ -20,5 +20,14 @@ describe("the staff view's certificate heading", () => {
   it("calls a CB's certificate its designation certificate", () => {
     expect(text(en, certificateHeadingKey('cbDesignation'))).toBe('Designation certificate');
     expect(text(ar, certificateHeadingKey('cbDesignation'))).toBe('شهادة التعيين');
+  });
+});
+
+describe("the staff view's dates", () => {
+  it("writes the CB's certificate expiry date (a plain calendar day) as the certificate card does, not raw", () => {
+    expect(staffViewDate('2028-11-28', 'en')).toBe('28 Nov 2028');
+    expect(staffViewDate('2028-11-28', 'ar').replace(/\u200f/g, '')).toBe('28/11/2028');
+    // The card's date (an instant) in the same form.
+    expect(staffViewDate('2028-11-28T09:00:00.000Z', 'en')).toBe('28 Nov 2028');
   });
 });
