@@ -6616,6 +6616,12 @@ export interface operations {
                             } | null;
                             createdAt: string;
                             creatorName: string;
+                            facility?: {
+                                nameAr: string;
+                                nameEn: string;
+                                /** @enum {string} */
+                                type: "internal" | "external" | "cb";
+                            } | null;
                             facilityId: string;
                             facilityNames?: {
                                 [key: string]: {
@@ -6718,6 +6724,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -6822,6 +6834,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -12588,6 +12606,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -12686,6 +12710,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -12786,6 +12816,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14476,6 +14512,12 @@ export interface operations {
                             } | null;
                             createdAt: string;
                             creatorName: string;
+                            facility?: {
+                                nameAr: string;
+                                nameEn: string;
+                                /** @enum {string} */
+                                type: "internal" | "external" | "cb";
+                            } | null;
                             facilityId: string;
                             facilityNames?: {
                                 [key: string]: {
@@ -14580,6 +14622,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14671,6 +14719,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14871,6 +14925,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
