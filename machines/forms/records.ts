@@ -58,6 +58,8 @@ export const ZCertificateSummary = z.object({
   product: z.object({ nameAr: z.string(), nameEn: z.string() }).nullable(),
   issuedAt: z.string(),
   expiresAt: z.string(),
+  /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
+  renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
 });
 export type CertificateSummaryJson = z.infer<typeof ZCertificateSummary>;
 

@@ -197,6 +197,8 @@ describe('facilities and delegation', () => {
     await expect.poll(() => testId(staff.page, 'data-table').innerText()).toContain('Aisyah Rahman');
     // The country by its name in the page's language, not its ISO code ("MY").
     expect(await testId(staff.page, 'facility-country').innerText()).toBe('Malaysia');
+    // The CB's certificate expiry date is written as the certificate card writes dates ("28 Nov 2028"), not raw.
+    expect(await testId(staff.page, 'certificate-expiry-date').innerText()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
     await staff.page.goto('/halal-profile/cb/cb-global-halal?lang=ar');
     await waitForIdle(staff.page);
     expect(await testId(staff.page, 'facility-country').innerText()).toBe('ماليزيا');

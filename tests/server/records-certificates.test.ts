@@ -189,6 +189,16 @@ describe('certificate page', () => {
     expect((await staff.get(`/api/certificates/${ids.bread}`)).json().renewal).toBeNull();
   });
 
+  it('the certificates list says the same per row: renewable inside the window, not far from expiry (crawl: renewal offered for every certificate)', async () => {
+    const rows = (await list(almarai, 'heldBy=inf-almarai-foods')).items as (Summary & { renewal: unknown })[];
+    const renewal = (id: string) => rows.find((r) => r.id === id)!.renewal;
+    expect(renewal(ids.bread)).toEqual({ kind: 'internalRenewal', start: '/internal-renewal-request/$facilityPublicId/$certificateId' });
+    expect(renewal(ids.milk)).toBeNull();
+    expect(renewal(ids.suspended)).toBeNull();
+    // Staff see the list but hold none of it: nothing to renew.
+    expect((await list(staff, 'heldBy=inf-almarai-foods')).items.map((r) => (r as Summary & { renewal: unknown }).renewal)).toEqual([null, null, null]);
+  });
+
   it('offers its lifecycle (actions and history) to the holder and staff, not to the issuing CB, once it has one', async () => {
     const lifecycle = async (c: Client, id: string) => (await c.get(`/api/certificates/${id}`)).json().lifecycle;
     // Written without the engine after the server started: no lifecycle yet, so the page asks for none.

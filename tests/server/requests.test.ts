@@ -90,6 +90,13 @@ describe('reading a request', () => {
     }
   });
 
+  it('names the facility it is for by its type, so staff open its profile view (crawl: nothing linked to it)', async () => {
+    const internal = (await registration.get(`/api/requests/${(await startDraft()).id}`)).json();
+    expect(internal.facility).toEqual({ type: 'internal', nameAr: expect.any(String), nameEn: expect.any(String) });
+    const ext = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
+    expect((await registration.get(`/api/requests/${ext.id}`)).json().facility).toMatchObject({ type: 'external', nameEn: 'Anatolia Meat Factory' });
+  });
+
   it("does not name a facility the reader may not see, though the draft's data names it", async () => {
     const factory = { ...(VALID_DATA.externalCertificate().factory as Record<string, unknown>), facilityPublicId: FACILITY };
     const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat', { data: { factory } });
@@ -146,7 +153,7 @@ describe('POST /api/requests/:id/events', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(ZRequest.strict().parse(body)).toEqual(body);
-    const { clock: _clock, facilityNames: _names, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
+    const { clock: _clock, facilityNames: _names, facility: _facility, ...read } = (await registration.get(`/api/requests/${r.id}?lang=en`)).json();
     expect(body).toEqual({ ...read, notices: [], noticeMessages: [] });
     // Back to the queue, unassigned: the queue tests below count this employee's requests.
     expect((await send(registration, r.id, 'CANCEL_ASSIGNMENT', body.version)).statusCode).toBe(200);

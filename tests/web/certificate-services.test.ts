@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { START_ROUTES } from '../../machines/services/start-routes';
 import { registerScreens } from '../../web/src/screens';
-import { startableServices } from '../../web/src/routes/services/services';
+import { certificateServices, startableServices } from '../../web/src/routes/services/services';
 
 /*
  * walk3 D1: a facility's certificates tab offers on each certificate only the services whose subject accepts that
@@ -29,5 +29,17 @@ describe('services offered from a certificate', () => {
   it('a certificate kind no service starts from offers nothing; without a certificate, the facility’s own services', () => {
     expect(kinds('shipment')).toEqual([]);
     expect(kinds()).toEqual(['cbDesignation', 'externalCertificate', 'shipment']);
+  });
+});
+
+describe('renewal offered from a certificate only inside its window (crawl: a CB certificate expiring in 2028 offered renewal)', () => {
+  const offered = (renewal: { kind: string } | null) => certificateServices('cb', CB_USER, { kind: 'cbDesignation', renewal }).map((d) => d.kind).sort();
+
+  it('a certificate whose renewal the server does not offer shows no renewal, only its other services', () => {
+    expect(offered(null)).toEqual(['cbAddCategories']);
+  });
+
+  it('a certificate inside its renewal window offers the renewal the server names', () => {
+    expect(offered({ kind: 'cbRenewal' })).toEqual(['cbAddCategories', 'cbRenewal']);
   });
 });

@@ -26,6 +26,14 @@ export interface CertificateSummary {
   product: { nameAr: string; nameEn: string } | null;
   issuedAt: string;
   expiresAt: string;
+  /** The renewal service the caller may start from it now (the certificate page's rule, routes.ts renewalOf); null otherwise. */
+  renewal: CertificateRenewal | null;
+}
+
+/** A renewal service offered from a certificate: its kind and its start path. */
+export interface CertificateRenewal {
+  kind: string;
+  start: string;
 }
 
 export interface CertificateQuery {
@@ -90,7 +98,13 @@ function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
  * those of their own facilities (as holder, or as the issuing CB). Asking for another facility's list is refused like
  * the request lists refuse it.
  */
-export async function listCertificates(db: Db, actor: Actor, q: CertificateQuery, now = new Date()): Promise<Page<CertificateSummary>> {
+export async function listCertificates(
+  db: Db,
+  actor: Actor,
+  q: CertificateQuery,
+  now = new Date(),
+  renewalOf: (r: CertificateRow) => CertificateRenewal | null = () => null,
+): Promise<Page<CertificateSummary>> {
   const where: SQL[] = [];
   const staff = isStaff(actor.permissions);
   for (const id of [q.facilityId, q.heldBy]) if (id && !canSee(actor, id)) throw new AppError(AppErrorCode.NotAuthorized);
@@ -130,10 +144,10 @@ export async function listCertificates(db: Db, actor: Actor, q: CertificateQuery
     : [];
   const party = (publicId: string) => parties.find((p) => p.publicId === publicId) ?? { publicId, nameAr: '—', nameEn: '—' };
   const cancelled = await cancelledMarkIds(db, rows.filter((r) => r.kind === 'halalMark').map((r) => r.id));
-  return { items: rows.map((r) => summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now)), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+  return { items: rows.map((r) => ({ ...summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now), renewal: renewalOf(r) })), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }
 
-function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): CertificateSummary {
+function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): Omit<CertificateSummary, 'renewal'> {
   const brands = new Map<string, { ar: string; en: string }>();
   for (const p of r.products) {
     const ar = p.brandAr?.trim() ?? '';

@@ -7,7 +7,7 @@ import { bilingual } from './bilingual';
 import { certificateView, hasLifecycle, loadCertificate } from './certificate-view';
 import { renderCertificatePdf } from './certificate-pdf';
 import { fileSafe, markZip } from './mark-package';
-import { listCertificates } from './certificate-list';
+import { listCertificates, type CertificateRenewal } from './certificate-list';
 import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
 import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
 import { daysLeft } from '../requests/preconditions';
@@ -40,7 +40,7 @@ function renewalOf(
   actor: Actor,
   cert: CertificateRow,
   now = new Date(),
-): { kind: string; start: string } | null {
+): CertificateRenewal | null {
   if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) return null;
   for (const def of Object.values(services)) {
     if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
@@ -72,7 +72,10 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const page = await listCertificates(app.db, request.actor!, request.query);
+      // Each row says whether its renewal is open now, by the rule the certificate page uses, so the facility's
+      // certificates tab offers a renewal only inside its window (the start call checks it all again).
+      const settings = app.settings.current() as unknown as Record<string, unknown>;
+      const page = await listCertificates(app.db, request.actor!, request.query, new Date(), (c) => renewalOf(app.services, settings, request.actor!, c));
       return {
         ...page,
         items: page.items.map((c) => ({

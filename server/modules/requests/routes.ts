@@ -20,6 +20,7 @@ import { importerProblem, lookUpImporter } from './importer';
 import { z } from 'zod';
 import { draftDeletion } from './deletion';
 import { clocksFor } from './clock';
+import { FACILITY_TYPE } from './preconditions';
 import { presentActions, presentHistory, presentPeople, presentRequest, presentSummary } from './present';
 import {
   ZActions,
@@ -129,7 +130,12 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       const view = await visible(request.params.id, request.actor!);
       const clocks = await clocksFor(app.db, [view], holidays());
       const presented = presentRequest(request.t, view);
-      return { ...presented, facilityNames: await facilityNamesOf(app.db, request.actor!, presented.data), clock: clocks.get(view.id) ?? null };
+      const [holder] = await app.db
+        .select({ type: facilities.type, nameAr: facilities.nameAr, nameEn: facilities.nameEn })
+        .from(facilities)
+        .where(eq(facilities.publicId, view.facilityId));
+      const facility = holder && FACILITY_TYPE[holder.type] ? { type: FACILITY_TYPE[holder.type]!, nameAr: holder.nameAr, nameEn: holder.nameEn } : null;
+      return { ...presented, facilityNames: await facilityNamesOf(app.db, request.actor!, presented.data), clock: clocks.get(view.id) ?? null, facility };
     },
   );
 

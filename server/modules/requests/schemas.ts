@@ -86,6 +86,8 @@ export const ZRequest = z.object({
   facilityNames: z.record(z.string(), z.object({ nameAr: z.string(), nameEn: z.string() })).optional(),
   /** Working days used against the time limit (issue 15 item 7): certificate and renewal requests only. */
   clock: ZClock.nullable().optional(),
+  /** The facility the request is for, by its type (so staff reach its profile view: a CB's or a facility's). */
+  facility: z.object({ type: z.enum(['internal', 'external', 'cb']), nameAr: z.string(), nameEn: z.string() }).nullable().optional(),
 });
 export type TRequest = z.infer<typeof ZRequest>;
 

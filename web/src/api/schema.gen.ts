@@ -6616,6 +6616,12 @@ export interface operations {
                             } | null;
                             createdAt: string;
                             creatorName: string;
+                            facility?: {
+                                nameAr: string;
+                                nameEn: string;
+                                /** @enum {string} */
+                                type: "internal" | "external" | "cb";
+                            } | null;
                             facilityId: string;
                             facilityNames?: {
                                 [key: string]: {
@@ -6718,6 +6724,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -6826,6 +6838,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -8302,6 +8320,10 @@ export interface operations {
                                 nameEn: string;
                             } | null;
                             productCount: number;
+                            renewal: {
+                                kind: string;
+                                start: string;
+                            } | null;
                             status: {
                                 code: number;
                                 label: string;
@@ -12592,6 +12614,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -12694,6 +12722,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -12798,6 +12832,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14492,6 +14532,12 @@ export interface operations {
                             } | null;
                             createdAt: string;
                             creatorName: string;
+                            facility?: {
+                                nameAr: string;
+                                nameEn: string;
+                                /** @enum {string} */
+                                type: "internal" | "external" | "cb";
+                            } | null;
                             facilityId: string;
                             facilityNames?: {
                                 [key: string]: {
@@ -14596,6 +14642,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14691,6 +14743,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {
@@ -14895,6 +14953,12 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         };
+                        facility?: {
+                            nameAr: string;
+                            nameEn: string;
+                            /** @enum {string} */
+                            type: "internal" | "external" | "cb";
+                        } | null;
                         facilityId: string;
                         facilityNames?: {
                             [key: string]: {

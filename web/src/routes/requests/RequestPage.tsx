@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Box, Button, Flex, Grid, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Flex, Grid, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
 import { Link, useRouterState, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
@@ -7,7 +7,7 @@ import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
-import { facilityRequestsPath } from '../services/links';
+import { facilityRequestsPath, staffProfilePath } from '../services/links';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
@@ -97,6 +97,14 @@ export function RequestPage() {
               {r.status.label}
             </Badge>
             <Text color="fg.muted">{t('requests:page.creator', { name: r.creatorName })}</Text>
+            {/* Staff reach the facility's (or CB's) profile view from its request; the server names its type. */}
+            {session?.isStaff && r.facility && (
+              <ChakraLink asChild colorPalette="brand">
+                <Link to={staffProfilePath(r.facilityId, r.facility.type)} data-testid="facility-profile-link">
+                  {t('requests:page.facilityProfile', { name: i18n.language === 'ar' ? r.facility.nameAr : r.facility.nameEn })}
+                </Link>
+              </ChakraLink>
+            )}
             {r.clock && <ClockBadge clock={r.clock} />}
           </Flex>
         }

@@ -13,7 +13,7 @@ import { useOptionalRouteParams } from '../../route-params';
 import type { BillView } from '../payments/BillsPanel';
 import { RequestsTable } from '../requests/RequestsTable';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
-import { startLink, startParams, startableServices } from './services';
+import { certificateServices, startLink, startParams, startableServices } from './services';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
 
@@ -167,7 +167,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
       params: { query: { heldBy: p.facilityId, kind: p.kind === 'halalMark' ? 'halalMark' : undefined, pageNumber: page, pageSize } },
     }),
   );
-  const servicesOf = (r: CertificateRow) => (p.facilityType && p.kind === 'certificate' ? startableServices(p.facilityType, p.permissions, r.kind) : []);
+  const servicesOf = (r: CertificateRow) => (p.facilityType && p.kind === 'certificate' ? certificateServices(p.facilityType, p.permissions, r) : []);
   const columns: Column<CertificateRow>[] = [
     {
       key: 'number',

@@ -107,6 +107,21 @@ export function startableServices(type: FacilityType, permissions: readonly stri
   );
 }
 
+/**
+ * The services offered on one row of a facility's certificates tab: those startable from a certificate of its kind,
+ * a renewal only when the server says its window is open now (the `renewal` of the certificates list, the same
+ * answer the certificate page reads), so a certificate far from expiry is not offered a renewal the start refuses.
+ */
+export function certificateServices(
+  type: FacilityType,
+  permissions: readonly string[],
+  certificate: { kind: string; renewal: { kind: string } | null },
+): ServiceDefinition[] {
+  return startableServices(type, permissions, certificate.kind).filter(
+    (d) => !d.preconditions.some((p) => p.type === 'renewalWindow') || certificate.renewal?.kind === d.kind,
+  );
+}
+
 /** The start link of a service: its start path, with the certificate as a query when the path does not carry it. */
 export function startLink(template: string, facilityPublicId: string, certificateId?: string): { to: string; search?: { certificateId: string } } {
   const to = servicePath(template, startParams(facilityPublicId, certificateId));
