@@ -184,6 +184,10 @@ describe('internal Halal certificate lifecycle', () => {
     await screenshot(registration, shot('registration-queue'));
     await openRequest(registration, requestId);
     await expectStatus(registration, 4);
+    // Staff reach the facility's profile from its request, named in the page's language (the server names its type).
+    const profile = testId(registration, 'facility-profile-link');
+    expect(await profile.getAttribute('href')).toBe('/halal-profile/facility/inf-almarai-foods');
+    expect(await profile.innerText()).toContain(L('مصنع المراعي للأغذية', 'Al Marai Foods Factory'));
     await clickAction(registration, 'RETURN');
     await testId(registration, 'return-section-products').click();
     await registration.locator('textarea[name="reason"]').fill(L('يرجى تصحيح وزن المنتج وإضافة منتج اللبن', 'Please correct the product weight and add the laban product'));

@@ -6,8 +6,9 @@ import { FactsList } from '../../components/FactsList';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { Member } from './facilities-api';
-import { certificateHeadingKey, CrStatusBadge, nameIn, RoleLabel, staffViewDate } from './labels';
+import { certificateHeadingKey, CrStatusBadge, nameIn, RoleLabel } from './labels';
 import { countryName } from '../../lib/countries';
+import { formatDate } from '../../lib/dates';
 
 export const StaffCbPage = () => <StaffFacility kind="cb" id={useRouteParams('halal-profile/cb/$id').id} />;
 export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRouteParams('halal-profile/facility/$id').id} />;
@@ -65,7 +66,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
               {f.certificateExpiryDate && (
                 <DataList.Item>
                   <DataList.ItemLabel>{t('fields.certificateExpiryDate')}</DataList.ItemLabel>
-                  <DataList.ItemValue data-testid="certificate-expiry-date">{staffViewDate(f.certificateExpiryDate, i18n.language)}</DataList.ItemValue>
+                  <DataList.ItemValue data-testid="certificate-expiry-date">{formatDate(f.certificateExpiryDate, i18n.language)}</DataList.ItemValue>
                 </DataList.Item>
               )}
               {kind === 'cb' && (
@@ -89,7 +90,7 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
                   {f.certificate.number}
                 </Text>
                 <Badge colorPalette={f.certificate.usable ? 'green' : 'red'}>{t(f.certificate.usable ? 'profile.certificateUsable' : 'profile.certificateBlocked')}</Badge>
-                <Text color="fg.muted">{t('profile.expiresOn', { date: staffViewDate(f.certificate.expiresAt, i18n.language) })}</Text>
+                <Text color="fg.muted">{t('profile.expiresOn', { date: formatDate(f.certificate.expiresAt, i18n.language) })}</Text>
               </Flex>
             </Card.Body>
           </Card.Root>

@@ -1,7 +1,6 @@
 import { Badge } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import type { CrStatus } from './facilities-api';
-import { formatDate } from '../../lib/dates';
 
 /** The facility's name in the UI language, or in the other one when it has none (a registry may give no English name). */
 export const nameIn = (f: { nameAr: string; nameEn: string }, lang: string): string => (lang === 'ar' ? f.nameAr || f.nameEn : f.nameEn || f.nameAr);
@@ -32,16 +31,9 @@ export function RoleLabel({ role, isYou }: { role: number; isYou: boolean }) {
 /** Permission names contain dots, which i18next reads as nesting: their labels are keyed with underscores. */
 export const permissionKey = (permission: string): string => `permission.${permission.replaceAll('.', '_')}`;
 
-
 /**
  * The heading of a facility's qualifying certificate (the staff's halal-profile view): a CB's designation certificate,
  * a facility's Halal certificate, by the certificate's kind.
  */
 export const certificateHeadingKey = (certificateKind: string): string =>
   certificateKind === 'cbDesignation' ? 'profile.designationCertificate' : 'profile.halalCertificate';
-
-/**
- * A date of the staff's CB / facility view as the page's certificate card writes it (formatDate): the CB's
- * "Certificate expiry date" was shown raw ("2028-11-28") next to the card's formatted one (found by the crawl).
- */
-export const staffViewDate = (date: string, lang: string): string => formatDate(date, lang);

@@ -8,6 +8,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { notify } from '../../components/toaster';
 import { ltr } from '../../components/Bidi';
 import { facilityRequestsPath, staffProfilePath } from '../services/links';
+import { nameIn } from '../facilities/labels';
 import { useSession } from '../../session';
 import { AuditReports } from '../audit/AuditReports';
 import { BillsPanel } from '../payments/BillsPanel';
@@ -101,7 +102,7 @@ export function RequestPage() {
             {session?.isStaff && r.facility && (
               <ChakraLink asChild colorPalette="brand">
                 <Link to={staffProfilePath(r.facilityId, r.facility.type)} data-testid="facility-profile-link">
-                  {t('requests:page.facilityProfile', { name: i18n.language === 'ar' ? r.facility.nameAr : r.facility.nameEn })}
+                  {t('requests:page.facilityProfile', { name: nameIn(r.facility, i18n.language) })}
                 </Link>
               </ChakraLink>
             )}
