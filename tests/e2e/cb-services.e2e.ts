@@ -344,11 +344,17 @@ describe('conformity-body services end to end', () => {
     await expect.poll(() => `${new URL(cb.url()).pathname}${new URL(cb.url()).search}`).toBe(`/facility-requests/${CB}`);
     expect(await testId(cb, 'start-service').count()).toBe(0);
 
-    // Its renewal is not open yet (500 days left): the start is refused with the reason in the user's language, and
-    // the user stays on the start screen.
+    // Its renewal is not open yet (500 days left): the certificates tab does not offer it (the server's `renewal` of
+    // the row, as on the certificate page), and its start page opened by address refuses it with the reason in the
+    // user's language, the user staying on the start screen.
     await cb.goto(`/facility-requests/${CB}?tab=certificates`);
     await waitForIdle(cb);
-    await testId(cb.locator('tr', { hasText: number }), 'start-cbRenewal').first().click();
+    const row = cb.locator('tr', { hasText: number });
+    await testId(row, 'start-cbAddCategories').first().waitFor();
+    expect(await testId(row, 'start-cbRenewal').count()).toBe(0);
+    const certificateId = (await testId(row, 'certificate-link').first().getAttribute('href'))!.split('/').pop()!;
+    await cb.goto(`/cba-renewal-request/${CB}/${certificateId}`);
+    await waitForIdle(cb);
     await testId(cb, 'start-service').waitFor();
     // A renewal has no step the profile could fill in: the start screen does not promise it.
     expect(await testId(cb, 'prefill-note').count()).toBe(0);
