@@ -128,14 +128,18 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      const clocks = await clocksFor(app.db, [view], holidays());
       const presented = presentRequest(request.t, view);
-      const [holder] = await app.db
-        .select({ type: facilities.type, nameAr: facilities.nameAr, nameEn: facilities.nameEn })
-        .from(facilities)
-        .where(eq(facilities.publicId, view.facilityId));
+      // Three independent reads, sent together.
+      const [clocks, facilityNames, [holder]] = await Promise.all([
+        clocksFor(app.db, [view], holidays()),
+        facilityNamesOf(app.db, request.actor!, presented.data),
+        app.db
+          .select({ type: facilities.type, nameAr: facilities.nameAr, nameEn: facilities.nameEn })
+          .from(facilities)
+          .where(eq(facilities.publicId, view.facilityId)),
+      ]);
       const facility = holder && FACILITY_TYPE[holder.type] ? { type: FACILITY_TYPE[holder.type]!, nameAr: holder.nameAr, nameEn: holder.nameEn } : null;
-      return { ...presented, facilityNames: await facilityNamesOf(app.db, request.actor!, presented.data), clock: clocks.get(view.id) ?? null, facility };
+      return { ...presented, facilityNames, clock: clocks.get(view.id) ?? null, facility };
     },
   );
 
