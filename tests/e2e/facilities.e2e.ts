@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
@@ -25,10 +25,17 @@ describe('facilities and delegation', () => {
   const delegatePhone = '0551234567';
   const delegatePassword = 'Sub@User2026';
 
-  /** The newest message the SMS simulator received for the number, read from its page like a person would. */
-  async function latestSms(page: Page, e164: string): Promise<string> {
-    await page.goto(`${server.url}/simulators/sms?to=${encodeURIComponent(e164)}`);
-    return (await page.locator('[data-testid="sms"] .text').first().innerText()).trim();
+  /**
+   * The newest message the SMS simulator received for the number, read from its page like a person would, in a tab
+   * of its own: the page reloads itself every 5 s, and a tab kept open could be reloading as it is sent elsewhere
+   * (a CI run failed on that race).
+   */
+  async function latestSms(context: BrowserContext, e164: string): Promise<string> {
+    const phone = await context.newPage();
+    await phone.goto(`${server.url}/simulators/sms?to=${encodeURIComponent(e164)}`);
+    const text = (await phone.locator('[data-testid="sms"] .text').first().innerText()).trim();
+    await phone.close();
+    return text;
   }
 
   beforeAll(async () => {
@@ -101,8 +108,7 @@ describe('facilities and delegation', () => {
     await screenshot(page, 'facilities-delegation-otp');
 
     // The delegate reads the code from their phone: here, the SMS simulator's page in another tab.
-    const phone = await context.newPage();
-    const otpText = await latestSms(phone, '+966551234567');
+    const otpText = await latestSms(context, '+966551234567');
     const code = /\b(\d{6})\b/.exec(otpText)?.[1];
     expect(code, otpText).toBeTruthy();
 
@@ -136,10 +142,9 @@ describe('facilities and delegation', () => {
     await screenshot(page, 'facilities-delegation-completed');
 
     // The new delegate's account: the simulator shows the set-password link.
-    const welcome = await latestSms(phone, '+966551234567');
+    const welcome = await latestSms(context, '+966551234567');
     const link = /(https?:\/\/\S+\/delegate-invitation\/[\w-]+)/.exec(welcome)?.[1];
     expect(link, welcome).toBeTruthy();
-    await phone.close();
     expect(errors).toEqual([]);
     await context.close();
 
