@@ -10,7 +10,7 @@ import { canSee } from '../../../workflows/queries';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody } from '../../schemas';
 import { trustedSuccess } from '../../trusted-response';
-import { noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
+import { assertMayStart, noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
 import { importerIssues, type ImporterSection } from './server-checks';
 import { serviceOf, validateStep } from '../../../machines/services';
 import { crRegistryOf } from '../../adapters/cr-registry';
@@ -102,6 +102,26 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
   /** The holidays the working-day clocks skip (setting-management). */
   const holidays = () => app.settingsStore.current().holidays ?? [];
+
+  app.get(
+    '/api/requests/start-check',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags: ['requests'],
+        summary:
+          'Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written; a refusal answers as the start would',
+        querystring: ZStartRequest.omit({ data: true }),
+        response: { 200: z.object({ canStart: z.literal(true) }), ...errors, 409: ZErrorBody },
+      },
+    },
+    async (request) => {
+      // A start page asks before its button is pressed, so a refusal (a renewal not open, one already open) is read
+      // first, in the same words the start would answer with.
+      await assertMayStart(app, request.actor!, request.query);
+      return { canStart: true as const };
+    },
+  );
 
   app.post(
     '/api/requests',

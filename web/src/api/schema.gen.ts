@@ -3242,6 +3242,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/requests/start-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written; a refusal answers as the start would
+         * @description Who may call it: Any signed-in user.
+         */
+        get: operations["getRequestsStartCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shipment-requests/importer/{unifiedNumber}": {
         parameters: {
             query?: never;
@@ -15209,6 +15229,41 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getRequestsStartCheck: {
+        parameters: {
+            query: {
+                certificateId?: string;
+                facilityId: string;
+                kind: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        canStart: true;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
