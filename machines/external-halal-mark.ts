@@ -1,6 +1,6 @@
 import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
-import { SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+import { MARK_DRAFT_READING, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
 
 const policies = P.externalRequest;
 
@@ -20,6 +20,7 @@ export const externalHalalMarkV1: MachineDefinition = {
   readings: [
     'Request kind 4 (HalalMarkRequest) uses set B’s 1001-1005, the same numbers and meanings as the internal simple set.',
     ...SIMPLE_READINGS,
+    MARK_DRAFT_READING,
     'The marks are issued by the system once paid (1004 declares an immediate deadline). The mark fee is per product per year, never beyond the facility certificate; the amount is the server’s.',
   ],
 };

@@ -1,6 +1,6 @@
 import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
-import { SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+import { MARK_DRAFT_READING, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
 
 const policies = P.internalRequest;
 
@@ -18,6 +18,7 @@ export const internalHalalMarkV1: MachineDefinition = {
   }),
   readings: [
     ...SIMPLE_READINGS,
+    MARK_DRAFT_READING,
     'A mark request buys a package of tags; there is no review step. The marks are issued by the system once the bill is paid (1004 -> 1005); 1004 declares an immediate deadline, so the engine’s timer sends ISSUE_CERTIFICATE at once, durably and recorded in the history. The unused tags of the certificate’s earlier paid packages are credited against the bill when it is created (never below zero, each balance once: workflows/mark-credit.ts); when the credit covers the whole package the bill is settled by it and a timer due at once sends PAYMENT_CONFIRMED, so 1002 is passed through and recorded in the history.',
   ],
 };

@@ -84,3 +84,10 @@ export const SIMPLE_READINGS = [
   '1001 "new" is the request the applicant is preparing (it can be edited, submitted or deleted, and is deleted automatically after the draft retention period); the set has no separate draft code.',
   'Submitting creates the bill (1002); payment leads to 1004 "pending issuance", then 1005 "completed". An unpaid bill expires to 1003 ("expired", also worded "ended"), a stopped state deleted after the retention period. Cancelling while awaiting payment returns the request to 1001 and cancels the bill. A 100% discount skips the payment; a mark package whose carried-over credit covers it is confirmed paid at once by the system.',
 ] as const;
+
+/**
+ * The mark requests' reading of 1001. Their catalogue has no draft code and they have no review step, so 1001 is only
+ * ever the draft; it is labelled as the other services' drafts are (locales status.json), not "new".
+ */
+export const MARK_DRAFT_READING =
+  'A mark request has no review step, so 1001 is only ever its draft (being prepared, or back after a cancelled bill). The catalogue has no draft code: 1001 is labelled "Draft" (مسودة), as the other services’ drafts are, rather than the spec’s "new".';

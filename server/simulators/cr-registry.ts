@@ -37,7 +37,10 @@ export const SEEDED_CRS: SeededCr[] = [
   { crNumber: '1010700006', nameAr: 'مصنع الأغذية الوطني', nameEn: 'National Foods Factory', status: 'active', city: 'الرياض', district: 'الصناعية الأولى', activity: dairy, owners: [] },
   { crNumber: '4030700007', nameAr: 'مصنع البحر الأحمر للتمور', nameEn: 'Red Sea Dates Factory', status: 'active', city: 'جدة', district: 'الخمرة', activity: dates, owners: [REGISTRY_ONLY_OWNER] },
   { crNumber: '2050700008', nameAr: 'مصنع الشرقية للحوم', nameEn: 'Eastern Meat Factory', status: 'active', city: 'الدمام', district: 'الصناعية الثانية', activity: meat, owners: [applicant] },
-  { crNumber: '1010000001', nameAr: 'مصنع المراعي للأغذية', nameEn: 'Al Marai Foods Factory', status: 'active', city: 'الرياض', district: 'السلي', activity: dairy, owners: [almaraiOwner] },
+  // The demo facility's own registration (inf-almarai-foods) gives the city as db/seed.ts stores it, in English as
+  // every seeded facility's: the registry check on opening its profile stores this city, and 'الرياض' showed on the
+  // English pages.
+  { crNumber: '1010000001', nameAr: 'مصنع المراعي للأغذية', nameEn: 'Al Marai Foods Factory', status: 'active', city: 'Riyadh', district: 'السلي', activity: dairy, owners: [almaraiOwner] },
 ];
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);

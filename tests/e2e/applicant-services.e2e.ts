@@ -176,6 +176,8 @@ describe('applicant services on an issued internal certificate', () => {
         // ---- 2. Halal-mark package ----
         const markId = await start(applicant, '/internal-halal-mark-request/inf-almarai-foods');
         await testId(applicant, 'wizard-step-products').waitFor();
+        // The mark request's draft is called a draft, as every service's is (its catalogue's 1001 said "New").
+        expect(await testId(applicant, 'request-status').innerText()).toBe(lang === 'ar' ? 'مسودة' : 'Draft');
         await testId(applicant, 'products-add').click();
         await fill(applicant, 'products.0.nameAr', added.nameAr);
         await fill(applicant, 'products.0.nameEn', added.nameEn);

@@ -200,6 +200,10 @@ describe('facilities and delegation', () => {
     await waitForIdle(staff.page);
     expect(await testId(staff.page, 'page-title').innerText()).toBe('Global Halal Conformity Body');
     await expect.poll(() => testId(staff.page, 'data-table').innerText()).toContain('Aisyah Rahman');
+    // A trail back to the staff's home (the request queues they came from), ending at the CB's name.
+    const trail = testId(staff.page, 'breadcrumbs');
+    expect((await trail.innerText()).split('\n').map((s) => s.trim()).filter(Boolean)).toEqual(['Home', 'Global Halal Conformity Body']);
+    expect(await trail.locator('a').getAttribute('href')).toBe('/halal-profile');
     // The country by its name in the page's language, not its ISO code ("MY").
     expect(await testId(staff.page, 'facility-country').innerText()).toBe('Malaysia');
     // The CB's certificate expiry date is written as the certificate card writes dates ("28 Nov 2028"), not raw.
@@ -212,6 +216,11 @@ describe('facilities and delegation', () => {
     const number = await testId(staff.page, 'certificate-number').innerText();
     expect(number).toMatch(/^HC-CB-\d+$/);
     expect(await numberDrawn(staff.page, '[data-testid="certificate-number"]', number)).toEqual({ leftToRight: true, lines: 1 });
+    // On a phone the users list is cards without column headers: a visible heading says what the list is, and it
+    // names the list for a screen reader too.
+    expect(await testId(staff.page, 'users-heading').isVisible()).toBe(true);
+    expect(await testId(staff.page, 'users-heading').innerText()).toBe('المستخدمون');
+    expect(await staff.page.getByRole('region', { name: 'المستخدمون' }).getByRole('table', { name: 'المستخدمون' }).count()).toBe(1);
     expect(staff.errors).toEqual([]);
     await staff.context.close();
 

@@ -81,6 +81,16 @@ describe('catalogues', () => {
     expect(keys(arMachines).sort()).toEqual(keys(enMachines).sort());
   });
 
+  it("a Halal-mark request's draft reads as the other services' drafts do, not as \"New\"", () => {
+    const draftLabel = (kind: MachineKind, lang: 'ar' | 'en') => translate(catalogues.statuses[kind].find((e) => e.states.includes('draft'))!.labelKey, lang);
+    for (const lang of ['ar', 'en'] as const) {
+      // The draft label of the services whose catalogue has a draft code (0, 100, 1000).
+      const drafts = new Set((['internalCertificate', 'externalCertificate', 'cbDesignation', 'shipment'] as const).map((k) => draftLabel(k, lang)));
+      expect(drafts).toEqual(new Set([lang === 'ar' ? 'مسودة' : 'Draft']));
+      for (const kind of ['internalHalalMark', 'externalHalalMark'] as const) expect(draftLabel(kind, lang), `${kind} ${lang}`).toBe([...drafts][0]);
+    }
+  });
+
   it("a certificate approved after a return to audit reads as the spec names 32 and 33, not as returned again", () => {
     for (const kind of ['internalCertificate', 'internalRenewal'] as const)
       for (const lang of ['ar', 'en'] as const) {

@@ -144,6 +144,12 @@ describe('re-verification against the registry', () => {
     expect((await main.get('/api/Facility/ValidateFacilityValidationOverWathiq/inf-almarai-foods')).json()).toBe(true);
   });
 
+  it("the demo facility's city stays in English once its profile has checked the registry", async () => {
+    const main = await t.login('internal.main');
+    const profile = await main.get('/api/Facility/GetFacilityAndVerifyCrData?publicId=inf-almarai-foods&lang=en');
+    expect(profile.json()).toMatchObject({ crVerification: 'verified', city: 'Riyadh' });
+  });
+
   it('ValidateFacilityValidationOverWathiq refuses a facility whose registration is no longer active', async () => {
     const res = await create('1010900002');
     expect(res.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Badge, Card, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
@@ -9,6 +10,7 @@ import type { Member } from './facilities-api';
 import { certificateHeadingKey, CrStatusBadge, nameIn, RoleLabel } from './labels';
 import { countryName } from '../../lib/countries';
 import { formatDate } from '../../lib/dates';
+import { STAFF_HOME } from '../../session';
 
 export const StaffCbPage = () => <StaffFacility kind="cb" id={useRouteParams('halal-profile/cb/$id').id} />;
 export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRouteParams('halal-profile/facility/$id').id} />;
@@ -18,12 +20,14 @@ export const StaffFacilityPage = () => <StaffFacility kind="facility" id={useRou
  * (/api/HalalCenter/ConformityBody/get, /api/HalalCenter/Facility/get) with its users and qualifying certificate.
  */
 function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
-  const { t, i18n } = useTranslation('facilities');
+  const { t, i18n } = useTranslation(['facilities', 'shell']);
+  const usersHeading = useId();
   // Both calls answer the same staff view (server/modules/facilities: HalalCenter routes).
   const path = kind === 'cb' ? '/api/HalalCenter/ConformityBody/get/{id}' : '/api/HalalCenter/Facility/get/{id}';
   const view = useApi(apiQuery(path as '/api/HalalCenter/Facility/get/{id}', { params: { path: { id } } }));
   const f = view.data;
   if (!f) return <PageContainer>{null}</PageContainer>;
+  const name = nameIn(f, i18n.language);
   const columns: Column<Member>[] = [
     { key: 'name', header: t('fields.userName'), render: (u) => u.name },
     { key: 'role', header: t('fields.role'), render: (u) => <RoleLabel role={u.role} isYou={false} /> },
@@ -33,7 +37,10 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
   return (
     <PageContainer>
       <PageHeader
-        title={nameIn(f, i18n.language)}
+        title={name}
+        // Staff have no list of CBs or facilities: they come from a request's "Facility profile" link, so the trail
+        // leads to their home (the request queues), named as the request page's own trail names it.
+        breadcrumbs={[{ label: t('shell:menu.home'), to: STAFF_HOME }, { label: name }]}
         description={
           <Flex gap="2" mt="2" wrap="wrap">
             <Badge variant="outline">{t(`facilityType.${f.facilityType}`)}</Badge>
@@ -95,7 +102,17 @@ function StaffFacility({ kind, id }: { kind: 'cb' | 'facility'; id: string }) {
             </Card.Body>
           </Card.Root>
         )}
-        <DataTable caption={t('profile.tabs.users')} columns={columns} rows={f.users} rowKey={(u) => u.userId} />
+        {/*
+          The users list is named by a visible heading at every width: below 768 px its rows are cards without the
+          column headers, and the table's hidden caption told a sighted phone user nothing about what the cards are.
+          The section takes the heading as its name, the table keeps its caption for screen readers.
+        */}
+        <Stack as="section" gap="2" aria-labelledby={usersHeading}>
+          <Heading as="h2" size="md" id={usersHeading} data-testid="users-heading">
+            {t('profile.tabs.users')}
+          </Heading>
+          <DataTable caption={t('profile.tabs.users')} columns={columns} rows={f.users} rowKey={(u) => u.userId} />
+        </Stack>
       </Stack>
     </PageContainer>
   );
