@@ -4,7 +4,7 @@ import { cbServices } from './cb';
 import { externalServices } from './external';
 import { internalServices } from './internal';
 import { shipmentService } from './shipment';
-import { ENTITY_KINDS, type FacilityType, type RequestKind, type ServiceDefinition } from './types';
+import { ENTITY_KINDS, type FacilityType, type Precondition, type RequestKind, type ServiceDefinition } from './types';
 
 /**
  * The service registry: one definition per request kind (machines/services/types.ts). Built by `createServices` so
@@ -38,6 +38,16 @@ export const servicesFor = (type: FacilityType, registry: ServiceRegistry = SERV
 /** The section names of a kind, in wizard order (empty for entity lifecycles). */
 export const sectionNamesOf = (kind: MachineKind | string, registry: ServiceRegistry = SERVICES): string[] =>
   Object.keys(serviceOf(kind, registry)?.sections ?? {});
+
+export type RenewalWindow = Extract<Precondition, { type: 'renewalWindow' }>;
+
+/**
+ * A renewal's window, or undefined for a service that is not a renewal: a service is a renewal by declaring this
+ * precondition, and the server's certificate answers (which renewal is open now) and the web's certificate rows (which
+ * services are renewals) both read it here.
+ */
+export const renewalWindowOf = (def: ServiceDefinition): RenewalWindow | undefined =>
+  def.preconditions.find((p): p is RenewalWindow => p.type === 'renewalWindow');
 
 /** A service's web path with its parameters filled ('$facilityPublicId' ...); unknown parameters stay as they are. */
 export function servicePath(template: string, params: Readonly<Record<string, string>>): string {

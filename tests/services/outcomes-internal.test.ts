@@ -203,6 +203,17 @@ describe('what a finished request produced (the request answer’s outcome, whic
     expect((await answer(certificateRequestId)).outcome).toEqual({ kind: 'certificate-issued' });
   });
 
+  it('reads the outcome from the app’s service registry, the one every route reads (a test may replace it)', async () => {
+    const services = w.t.app.services;
+    w.t.app.services = { ...services, internalCertificate: { ...services.internalCertificate, outcome: 'changesCertificate' } };
+    try {
+      expect((await answer(certificateRequestId)).outcome).toEqual({ kind: 'certificate-changed' });
+    } finally {
+      w.t.app.services = services;
+    }
+    expect((await answer(certificateRequestId)).outcome).toEqual({ kind: 'certificate-issued' });
+  });
+
   it('a request the committee rejected is finished but produced nothing: no outcome, no certificate, no marks', async () => {
     const draft = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
     expect((await answer(draft.id)).outcome).toBeNull();

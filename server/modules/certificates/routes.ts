@@ -11,7 +11,7 @@ import { listCertificates, type CertificateRenewal } from './certificate-list';
 import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
 import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
 import { daysLeft } from '../requests/preconditions';
-import type { ServiceRegistry } from '../../../machines/services';
+import { renewalWindowOf, type ServiceRegistry } from '../../../machines/services';
 import type { CertificateRow } from './certificate-view';
 import type { Actor } from '../../../machines/actor';
 import { canSee } from '../../../workflows/queries';
@@ -44,8 +44,8 @@ function renewalOf(
   if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) return null;
   for (const def of Object.values(services)) {
     if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
-    const renewalWindow = def.preconditions.find((p) => p.type === 'renewalWindow');
-    if (!renewalWindow || renewalWindow.type !== 'renewalWindow') continue;
+    const renewalWindow = renewalWindowOf(def);
+    if (!renewalWindow) continue;
     const days = Number(settings[renewalWindow.threshold]);
     if (daysLeft(cert, now) <= days) return { kind: def.kind, start: def.routes.start };
   }

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
 import { SYSTEM_ACTOR } from '../../../machines/actor';
 import { finishedOutcome } from '../../../machines/services/outcome';
+import type { ServiceRegistry } from '../../../machines/services';
 import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
 import type { ZActions, ZHistoryEntry, ZRequest, ZRequestSummary } from './schemas';
 
@@ -52,9 +53,10 @@ export function presentSummary(t: TFunction, v: RequestSummaryView): z.infer<typ
   };
 }
 
-export function presentRequest(t: TFunction, v: RequestView): z.infer<typeof ZRequest> {
+/** A request's answer; its outcome by the app's service registry (app.services), as every route reads services. */
+export function presentRequest(t: TFunction, v: RequestView, services: ServiceRegistry): z.infer<typeof ZRequest> {
   const { data, ...context } = v.context;
-  const outcome = finishedOutcome(v);
+  const outcome = finishedOutcome(v, services);
   return { ...presentSummary(t, v), outcome: outcome ? { kind: outcome } : null, data: (data ?? {}) as Record<string, unknown>, context };
 }
 

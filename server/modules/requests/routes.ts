@@ -136,7 +136,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const view = await startRequest(app, request.actor!, request.sessionUser!.name, request.body);
-      return reply.status(201).send(presentRequest(request.t, view));
+      return reply.status(201).send(presentRequest(request.t, view, app.services));
     },
   );
 
@@ -148,7 +148,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      const presented = presentRequest(request.t, view);
+      const presented = presentRequest(request.t, view, app.services);
       // Three independent reads, sent together.
       const [clocks, facilityNames, [holder]] = await Promise.all([
         clocksFor(app.db, [view], holidays()),
@@ -182,7 +182,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
+      return { ...presentRequest(request.t, view, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 

@@ -1,4 +1,4 @@
-import { servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
+import { renewalWindowOf, servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
 import { screenExists } from '../../screens';
 import { SERVICE_WIZARDS } from './wizards';
 
@@ -118,7 +118,7 @@ export function certificateServices(
   certificate: { kind: string; renewal: { kind: string } | null },
 ): ServiceDefinition[] {
   return startableServices(type, permissions, certificate.kind).filter(
-    (d) => !d.preconditions.some((p) => p.type === 'renewalWindow') || certificate.renewal?.kind === d.kind,
+    (d) => !renewalWindowOf(d) || certificate.renewal?.kind === d.kind,
   );
 }
 
