@@ -123,6 +123,11 @@ export const ZCertificate = z.object({
   /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
   renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
   /**
+   * When its kind has a renewal that is not offered now, why: the error key (locales errors.json) and parameters the
+   * start call would refuse it with (RenewalNotOpen with the window's days; CertificateNotValid); null otherwise.
+   */
+  renewalRefusal: z.object({ code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])) }).nullable(),
+  /**
    * Whether the caller may read its lifecycle (`/api/requests/<id>`, its actions and history): staff and the holder's
    * members, when it has one. The issuing CB sees the certificate but not its lifecycle.
    */

@@ -3,6 +3,7 @@ import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { certificates } from '../../db/schema';
 import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { testStoreDeps } from '../helpers/deps';
+import enErrors from '../../locales/en/errors.json';
 
 /*
  * The certificates list an applicant (and staff) searches: by number (and the old system's number), product, brand
@@ -187,6 +188,21 @@ describe('certificate page', () => {
     expect((await almarai.get(`/api/certificates/${ids.milk}`)).json().renewal).toBeNull();
     expect((await almarai.get(`/api/certificates/${ids.suspended}`)).json().renewal).toBeNull();
     expect((await staff.get(`/api/certificates/${ids.bread}`)).json().renewal).toBeNull();
+  });
+
+  it('says why the renewal is not offered, in the words the start call refuses it with (the start page says it before the click)', async () => {
+    const refusal = async (id: string) => (await almarai.get(`/api/certificates/${id}`)).json().renewalRefusal;
+    expect(await refusal(ids.bread)).toBeNull();
+    const milk = await refusal(ids.milk);
+    expect(milk).toMatchObject({ code: 'RenewalNotOpen', params: { number: 'HC-REC-000001' } });
+    // The same key and parameters as the refusal of a start sent anyway: the same sentence.
+    const start = await almarai.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: 'inf-almarai-foods', certificateId: ids.milk, data: {} });
+    expect(start.statusCode).toBe(400);
+    expect(start.json().error).toMatchObject({ code: 'RenewalNotOpen', message: enErrors.RenewalNotOpen.replace('{{days}}', String(milk.params.days)) });
+    expect(await refusal(ids.suspended)).toEqual({ code: 'CertificateNotValid', params: { number: 'HC-REC-000004' } });
+    // A Halal mark has no renewal: nothing to explain.
+    const mark = (await list(almarai, 'heldBy=inf-almarai-foods&kind=halalMark')).items[0]!;
+    expect(await refusal(mark.id)).toBeNull();
   });
 
   it('the certificates list says the same per row: renewable inside the window, not far from expiry (crawl: renewal offered for every certificate)', async () => {

@@ -30,27 +30,40 @@ const ZCertificateQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
 
+/** Why a certificate's renewal is not offered now: the error key and parameters the start call refuses it with. */
+export interface RenewalRefusal {
+  code: string;
+  params: Record<string, string | number>;
+}
+
 /**
  * The renewal a holder may start from this certificate now: the service whose subject is a certificate of this kind
- * and whose renewal window (its precondition, with today's settings) is open. The start call checks it all again.
+ * and whose renewal window (its precondition, with today's settings) is open; else, for a certificate of a kind that
+ * has a renewal, why not (the start page says it before the click). The start call checks it all again.
  */
-function renewalOf(
+function renewalStateOf(
   services: ServiceRegistry,
   settings: Record<string, unknown>,
   actor: Actor,
   cert: CertificateRow,
   now = new Date(),
-): CertificateRenewal | null {
-  if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) return null;
+): { renewal: CertificateRenewal | null; refusal: RenewalRefusal | null } {
   for (const def of Object.values(services)) {
     if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
     const renewalWindow = def.preconditions.find((p) => p.type === 'renewalWindow');
     if (!renewalWindow || renewalWindow.type !== 'renewalWindow') continue;
+    if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) {
+      return { renewal: null, refusal: { code: 'CertificateNotValid', params: { number: cert.number } } };
+    }
     const days = Number(settings[renewalWindow.threshold]);
-    if (daysLeft(cert, now) <= days) return { kind: def.kind, start: def.routes.start };
+    // The parameters of preconditions.ts's refusal, so the words are the ones the start call would answer with.
+    if (daysLeft(cert, now) > days) return { renewal: null, refusal: { code: 'RenewalNotOpen', params: { days, number: cert.number } } };
+    return { renewal: { kind: def.kind, start: def.routes.start }, refusal: null };
   }
-  return null;
+  return { renewal: null, refusal: null };
 }
+
+const renewalOf = (...args: Parameters<typeof renewalStateOf>) => renewalStateOf(...args).renewal;
 
 const params = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
@@ -96,11 +109,13 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const cert = await loadCertificate(app.db, request.actor!, request.params.id);
       const view = await certificateView(app.db, cert, publicOrigin(request));
+      const { renewal, refusal } = renewalStateOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert);
       return {
         ...view,
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
-        renewal: renewalOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert),
+        renewal,
+        renewalRefusal: refusal,
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
         lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),
       };

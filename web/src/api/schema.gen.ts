@@ -8430,6 +8430,12 @@ export interface operations {
                             kind: string;
                             start: string;
                         } | null;
+                        renewalRefusal: {
+                            code: string;
+                            params: {
+                                [key: string]: string | number;
+                            };
+                        } | null;
                         requestId: string | null;
                         requestNumber: string | null;
                         scope: string | null;

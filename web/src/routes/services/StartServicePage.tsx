@@ -4,6 +4,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
+import { apiQuery, useApi } from '../../api/query';
 import { ApiError } from '../../api/errors';
 import { showProblem } from '../../components/problem-handler';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
@@ -13,6 +14,7 @@ import { useOptionalRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
 import type { RequestDetail } from '../requests/requests-api';
 import { WEB_SERVICES, wizardPathOf } from './services';
+import { START_REFUSED_ID, StartCertificate, startRefusal } from './StartCertificate';
 
 /** Drops the fields a refused first draft named, so a stale profile value never blocks starting a request. */
 function without(data: Record<string, unknown>, paths: string[]): Record<string, unknown> {
@@ -28,8 +30,9 @@ function without(data: Record<string, unknown>, paths: string[]): Record<string,
 
 /**
  * The start screen of a service that has a wizard but no start screen of its own (its `routes.start` in
- * machines/services): names the service and the facility, and on "Start" creates the draft with what the portal
- * already knows about the facility, then opens the wizard. A button, not an automatic start, so reloading the page
+ * machines/services): names the service and the facility (and the certificate it is about, with why its start would be
+ * refused, if the server says it would: then "Start" is disabled), and on "Start" creates the draft with what the
+ * portal already knows about the facility, then opens the wizard. A button, not an automatic start, so reloading the page
  * never creates a second draft.
  */
 export function StartServicePage({ kind }: { kind: RequestKind }) {
@@ -42,9 +45,13 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
   const { t, i18n } = useTranslation(['requests', 'services', 'shell', 'facilities']);
   const navigate = useNavigate();
   const { facility } = useMemberFacility(publicId);
+  // A certificate the user may not read answers 404: the shell's not-found screen.
+  const certificate = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId ?? '' } } }), { enabled: !!certificateId });
   const [starting, setStarting] = useState(false);
   const title = t(def.titleKey);
   const f = facility.data;
+  const c = certificateId ? certificate.data : undefined;
+  const refusal = c ? startRefusal(kind, c) : null;
 
   const start = async () => {
     setStarting(true);
@@ -86,7 +93,16 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
                 {t('requests:start.prefillNote')}
               </Text>
             )}
-            <Button alignSelf="start" colorPalette="brand" loading={starting} disabled={!f} onClick={() => void start()} data-testid="start-service">
+            {c && <StartCertificate certificate={c} refusal={refusal} />}
+            <Button
+              alignSelf="start"
+              colorPalette="brand"
+              loading={starting}
+              disabled={!f || (!!certificateId && !c) || !!refusal}
+              aria-describedby={refusal ? START_REFUSED_ID : undefined}
+              onClick={() => void start()}
+              data-testid="start-service"
+            >
               {t('requests:start.button')}
             </Button>
           </Stack>
