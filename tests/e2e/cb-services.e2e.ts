@@ -345,8 +345,8 @@ describe('conformity-body services end to end', () => {
     expect(await testId(cb, 'start-service').count()).toBe(0);
 
     // Its renewal is not open yet (500 days left): the certificates tab does not offer it (the server's `renewal` of
-    // the row, as on the certificate page), and its start page opened by address refuses it with the reason in the
-    // user's language, the user staying on the start screen.
+    // the row, as on the certificate page), and its start page opened by address names the certificate and says why
+    // before the click, in the user's language (the start call's own words), with "Start" disabled.
     await cb.goto(`/facility-requests/${CB}?tab=certificates`);
     await waitForIdle(cb);
     const row = cb.locator('tr', { hasText: number });
@@ -356,13 +356,14 @@ describe('conformity-body services end to end', () => {
     await cb.goto(`/cba-renewal-request/${CB}/${certificateId}`);
     await waitForIdle(cb);
     await testId(cb, 'start-service').waitFor();
+    await testId(cb, 'start-certificate-number').waitFor();
+    expect(await testId(cb, 'start-certificate-number').innerText()).toBe(number);
     // A renewal has no step the profile could fill in: the start screen does not promise it.
     expect(await testId(cb, 'prefill-note').count()).toBe(0);
-    await testId(cb, 'start-service').click();
     const notOpen = { ar: arErrors.RenewalNotOpen, en: enErrors.RenewalNotOpen }[lang].replace('{{days}}', '180');
-    await cb.getByText(notOpen).waitFor();
-    expect(cb.url()).not.toMatch(/\/edit$/);
-    await expect.poll(() => testId(cb, 'start-service').isEnabled()).toBe(true);
+    expect((await testId(cb, 'start-refused').innerText()).trim()).toBe(notOpen);
+    expect(await testId(cb, 'start-service').isDisabled()).toBe(true);
+    await screenshot(cb, `${shot}-renewal-not-open`);
     const id = await fromCertificate(cb, number, 'cbAddCategories');
     await testId(cb, 'wizard-step-categories').waitFor();
     await tickCategories(cb, ['D', 'E']);

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Card, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Stack, Text } from '@chakra-ui/react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { apiQuery, useApi } from '../../api/query';
+import { ApiError, messagesOf } from '../../api/errors';
 import { showProblem } from '../../components/problem-handler';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
@@ -13,6 +14,10 @@ import { useOptionalRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
 import type { RequestDetail } from '../requests/requests-api';
 import { WEB_SERVICES, wizardPathOf } from './services';
+import { StartCertificate } from './StartCertificate';
+
+/** The refusal's id: the disabled Start button is described by it. */
+const START_REFUSED_ID = 'start-refused';
 
 /** Drops the fields a refused first draft named, so a stale profile value never blocks starting a request. */
 function without(data: Record<string, unknown>, paths: string[]): Record<string, unknown> {
@@ -28,8 +33,9 @@ function without(data: Record<string, unknown>, paths: string[]): Record<string,
 
 /**
  * The start screen of a service that has a wizard but no start screen of its own (its `routes.start` in
- * machines/services): names the service and the facility, and on "Start" creates the draft with what the portal
- * already knows about the facility, then opens the wizard. A button, not an automatic start, so reloading the page
+ * machines/services): names the service and the facility (and the certificate it is about), says why the start would be
+ * refused if the server's start check says it would (then "Start" is disabled), and on "Start" creates the draft with what the
+ * portal already knows about the facility, then opens the wizard. A button, not an automatic start, so reloading the page
  * never creates a second draft.
  */
 export function StartServicePage({ kind }: { kind: RequestKind }) {
@@ -42,9 +48,19 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
   const { t, i18n } = useTranslation(['requests', 'services', 'shell', 'facilities']);
   const navigate = useNavigate();
   const { facility } = useMemberFacility(publicId);
+  // A certificate the user may not read answers 404: the shell's not-found screen.
+  const certificate = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId ?? '' } } }), { enabled: !!certificateId });
+  // The start's own checks, asked before the button is pressed: a refusal (a renewal not open, one already open, an
+  // expired acceptance certificate) is said here in the start's words and read again in a new language.
+  const check = useApi(
+    apiQuery('/api/requests/start-check', { params: { query: { kind, facilityId: publicId, certificateId } }, handleErrors: [400, 409] }),
+    { enabled: !!publicId },
+  );
   const [starting, setStarting] = useState(false);
   const title = t(def.titleKey);
   const f = facility.data;
+  const c = certificateId ? certificate.data : undefined;
+  const refused = check.error && [400, 409].includes(check.error.status) ? messagesOf(check.error, t).join(' ') : null;
 
   const start = async () => {
     setStarting(true);
@@ -86,7 +102,22 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
                 {t('requests:start.prefillNote')}
               </Text>
             )}
-            <Button alignSelf="start" colorPalette="brand" loading={starting} disabled={!f} onClick={() => void start()} data-testid="start-service">
+            {c && <StartCertificate certificate={c} />}
+            {refused && (
+              <Alert.Root status="warning" id={START_REFUSED_ID} data-testid="start-refused">
+                <Alert.Indicator />
+                <Alert.Title>{refused}</Alert.Title>
+              </Alert.Root>
+            )}
+            <Button
+              alignSelf="start"
+              colorPalette="brand"
+              loading={starting}
+              disabled={!f || (!!certificateId && !c) || !check.isSuccess}
+              aria-describedby={refused ? START_REFUSED_ID : undefined}
+              onClick={() => void start()}
+              data-testid="start-service"
+            >
               {t('requests:start.button')}
             </Button>
           </Stack>
