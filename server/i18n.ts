@@ -87,6 +87,29 @@ export function applyTextOverrides(overrides: TextOverride[]): void {
 const fixedTs = new Map<Language, TFunction>();
 export const tFor = (lang: Language): TFunction => fixedTs.get(lang) ?? fixedTs.set(lang, instance.getFixedT(lang)).get(lang)!;
 
+const PLACEHOLDER = /\{\{\s*-?\s*([\w.]+)/g;
+const PLURAL_SUFFIXES = ['_zero', '_one', '_two', '_few', '_many', '_other'];
+
+/**
+ * The parameters `nsKey` (`errors:OtpInvalid`, `validation:minLength`) shows in either language now: its placeholders,
+ * and `count` when it has plural forms. An error body sends only these, so a client can say the message again in
+ * another language without learning more than the message already told.
+ */
+export function shownParamsOf(nsKey: string): Set<string> {
+  const at = nsKey.indexOf(':');
+  const [ns, key] = at < 0 ? ['common', nsKey] : [nsKey.slice(0, at), nsKey.slice(at + 1)];
+  const names = new Set<string>();
+  for (const lang of LANGUAGES) {
+    for (const suffix of ['', ...PLURAL_SUFFIXES]) {
+      const text: unknown = instance.getResource(lang, ns, key + suffix);
+      if (typeof text !== 'string') continue;
+      if (suffix) names.add('count');
+      for (const m of text.matchAll(PLACEHOLDER)) names.add(m[1]!);
+    }
+  }
+  return names;
+}
+
 /** Picks the caller's language: ?lang=, then the `lang` cookie, then Accept-Language, then Arabic. */
 export function pickLanguage(query: unknown, cookie: string | undefined, acceptLanguage: string | undefined): Language {
   const q = (query as { lang?: unknown } | undefined)?.lang;

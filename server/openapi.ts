@@ -35,6 +35,7 @@ type Operation = Json & { responses?: Record<string, Json>; parameters?: Json[];
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ERROR = { $ref: '#/components/schemas/Error' };
+const MESSAGE_PARAMS = { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } };
 const ERROR_ANSWERS: Record<string, string> = {
   400: 'The input is not valid: each message names its field (in the language of the request)',
   401: 'No session, or the session ended',
@@ -179,12 +180,18 @@ export class ApiDocument {
                 properties: {
                   code: { type: 'string', description: 'The application error code' },
                   message: { type: 'string', description: 'What went wrong, in the language of the request' },
+                  params: { ...MESSAGE_PARAMS, description: 'The values `message` shows (the text `errors:<code>` of locales/<lang>/errors.json), to say it in another language' },
                   validationErrors: {
                     type: 'array',
                     items: {
                       type: 'object',
-                      required: ['message', 'members'],
-                      properties: { message: { type: 'string' }, members: { type: 'array', items: { type: 'string' } } },
+                      required: ['message', 'members', 'key', 'params'],
+                      properties: {
+                        message: { type: 'string' },
+                        members: { type: 'array', items: { type: 'string' } },
+                        key: { type: 'string', description: 'The text of `message`: namespace:key of locales/<lang>/*.json' },
+                        params: { ...MESSAGE_PARAMS, description: 'The values `message` shows' },
+                      },
                     },
                   },
                 },

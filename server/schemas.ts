@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { searchTerm } from '../machines/visible-text';
 
+/** A message's parameters: the plain values its text shows (server/plugins/errors.ts). */
+const ZMessageParams = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
 /** The error body of every refusal (see server/plugins/errors.ts). Use it in each route's response schemas. */
 export const ZErrorBody = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    validationErrors: z.array(z.object({ message: z.string(), members: z.array(z.string()) })).optional(),
+    params: ZMessageParams.optional(),
+    validationErrors: z.array(z.object({ message: z.string(), members: z.array(z.string()), key: z.string(), params: ZMessageParams })).optional(),
   }),
 });
 

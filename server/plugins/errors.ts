@@ -2,17 +2,35 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, AppErrorCode, httpStatusOf, type ValidationDetail } from '../errors';
+import { shownParamsOf } from '../i18n';
+
+/** Parameters of a message, as sent: the plain values its text shows. */
+export type MessageParams = Record<string, string | number | boolean>;
 
 /**
  * The error body (spec 01 section 8, shaped like the original portal's): the web shows each
- * `validationErrors[].message` for a 400, else `message`.
+ * `validationErrors[].message` for a 400, else `message`. `params` (of `errors:<code>`) and each validation error's
+ * `key` and `params` let a client say the same message in another language after a language switch.
  */
 export interface ErrorBody {
   error: {
     code: string;
     message: string;
-    validationErrors?: { message: string; members: string[] }[];
+    params?: MessageParams;
+    validationErrors?: { message: string; members: string[]; key: string; params: MessageParams }[];
   };
+}
+
+/** The parameters of `params` that the text of `nsKey` shows (no other detail leaves the server), plain values only. */
+function shownParams(nsKey: string, params: Record<string, unknown> | undefined): MessageParams {
+  const shown = shownParamsOf(nsKey);
+  const out: MessageParams = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (!shown.has(name)) continue;
+    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) out[name] = value;
+    else if (typeof value === 'bigint') out[name] = Number(value);
+  }
+  return out;
 }
 
 /** Maps zod issue codes to keys of locales/<lang>/validation.json. */
@@ -20,14 +38,17 @@ function detailOfZodIssue(issue: {
   code?: string;
   message: string;
   instancePath?: string;
-  params?: { issue?: Record<string, unknown> };
+  keyword?: string;
+  params?: Record<string, unknown> & { issue?: Record<string, unknown> };
 }): ValidationDetail {
-  const zi = (issue.params?.issue ?? {}) as Record<string, unknown>;
+  // fastify-type-provider-zod gives the zod issue less path, code and message as `params` (and the code as `keyword`);
+  // older versions nested it as `params.issue`.
+  const zi = (issue.params?.issue ?? { ...issue.params, code: issue.keyword }) as Record<string, unknown>;
   const field = ((zi.path as (string | number)[] | undefined) ?? []).join('.') || (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
   // Schemas may carry their own validation key as the message (z.string().min(3, 'minLength')), in a namespace of
   // their own if they name it ('admin:identity.passwordRule').
   const msg = String(zi.message ?? issue.message);
-  if (/^([a-z]+:)?[a-zA-Z][\w.]*$/.test(msg)) return { field, message: msg, params: zi };
+  if (/^([a-z]+:)?[a-zA-Z][\w.]*$/.test(msg)) return { field, message: msg, params: { ...zi, min: zi.minimum, max: zi.maximum } };
   const code = String(zi.code ?? '');
   if (code === 'invalid_type' && zi.input === undefined) return { field, message: 'required' };
   if (code === 'too_small') return { field, message: zi.origin === 'string' ? 'minLength' : 'min', params: { min: zi.minimum } };
@@ -39,12 +60,15 @@ function detailOfZodIssue(issue: {
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
   const t = request.t;
   const body: ErrorBody = { error: { code: String(err.code), message: t(`errors:${err.code}`, err.params) } };
+  const params = shownParams(`errors:${err.code}`, err.params);
+  if (Object.keys(params).length) body.error.params = params;
   if (err.details.length) {
-    body.error.validationErrors = err.details.map((d) => ({
+    body.error.validationErrors = err.details.map((d) => {
       // A key may name its own namespace (machines:validation.reasonRequired); bare keys are in `validation`.
-      message: t(d.message.includes(':') ? d.message : `validation:${d.message}`, { ...d.params, field: d.field }),
-      members: [d.field],
-    }));
+      const key = d.message.includes(':') ? d.message : `validation:${d.message}`;
+      const all = { ...d.params, field: d.field };
+      return { message: t(key, all), members: [d.field], key, params: shownParams(key, all) };
+    });
   }
   return reply.status(httpStatusOf(err)).send(body);
 }

@@ -120,13 +120,15 @@ describe('facilities and delegation', () => {
     await page.locator('input[name="otp"]').fill(code === '000000' ? '111111' : '000000');
     await testId(page, 'verify-otp').click();
     await expect.poll(() => testId(page, 'wizard-error').innerText()).toBe(otpInvalid('ar', 4));
-    // The wizard's own check then names the attempts the server left, and says it again in English after a switch.
+    // The wizard's own check then names the attempts the server left, and says it again in English after a switch; so
+    // does the server's refusal above it (kept as its key and the attempts left, not as the Arabic words it came in).
     await page.locator('input[name="otp"]').fill('12');
     await testId(page, 'verify-otp').click();
     await expect.poll(() => fieldError(page, 'otp').innerText()).toBe(otpInvalid('ar', 4));
     await testId(page, 'language-toggle').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
     await expect.poll(() => fieldError(page, 'otp').innerText()).toBe(otpInvalid('en', 4));
+    await expect.poll(() => testId(page, 'wizard-error').innerText()).toBe(otpInvalid('en', 4));
     await testId(page, 'language-toggle').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ar');
     // The right one moves on.

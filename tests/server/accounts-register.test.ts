@@ -66,7 +66,7 @@ describe('sign-up with an SMS code', () => {
   it('refuses the published demo password as an account\'s password, in the caller language', async () => {
     const res = await sendCode(form({ password: 'Demo@12345' }), 'en');
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.validationErrors).toEqual([{ members: ['password'], message: "This password is published with the portal's demo accounts; choose another." }]);
+    expect(res.json().error.validationErrors).toMatchObject([{ members: ['password'], message: "This password is published with the portal's demo accounts; choose another." }]);
   });
 
   it('refuses a weak password at the last step too, and creates nothing', async () => {
@@ -90,7 +90,8 @@ describe('sign-up with an SMS code', () => {
     const before = await userCount();
     const res = await t.anonymous.post('/api/account/register?lang=en', { ...f, challengeId: sent.json().challengeId, code: wrong });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({ code: 'OtpInvalid', message: 'The verification code is incorrect (4 attempts left).' });
+    // The attempts left travel as the message's parameter, so the web can say it again after a language switch.
+    expect(res.json().error).toMatchObject({ code: 'OtpInvalid', message: 'The verification code is incorrect (4 attempts left).', params: { attemptsLeft: 4 } });
     expect(await userCount()).toBe(before);
     expect((await t.database.db.select().from(users).where(eq(users.nationalId, f.nationalId))).length).toBe(0);
   });

@@ -65,7 +65,7 @@ describe('spec 01 section 7: Adding sub-categories', () => {
     for (const [lang, text] of [['en', 'is already on the designation certificate'], ['ar', 'مدرجة في شهادة التعيين بالفعل']]) {
       const known = await cb.post(`${PREFIX}/SubmitRequest?lang=${lang}`, { cbPublicId: CB, certificateId: designationId, categories: [{ category: 'E', subCategories: [] }, { category: 'C', subCategories: [sub] }] });
       expect(known.statusCode).toBe(400);
-      expect(known.json().error.validationErrors).toEqual([{ members: ['categories.1'], message: expect.stringContaining(text) }]);
+      expect(known.json().error.validationErrors).toMatchObject([{ members: ['categories.1'], message: expect.stringContaining(text) }]);
       expect(known.json().error.validationErrors[0].message).toContain(sub);
     }
     const afterRefusal = (await cb.post(`${PREFIX}/GetAddingSubCategoriesInformationRequests`, { cbPublicId: CB, tab: 'draft' })).json();
@@ -74,7 +74,7 @@ describe('spec 01 section 7: Adding sub-categories', () => {
     const generic = await completeDraft(cb, 'cbAddCategories', CB, { certificateId: designationId, data: { categories: [{ category: 'C', subCategories: [sub] }] } });
     const refused = await send(cb, generic.id, 'SUBMIT', generic.version, { agreementAccepted: true });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.validationErrors).toEqual([{ members: ['categories.0'], message: expect.stringContaining(sub) }]);
+    expect(refused.json().error.validationErrors).toMatchObject([{ members: ['categories.0'], message: expect.stringContaining(sub) }]);
     // That draft, given a new category, is submitted through the spec's call.
     const res = await cb.post(`${PREFIX}/SubmitRequest?lang=en`, { cbPublicId: CB, certificateId: designationId, requestId: generic.id, categories: [{ category: 'E', subCategories: [] }] });
     expect(res.statusCode, res.body).toBe(200);

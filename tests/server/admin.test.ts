@@ -182,10 +182,10 @@ describe('identity', () => {
       admin.post(`/api/identity/users?lang=${lang}`, { userName: 'weak.staff', name: 'Weak Staff', email: 'weak.staff@example.org', password: pw, roles: ['auditEmployee'] });
     const weak = await create('password1', 'en');
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().error.validationErrors).toEqual([{ members: ['password'], message: 'At least 8 characters with upper-case and lower-case letters, a digit and a symbol.' }]);
+    expect(weak.json().error.validationErrors).toMatchObject([{ members: ['password'], message: 'At least 8 characters with upper-case and lower-case letters, a digit and a symbol.' }]);
     const published = await create(DEMO_PASSWORD, 'ar');
     expect(published.statusCode).toBe(400);
-    expect(published.json().error.validationErrors).toEqual([{ members: ['password'], message: 'كلمة المرور هذه منشورة مع الحسابات التجريبية للبوابة؛ اختر كلمة مرور أخرى.' }]);
+    expect(published.json().error.validationErrors).toMatchObject([{ members: ['password'], message: 'كلمة المرور هذه منشورة مع الحسابات التجريبية للبوابة؛ اختر كلمة مرور أخرى.' }]);
     expect(await t.database.db.select().from(users).where(eq(users.userName, 'weak.staff'))).toEqual([]);
   });
 

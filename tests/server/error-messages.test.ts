@@ -28,4 +28,23 @@ describe('error messages', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({ code: 'ServiceNotStartable', message: 'لا يمكن طلب هذه الخدمة.' });
   });
+
+  // A client that switches language says a refusal again from its key and parameters (the web's wizards do); the
+  // parameters are only what the message shows (zod's issue also holds the refused text itself, which the message does not show).
+  it('a coded refusal carries the parameters of its message', async () => {
+    const admin = await t.login('admin');
+    const res = await admin.put('/api/admin/texts?lang=en', { lang: 'en', namespace: 'shell', key: 'menu.noSuchThing', value: 'Nothing' });
+    expect(res.json().error).toEqual({
+      code: 'TextKeyUnknown',
+      message: 'There is no text shell:menu.noSuchThing in both Arabic and English: only an existing text can be overridden.',
+      params: { key: 'shell:menu.noSuchThing' },
+    });
+  });
+
+  it('a validation refusal carries each message\'s key and the parameters it shows, and no others', async () => {
+    const admin = await t.login('admin');
+    const res = await admin.put('/api/admin/texts?lang=en', { lang: 'en', namespace: 'shell', key: 'menu.home', value: 'x'.repeat(4001) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.validationErrors).toEqual([{ members: ['value'], message: 'The maximum length is 4000 characters', key: 'validation:maxLength', params: { max: 4000 } }]);
+  });
 });

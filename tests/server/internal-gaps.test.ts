@@ -107,7 +107,7 @@ describe('renewal request: reason, notes and terms', () => {
     const v = await version(renewal.id);
     const res = await send(w.as['internal.main'], renewal.id, 'SUBMIT', v, { agreementAccepted: true });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.validationErrors).toEqual([{ message: 'This field is required', members: ['renewal'] }]);
+    expect(res.json().error.validationErrors).toMatchObject([{ message: 'This field is required', members: ['renewal'] }]);
     const ar = await send(w.as['internal.main'], renewal.id, 'SUBMIT', v, { agreementAccepted: true }, 'ar');
     expect(ar.statusCode).toBe(400);
     expect(ar.json().error.validationErrors[0].members).toEqual(['renewal']);

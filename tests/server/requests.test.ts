@@ -179,7 +179,7 @@ describe('POST /api/requests/:id/events', () => {
     expect([e409.statusCode, e409.json().error.code]).toEqual([409, 'TransitionNotAllowed']);
     const e400 = await send(applicant, r.id, 'SUBMIT', r.version, {});
     expect(e400.statusCode).toBe(400);
-    expect(e400.json().error.validationErrors[0]).toEqual({ members: ['agreementAccepted'], message: 'You must tick the agreement checkbox' });
+    expect(e400.json().error.validationErrors[0]).toMatchObject({ members: ['agreementAccepted'], message: 'You must tick the agreement checkbox' });
     expect(await t.database.db.select().from(requests).where(eq(requests.id, r.id))).toEqual(before);
     expect(await t.database.db.select().from(requestHistory).where(eq(requestHistory.requestId, r.id))).toHaveLength(r.version);
   });

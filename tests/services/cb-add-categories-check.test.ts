@@ -33,7 +33,7 @@ describe('add categories refuses a category the designation already holds, even 
     ]) {
       const res = await send(cb, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error.validationErrors).toEqual([{ members: ['categories.0'], message }]);
+      expect(res.json().error.validationErrors).toMatchObject([{ members: ['categories.0'], message }]);
       const after = (await cb.get(`/api/requests/${draft.id}`)).json() as RequestJson;
       expect([after.status.code, after.version]).toEqual([draft.status.code, draft.version]);
     }

@@ -1,15 +1,23 @@
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
+import { messageText, validationSaid, type Said } from '../components/form/validation-messages';
 
-/** One message of a 400 answer, with the fields it is about (the server's `validationErrors`). */
+/**
+ * One message of a 400 answer, with the fields it is about (the server's `validationErrors`): its text in the language
+ * of the request, and the key and parameters that say it in the reader's language now.
+ */
 export interface ApiValidationError {
   message: string;
   members: string[];
+  key?: string;
+  params?: Record<string, unknown>;
 }
 
 /** The error body every server error has (server/plugins/errors.ts). */
 export interface ApiErrorBody {
-  error?: { code?: string; message?: string; validationErrors?: ApiValidationError[] };
+  error?: { code?: string; message?: string; params?: Record<string, unknown>; validationErrors?: ApiValidationError[] };
 }
+
+export type { Said };
 
 /** A failed call: `status` 0 means the server could not be reached. */
 export class ApiError extends Error {
@@ -19,6 +27,8 @@ export class ApiError extends Error {
     /** The server's message, already in the caller's language; '' when the server sent none. */
     public readonly serverMessage: string,
     public readonly validationErrors: ApiValidationError[] = [],
+    /** The parameters of the code's message (`errors:<code>`). */
+    public readonly params: Record<string, unknown> = {},
   ) {
     super(serverMessage || `${code} (${status})`);
   }
@@ -27,8 +37,17 @@ export class ApiError extends Error {
 export function apiErrorFromBody(status: number, body: unknown): ApiError {
   const e = (body as ApiErrorBody | null)?.error;
   const code = e?.code ?? (status >= 500 ? 'InternalError' : 'BadRequest');
-  return new ApiError(status, code, e?.message ?? '', Array.isArray(e?.validationErrors) ? e.validationErrors : []);
+  const params = e?.params && typeof e.params === 'object' ? e.params : {};
+  return new ApiError(status, code, e?.message ?? '', Array.isArray(e?.validationErrors) ? e.validationErrors : [], params);
 }
+
+/** The server's message as its key (`errors:<code>`) and parameters, or its text when this web has no such key; '' without one. */
+export function refusalOf(error: ApiError): Said {
+  if (!error.serverMessage) return '';
+  const key = `errors:${error.code}`;
+  return i18next.exists(key) ? { key, params: error.params } : error.serverMessage;
+}
+
 
 /** Statuses shown as a full error screen rather than a message (spec 01 section 8). */
 export const SCREEN_STATUSES = [401, 403, 404, 500] as const;
@@ -40,16 +59,21 @@ export const isScreenStatus = (status: number): status is ErrorScreenStatus =>
 /**
  * The messages a person sees for a failed call, following spec 01 section 8: a 400 lists each validation message,
  * else the server message, else "Bad request!"; a 403 shows the message or "Unauthorized!"; a 404 the message or
- * "Bad request!"; anything else the message or "An error occurred!".
+ * "Bad request!"; anything else the message or "An error occurred!". Kept as keys so a screen that shows them
+ * again after a language switch says them in the new language (messagesOf for words now).
  */
-export function messagesOf(error: ApiError, t: TFunction): string[] {
-  if (error.status === 0) return [t('shell:http.network')];
+export function saysOf(error: ApiError): Said[] {
+  if (error.status === 0) return [{ key: 'shell:http.network' }];
+  const own = refusalOf(error);
   if (error.status === 400) {
-    const listed = error.validationErrors.map((v) => v.message).filter(Boolean);
+    const listed = error.validationErrors.filter((v) => v.message || v.key).map(validationSaid);
     if (listed.length) return listed;
-    return [error.serverMessage || t('shell:http.badRequest')];
+    return [own || { key: 'shell:http.badRequest' }];
   }
-  if (error.status === 403) return [error.serverMessage || t('shell:http.unauthorized')];
-  if (error.status === 404) return [error.serverMessage || t('shell:http.badRequest')];
-  return [error.serverMessage || t('shell:http.generic')];
+  if (error.status === 403) return [own || { key: 'shell:http.unauthorized' }];
+  if (error.status === 404) return [own || { key: 'shell:http.badRequest' }];
+  return [own || { key: 'shell:http.generic' }];
 }
+
+/** saysOf in the reader's language now. */
+export const messagesOf = (error: ApiError, t: TFunction): string[] => saysOf(error).map((s) => messageText(t, s));

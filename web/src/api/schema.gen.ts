@@ -4308,9 +4308,19 @@ export interface components {
                 code: string;
                 /** @description What went wrong, in the language of the request */
                 message: string;
+                /** @description The values `message` shows (the text `errors:<code>` of locales/<lang>/errors.json), to say it in another language */
+                params?: {
+                    [key: string]: string | number | boolean;
+                };
                 validationErrors?: {
+                    /** @description The text of `message`: namespace:key of locales/<lang>/*.json */
+                    key: string;
                     members: string[];
                     message: string;
+                    /** @description The values `message` shows */
+                    params: {
+                        [key: string]: string | number | boolean;
+                    };
                 }[];
             };
         };

@@ -12,11 +12,17 @@ export interface FieldMessage {
 }
 
 /**
+ * A message shown for a refusal or a field: a key with its parameters, put into words when shown so that it follows a
+ * language switch, or the server's text when the server gave no key.
+ */
+export type Said = FieldMessage | string;
+
+/**
  * A field's message in the reader's language: a key with its parameters, of the validation namespace unless it names
  * its own (`shell:account.register.mismatch`), or the server's text, already localized, shown as it is. The one place a
  * FieldMessage becomes words (FormField, FieldErrorText).
  */
-export function messageText(t: TFunction, message: FieldMessage | string): string {
+export function messageText(t: TFunction, message: Said): string {
   return typeof message === 'string' ? message : t(message.key, { ...message.params, ns: 'validation' });
 }
 
@@ -56,9 +62,13 @@ export function fieldMessages(issues: readonly IssueLike[]): Record<string, Fiel
   return out;
 }
 
-/** The server's 400 `validationErrors` (already localized) by field, for forms that show them next to inputs. */
-export function serverFieldMessages(validationErrors: readonly { message: string; members: string[] }[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of validationErrors) for (const m of v.members.length ? v.members : ['']) out[m] ??= v.message;
+/** One of the server's 400 `validationErrors` as its key and parameters, or its text when it came without a key. */
+export const validationSaid = (v: { message: string; key?: string; params?: Record<string, unknown> }): Said =>
+  v.key ? { key: v.key, ...(v.params && { params: v.params }) } : v.message;
+
+/** The server's 400 `validationErrors` by field, for forms that show them next to inputs. */
+export function serverFieldMessages(validationErrors: readonly { message: string; members: string[]; key?: string; params?: Record<string, unknown> }[]): Record<string, Said> {
+  const out: Record<string, Said> = {};
+  for (const v of validationErrors) for (const m of v.members.length ? v.members : ['']) out[m] ??= validationSaid(v);
   return out;
 }

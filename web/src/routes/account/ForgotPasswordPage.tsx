@@ -3,9 +3,9 @@ import { Button, Input, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, refusalOf, saysOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, serverFieldMessages, type FieldMessage, type Said } from '../../components/form/validation-messages';
 import { ZForgotSendCode, ZResetPassword } from '../../../../machines/forms/account';
 import { LOGIN_PATH } from '../../session/access';
 import { AccountCard, CODE_ERRORS, CodeField, useTimeOf, withRecaptcha, type CodeSent } from './account-ui';
@@ -25,7 +25,7 @@ export function ForgotPasswordPage() {
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, FieldMessage | string>>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [done, setDone] = useState(false);
   const [pending, setPending] = useState(false);
   const expiresAt = useTimeOf(sent?.expiresAt);
@@ -38,8 +38,8 @@ export function ForgotPasswordPage() {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (err.validationErrors.length) setErrors(serverFieldMessages(err.validationErrors));
-      else if (CODE_ERRORS.has(err.code)) setErrors({ code: err.serverMessage || messagesOf(err, t)[0] });
-      else setFailure(messagesOf(err, t));
+      else if (CODE_ERRORS.has(err.code)) setErrors({ code: refusalOf(err) || saysOf(err)[0]! });
+      else setFailure(saysOf(err));
     } finally {
       setPending(false);
     }

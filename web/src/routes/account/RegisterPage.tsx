@@ -3,9 +3,9 @@ import { Button, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, refusalOf, saysOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, serverFieldMessages, type FieldMessage, type Said } from '../../components/form/validation-messages';
 import { ZRegistration } from '../../../../machines/forms/account';
 import { LOGIN_PATH } from '../../session/access';
 import { AccountCard, CODE_ERRORS, CodeField, useTimeOf, withRecaptcha, type CodeSent } from './account-ui';
@@ -31,7 +31,7 @@ export function RegisterPage() {
   const { t } = useTranslation('shell');
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<Field, FieldMessage | string>>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [sent, setSent] = useState<CodeSent | null>(null);
   const [code, setCode] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -48,8 +48,8 @@ export function RegisterPage() {
       return;
     }
     const field = CODE_ERRORS.has(err.code) ? 'code' : FIELD_OF_CODE[err.code];
-    if (field) setErrors({ [field]: err.serverMessage || messagesOf(err, t)[0] });
-    else setFailure(messagesOf(err, t));
+    if (field) setErrors({ [field]: refusalOf(err) || saysOf(err)[0]! });
+    else setFailure(saysOf(err));
     return field;
   };
 

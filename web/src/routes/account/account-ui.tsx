@@ -7,7 +7,7 @@ import { ApiError } from '../../api/errors';
 import type { ApiResponse } from '../../api/query';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
-import type { FieldMessage } from '../../components/form/validation-messages';
+import { type FieldMessage, messageText, type Said } from '../../components/form/validation-messages';
 import { PageContainer } from '../../components/PageHeader';
 import { LOGIN_PATH } from '../../session/access';
 import { formatDate } from '../../lib/dates';
@@ -48,7 +48,7 @@ export function useTimeOf(iso: string | undefined): string {
 }
 
 /** The card every account page sits in: a title, a subtitle, the page-level error and a way back to sign-in. */
-export function AccountCard({ title, subtitle, failure, children, testId, back = true }: { title: string; subtitle?: string; failure?: string[] | null; children: React.ReactNode; testId: string; back?: boolean }) {
+export function AccountCard({ title, subtitle, failure, children, testId, back = true }: { title: string; subtitle?: string; failure?: Said[] | null; children: React.ReactNode; testId: string; back?: boolean }) {
   const { t } = useTranslation('shell');
   return (
     <PageContainer>
@@ -70,7 +70,7 @@ export function AccountCard({ title, subtitle, failure, children, testId, back =
               {failure && failure.length > 0 && (
                 <Alert.Root status="error" data-testid="account-error" role="alert">
                   <Alert.Indicator />
-                  <Alert.Description>{failure.join(' ')}</Alert.Description>
+                  <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
                 </Alert.Root>
               )}
               {children}

@@ -3,10 +3,10 @@ import { Alert, Box, Button, Card, Checkbox, Flex, Heading, Input, SimpleGrid, S
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, saysOf } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, messageText, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, messageText, serverFieldMessages, type FieldMessage, type Said } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { isAcceptanceNumber, isNotificationNumber, normalizeIban } from '../../../../machines/forms/facilities/formats';
@@ -32,7 +32,7 @@ export function AddConformityBodyPage() {
   const [categories, setCategories] = useState<string[]>([]);
   const [files, setFiles] = useState<Record<string, Attachment | null>>({});
   const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [pending, setPending] = useState(false);
 
   const body = () => ({ ...Object.fromEntries(Object.entries(form).filter(([, v]) => v.trim() !== '')), categories });
@@ -66,7 +66,7 @@ export function AddConformityBodyPage() {
     setErrors(errs);
     if (Object.keys(errs).length || missingFiles.length) {
       const count = Object.keys(errs).length;
-      setFailure([...(count ? [t('form.fixFields', { count })] : []), ...(missingFiles.length ? [t('form.attachRequired')] : [])]);
+      setFailure([...(count ? [{ key: 'facilities:form.fixFields', params: { count } }] : []), ...(missingFiles.length ? [{ key: 'facilities:form.attachRequired' }] : [])]);
       showFirstError();
       return;
     }
@@ -83,7 +83,7 @@ export function AddConformityBodyPage() {
     } catch (err) {
       if (err instanceof ApiError) {
         setErrors(serverFieldMessages(err.validationErrors));
-        setFailure(messagesOf(err, t));
+        setFailure(saysOf(err));
         showFirstError();
       }
     } finally {
@@ -106,7 +106,7 @@ export function AddConformityBodyPage() {
           {failure && (
             <Alert.Root status="error" data-testid="form-error" role="alert" tabIndex={-1}>
               <Alert.Indicator />
-              <Alert.Description>{failure.join(' ')}</Alert.Description>
+              <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
             </Alert.Root>
           )}
           <Card.Root>

@@ -3,9 +3,9 @@ import { Alert, Button, Card, Checkbox, Flex, Heading, Input, SimpleGrid, Stack,
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, saysOf } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, serverFieldMessages, type FieldMessage, messageText, type Said } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { ZExternalFacilityFields } from '../../../../machines/forms/facilities/schemas';
@@ -33,7 +33,7 @@ export function AddExternalFacilityPage() {
   const [hasExtraBranches, setHasExtraBranches] = useState(false);
   const [files, setFiles] = useState<Record<string, Attachment | null>>({});
   const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [pending, setPending] = useState(false);
 
   const body = () => ({
@@ -51,7 +51,7 @@ export function AddExternalFacilityPage() {
     if (form.countryCode === 'SA') errs.countryCode = t('errors:ExternalFacilityCountryInvalid');
     setErrors(errs);
     if (Object.keys(errs).length || missingFiles.length) {
-      setFailure(missingFiles.length ? [t('form.attachRequired')] : null);
+      setFailure(missingFiles.length ? [{ key: 'facilities:form.attachRequired' }] : null);
       return;
     }
     setPending(true);
@@ -67,7 +67,7 @@ export function AddExternalFacilityPage() {
     } catch (err) {
       if (err instanceof ApiError) {
         setErrors(serverFieldMessages(err.validationErrors));
-        setFailure(messagesOf(err, t));
+        setFailure(saysOf(err));
       }
     } finally {
       setPending(false);
@@ -88,7 +88,7 @@ export function AddExternalFacilityPage() {
           {failure && (
             <Alert.Root status="error" data-testid="form-error">
               <Alert.Indicator />
-              <Alert.Description>{failure.join(' ')}</Alert.Description>
+              <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
             </Alert.Root>
           )}
           <Card.Root>

@@ -3,12 +3,12 @@ import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, Sta
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data as answer } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, saysOf } from '../../api/errors';
 import { FactsList } from '../../components/FactsList';
 import { WizardSteps } from '../../components/WizardSteps';
 import { dropRecaptchaToken, recaptchaToken } from '../../components/chat/recaptcha-token';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, type FieldMessage, messageText, type Said } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath, selectFacility } from '../../session/selected-facility';
 import { formatUnifiedNumber, isCrNumber } from '../../../../machines/forms/facilities/formats';
@@ -39,7 +39,7 @@ export function AddInternalFacilityPage() {
   const [files, setFiles] = useState<Record<string, Attachment | null>>({});
   const [agreed, setAgreed] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, FieldMessage | string>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [pending, setPending] = useState(false);
 
   /** A call whose refusal is shown on the page; the reCAPTCHA token is renewed once if it was refused. */
@@ -55,7 +55,7 @@ export function AddInternalFacilityPage() {
         return await fn(await recaptchaToken());
       }
     } catch (e) {
-      if (e instanceof ApiError) setFailure(messagesOf(e, t));
+      if (e instanceof ApiError) setFailure(saysOf(e));
       return undefined;
     } finally {
       setPending(false);
@@ -139,7 +139,7 @@ export function AddInternalFacilityPage() {
         {failure && (
           <Alert.Root status="error" data-testid="wizard-error">
             <Alert.Indicator />
-            <Alert.Description>{failure.join(' ')}</Alert.Description>
+            <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
           </Alert.Root>
         )}
         <Card.Root>

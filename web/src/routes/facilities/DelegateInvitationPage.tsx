@@ -3,7 +3,8 @@ import { Alert, Box, Button, Card, Heading, Input, Stack, Text } from '@chakra-u
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { messageText, type Said } from '../../components/form/validation-messages';
+import { ApiError, saysOf } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { FormField } from '../../components/form/FormField';
@@ -20,7 +21,7 @@ export function DelegateInvitationPage() {
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<{ password?: string; repeat?: string }>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [done, setDone] = useState(false);
   const [pending, setPending] = useState(false);
 
@@ -38,7 +39,7 @@ export function DelegateInvitationPage() {
       await data(api.POST('/api/delegate-invitations/{token}', { params: { path: { token } }, body: { password }, handleErrors: [400, 404, 429] }));
       setDone(true);
     } catch (err) {
-      if (err instanceof ApiError) setFailure(messagesOf(err, t));
+      if (err instanceof ApiError) setFailure(saysOf(err));
     } finally {
       setPending(false);
     }
@@ -74,7 +75,7 @@ export function DelegateInvitationPage() {
                     {failure && (
                       <Alert.Root status="error">
                         <Alert.Indicator />
-                        <Alert.Description>{failure.join(' ')}</Alert.Description>
+                        <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
                       </Alert.Root>
                     )}
                     <FormField label={t('invitation.password')} required error={errors.password} helper={t('errors:PasswordTooWeak')}>

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Card, Checkbox, DataList, Flex, Heading, Input, Nat
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { ApiError, refusalOf } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import type { operations } from '../../api/schema.gen';
 import { useRouteParams } from '../../route-params';
@@ -15,7 +15,7 @@ import { isNationalOrResidentId, normalizePhone } from '../../../../machines/for
 import type { DelegateLookup, Delegation } from './facilities-api';
 import { nameIn, permissionKey } from './labels';
 import { listSeparator } from '../../i18n';
-import type { FieldMessage } from '../../components/form/validation-messages';
+import { messageText, validationSaid, type FieldMessage, type Said } from '../../components/form/validation-messages';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {
@@ -90,7 +90,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
   const [acknowledged, setAcknowledged] = useState(false);
   // Messages as keys, drawn in the language of the moment: a language switch redraws them.
   const [errors, setErrors] = useState<Record<string, FieldMessage>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const [pending, setPending] = useState(false);
   const resendIn = useSecondsUntil(delegation?.otp?.resendAvailableAt);
   const expiresIn = useSecondsUntil(delegation?.otp?.expiresAt);
@@ -105,7 +105,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
     try {
       return await fn();
     } catch (e) {
-      if (e instanceof ApiError && [400, 409, 429].includes(e.status)) setFailure(e.validationErrors[0]?.message ?? e.serverMessage);
+      if (e instanceof ApiError && [400, 409, 429].includes(e.status)) setFailure(e.validationErrors[0] ? validationSaid(e.validationErrors[0]) : refusalOf(e));
       // The server counted the wrong code: the attempts the wizard's own code check names follow its count.
       if (e instanceof ApiError && (e.code === 'OtpInvalid' || e.code === '1006')) {
         setDelegation((d) => (d?.otp ? { ...d, otp: { ...d.otp, attemptsLeft: e.code === '1006' ? 0 : Math.max(0, d.otp.attemptsLeft - 1) } } : d));
@@ -208,7 +208,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
 
   const title = t('delegation.title');
   const facilityName = facility.data ? nameIn(facility.data, i18n.language) : '';
-  const blocked = authority.error?.status === 400 ? authority.error.serverMessage : null;
+  const blocked = authority.error?.status === 400 ? messageText(t, refusalOf(authority.error)) : null;
 
   if (delegation?.status === 'active') {
     return (
@@ -258,7 +258,7 @@ function DelegationWizard({ kind, publicId }: { kind: Kind; publicId: string }) 
           {failure && (
             <Alert.Root status="error" data-testid="wizard-error">
               <Alert.Indicator />
-              <Alert.Description>{failure}</Alert.Description>
+              <Alert.Description>{messageText(t, failure)}</Alert.Description>
             </Alert.Root>
           )}
           <Card.Root>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { INTERNAL_REQUEST_STEPS, internalRequestForm, type InternalRequestStep } from '../../../../machines/forms';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { messageText, validationSaid, type Said } from '../../components/form/validation-messages';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -18,7 +19,7 @@ import { ltr } from '../../components/Bidi';
 import { CHAT_CLEARANCE } from '../../components/chat/clearance';
 import { WizardSteps } from '../../components/WizardSteps';
 import { facilityRequestsPath } from '../services/links';
-import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
+import { issuesToErrors, refusalMessages, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { WizardStep } from './WizardStep';
 import { listSeparator } from '../../i18n';
 
@@ -68,7 +69,7 @@ export function InternalRequestWizard() {
   const [errors, setErrors] = useState<Errors>({});
   const [dirty, setDirty] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [serverMessages, setServerMessages] = useState<Said[]>([]);
 
   const r = request.data;
   useEffect(() => {
@@ -113,7 +114,7 @@ export function InternalRequestWizard() {
     } catch (e) {
       const fields = serverErrors(e);
       setErrors(fields);
-      if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message));
+      if (e instanceof ApiError) setServerMessages(e.validationErrors.map(validationSaid));
       return null;
     }
   };
@@ -151,7 +152,7 @@ export function InternalRequestWizard() {
       });
     } catch (e) {
       setErrors(serverErrors(e));
-      if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message).concat(e.validationErrors.length ? [] : [e.serverMessage]));
+      setServerMessages(refusalMessages(e));
       return;
     }
     notify.success(t('requests:wizard.submitted'));
@@ -237,7 +238,7 @@ export function InternalRequestWizard() {
           <Stack mb="4" gap="1" data-testid="server-errors">
             {serverMessages.map((m, i) => (
               <Text key={i} color="fg.error">
-                {m}
+                {messageText(t, m)}
               </Text>
             ))}
           </Stack>

@@ -4,10 +4,10 @@ import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ZUpdateConformityBody, ZUpdateExternal } from '../../../../machines/forms/facilities/schemas';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, saysOf } from '../../api/errors';
 import { useApi } from '../../api/query';
 import { FormField } from '../../components/form/FormField';
-import { fieldMessages, serverFieldMessages, type FieldMessage } from '../../components/form/validation-messages';
+import { fieldMessages, serverFieldMessages, type FieldMessage, messageText, type Said } from '../../components/form/validation-messages';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
@@ -110,7 +110,7 @@ function EditFacilityPage({ kind, publicId }: { kind: Kind; publicId: string }) 
   const f = facility.data;
   const [form, setForm] = useState<Record<string, string> | null>(null);
   const [errors, setErrors] = useState<Record<string, FieldMessage | string>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Said[] | null>(null);
   const [pending, setPending] = useState(false);
   const [files, setFiles] = useState<Record<string, Attachment | null>>({});
   useEffect(() => {
@@ -143,7 +143,7 @@ function EditFacilityPage({ kind, publicId }: { kind: Kind; publicId: string }) 
     } catch (err) {
       if (err instanceof ApiError) {
         setErrors(serverFieldMessages(err.validationErrors));
-        setFailure(messagesOf(err, t));
+        setFailure(saysOf(err));
       }
     } finally {
       setPending(false);
@@ -159,7 +159,7 @@ function EditFacilityPage({ kind, publicId }: { kind: Kind; publicId: string }) 
           {failure && (
             <Alert.Root status="error" data-testid="form-error">
               <Alert.Indicator />
-              <Alert.Description>{failure.join(' ')}</Alert.Description>
+              <Alert.Description>{failure.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
             </Alert.Root>
           )}
           <Card.Root>

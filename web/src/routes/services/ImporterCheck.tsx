@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Flex, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { ApiError, refusalOf } from '../../api/errors';
+import { messageText, type Said } from '../../components/form/validation-messages';
 import { Ltr } from '../../components/Bidi';
 import type { ApiResponse } from '../../api/query';
 
@@ -30,7 +31,7 @@ export function ImporterCheck({ value, onChange, readOnly }: { value: Record<str
   const { t, i18n } = useTranslation('requests');
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<ApiResponse<'/api/shipment-requests/importer/{unifiedNumber}'> | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const number = typeof value?.unifiedNumber === 'string' ? value.unifiedNumber.replace(/\s+/g, '') : '';
 
   const check = async () => {
@@ -50,7 +51,7 @@ export function ImporterCheck({ value, onChange, readOnly }: { value: Record<str
         activity: ar ? r.activity : r.activityEn || r.activity,
       });
     } catch (e) {
-      setFailure(e instanceof ApiError ? e.serverMessage : t('importerCheck.failed'));
+      setFailure(e instanceof ApiError ? refusalOf(e) : { key: 'requests:importerCheck.failed' });
     } finally {
       setChecking(false);
     }
@@ -77,7 +78,7 @@ export function ImporterCheck({ value, onChange, readOnly }: { value: Record<str
       )}
       {failure && (
         <Text color="fg.error" data-testid="importer-check-error">
-          {failure}
+          {messageText(t, failure)}
         </Text>
       )}
     </Flex>

@@ -4,7 +4,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { SERVICES, validateStep, validateSubmission, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import type { Said } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { ltr } from '../../components/Bidi';
@@ -20,7 +20,7 @@ import { FeePreview } from './FeePreview';
 import { FactoryPrefill } from './FactoryPrefill';
 import { RequestDataView } from '../requests/RequestDataView';
 import { requestQueries, sendEvent, useReadAgainOnNewVersion, type EventBody } from '../requests/requests-api';
-import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
+import { distinctMessages, generalMessages, issuesToErrors, refusalMessages, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { messageText } from '../../components/form/validation-messages';
 import { runStepChecks, StepCheckPanels } from './step-checks';
 import { WizardStep } from '../internal-request/WizardStep';
@@ -65,7 +65,7 @@ export function ServiceWizard() {
   const [dirty, setDirty] = useState(false);
   const [agreement, setAgreement] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [serverMessages, setServerMessages] = useState<string[]>([]);
+  const [serverMessages, setServerMessages] = useState<Said[]>([]);
   const versionRef = useRef<number | null>(null);
   if (r && (versionRef.current === null || r.version > versionRef.current)) versionRef.current = r.version;
 
@@ -112,7 +112,7 @@ export function ServiceWizard() {
       return true;
     } catch (e) {
       setErrors(serverErrors(e));
-      if (e instanceof ApiError) setServerMessages(e.validationErrors.filter((v) => v.members.length === 0).map((v) => v.message));
+      setServerMessages(generalMessages(e));
       return false;
     }
   };
@@ -139,7 +139,7 @@ export function ServiceWizard() {
         setErrors(issuesToErrors(issues));
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
         const elsewhere = issues.filter((i) => i.path !== step && !i.path.startsWith(`${step}.`));
-        setServerMessages([...new Set(elsewhere.map((i) => messageText(t, { key: i.message, params: i.params })))]);
+        setServerMessages(distinctMessages(elsewhere.map((i) => ({ key: i.message, params: i.params }))));
         return;
       }
       // The server checks the section declares for its step (the package within the limits, the importer the
@@ -184,7 +184,7 @@ export function ServiceWizard() {
       setErrors(fields);
       const first = steps.findIndex((s) => Object.keys(fields).some((k) => k === s || k.startsWith(`${s}.`)));
       if (first >= 0 && first !== stepIndex) setStepIndex(first);
-      if (e instanceof ApiError) setServerMessages(e.validationErrors.map((v) => v.message).concat(e.validationErrors.length ? [] : [e.serverMessage]));
+      setServerMessages(refusalMessages(e));
       return;
     }
     notify.success(t('requests:wizard.submitted'));
@@ -285,7 +285,7 @@ export function ServiceWizard() {
           <Stack mb="4" gap="1" data-testid="server-errors">
             {serverMessages.map((m, i) => (
               <Text key={i} color="fg.error">
-                {m}
+                {messageText(t, m)}
               </Text>
             ))}
           </Stack>

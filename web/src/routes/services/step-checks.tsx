@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 import type { ServiceDefinition, StepCheck } from '../../../../machines/services';
+import { refusalOf, type Said } from '../../api/errors';
 import { apiQuery, queryClient } from '../../api/query';
-import { issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
+import { generalMessages, issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { confirmImporter, ImporterCheck } from './ImporterCheck';
 import { MarkPackageRule, markPackageStepIssues } from './MarkPackageRule';
 
 /** What keeps the applicant on a step: each field's message, and the messages about no field. */
 export interface StepRefusal {
   errors: Errors;
-  messages: string[];
+  messages: Said[];
 }
 
 /** The step a check is shown on: its section, the whole form, and how the section changes. */
@@ -48,8 +49,7 @@ export const STEP_CHECKS: Record<StepCheck, StepCheckUi> = {
     run: async (section, form) => {
       const refused = await confirmImporter(form[section]);
       if (!refused) return null;
-      const general = refused.validationErrors.filter((v) => v.members.length === 0).map((v) => v.message);
-      return { errors: serverErrors(refused), messages: refused.validationErrors.length ? general : [refused.serverMessage] };
+      return { errors: serverErrors(refused), messages: refused.validationErrors.length ? generalMessages(refused) : [refusalOf(refused)] };
     },
   },
 };
