@@ -20,6 +20,8 @@ import {
   type Lang,
   type RunningServer,
 } from './harness';
+import arErrors from '../../locales/ar/errors.json';
+import enErrors from '../../locales/en/errors.json';
 
 /**
  * Issue 5 end to end in real Chromium: the whole internal facility Halal certificate lifecycle through the UI,
@@ -405,10 +407,12 @@ describe('internal Halal certificate lifecycle', () => {
     await waitForIdle(applicant);
     expect(await testId(applicant, 'verify-result').getAttribute('data-status')).toBe('active');
     await screenshot(applicant, shot('verification'));
-    // A fresh certificate cannot be renewed yet (the renewal opens under 60 days).
+    // A fresh certificate cannot be renewed yet: the page says why in the start's own words, with the days of the
+    // setting (60), and offers no start.
     await applicant.goto(`/internal-renewal-request/inf-almarai-foods/${certificatePath.split('/').pop()}`);
     await waitForIdle(applicant);
     await testId(applicant, 'renewal-not-open').waitFor();
+    expect((await testId(applicant, 'renewal-not-open').innerText()).trim()).toBe(L(arErrors.RenewalNotOpen, enErrors.RenewalNotOpen).replace('{{days}}', '60'));
     expect(await testId(applicant, 'start-renewal').count()).toBe(0);
     for (const p of [applicant, registration, audit, committee]) await p.context().close();
   }

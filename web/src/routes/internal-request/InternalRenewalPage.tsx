@@ -3,7 +3,7 @@ import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { ApiError, messagesOf } from '../../api/errors';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { checkRenewal } from './renewal-form';
 import { TextInput } from '../requests/inputs';
@@ -14,15 +14,22 @@ import { formatDate } from '../../lib/dates';
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
- * opens when fewer than 60 days remain; the applicant gives the reason and any notes (spec 02 section 3, checked with
+ * opens when fewer than the expiring-soon setting's days remain (60 by default; the server's start check says so, with
+ * the days, and refuses a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
  * the section schema the server uses), and starting it copies the certified request's data into a renewal draft and
  * opens the same wizard (the terms are the agreement ticked on submission).
  */
 export function InternalRenewalPage() {
-  const { certificateId } = useRouteParams('internal-renewal-request/$facilityPublicId/$certificateId');
+  const { facilityPublicId, certificateId } = useRouteParams('internal-renewal-request/$facilityPublicId/$certificateId');
   const { t, i18n } = useTranslation(['requests', 'shell']);
   const navigate = useNavigate();
   const info = useApi(apiQuery('/api/internal-requests/renewals/{certificateId}', { params: { path: { certificateId } } }));
+  // Whether it may start now is the start's own checks (the window from today's settings, one renewal open at a
+  // time), asked before the reason is typed; a refusal is said in the start's words, in the language of the moment.
+  const check = useApi(
+    apiQuery('/api/requests/start-check', { params: { query: { kind: 'internalRenewal', facilityId: facilityPublicId, certificateId } }, handleErrors: [400, 409] }),
+  );
+  const refused = check.error && [400, 409].includes(check.error.status) ? messagesOf(check.error, t).join(' ') : null;
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   // A field's message: a validation key with its parameters (the form's own check), or the server's text.
@@ -56,7 +63,7 @@ export function InternalRenewalPage() {
               {t('requests:renewal.expires', { date: formatDate(c.expiresAt, i18n.language), count: Math.max(c.daysLeft, 0) })}
             </Text>
           </Box>
-          {c.open ? (
+          {check.isSuccess ? (
             <>
               <TextInput name="renewal.reason" label={t('requests:fields.reason')} value={reason} onChange={setReason} error={errors.reason} required multiline />
               <TextInput name="renewal.notes" label={t('requests:fields.notes')} value={notes} onChange={setNotes} error={errors.notes} multiline />
@@ -65,10 +72,12 @@ export function InternalRenewalPage() {
               </Button>
             </>
           ) : (
-            <Alert.Root status="info" data-testid="renewal-not-open">
-              <Alert.Indicator />
-              <Alert.Title>{t('requests:renewal.notOpen')}</Alert.Title>
-            </Alert.Root>
+            refused && (
+              <Alert.Root status="info" data-testid="renewal-not-open">
+                <Alert.Indicator />
+                <Alert.Title>{refused}</Alert.Title>
+              </Alert.Root>
+            )
           )}
         </Stack>
       )}
