@@ -57,8 +57,8 @@ function detailOfZodIssue(issue: {
   return { field, message: 'invalid' };
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
-  const t = request.t;
+/** The body of a refusal, in the language of `t`: what every error answer sends, and what a question answers with. */
+export function errorBody(t: FastifyRequest['t'], err: AppError): ErrorBody {
   const body: ErrorBody = { error: { code: String(err.code), message: t(`errors:${err.code}`, err.params) } };
   const params = shownParams(`errors:${err.code}`, err.params);
   if (Object.keys(params).length) body.error.params = params;
@@ -70,7 +70,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
       return { message: t(key, all), members: [d.field], key, params: shownParams(key, all) };
     });
   }
-  return reply.status(httpStatusOf(err)).send(body);
+  return body;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  return reply.status(httpStatusOf(err)).send(errorBody(request.t, err));
 }
 
 export default fp(async (app) => {

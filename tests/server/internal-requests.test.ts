@@ -204,20 +204,23 @@ describe('internal certificate renewal (type 202)', () => {
       c.get(`/api/requests/start-check?kind=internalRenewal&facilityId=inf-almarai-foods&certificateId=${id}&lang=${lang}`);
     const start = (id: string) => applicant.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: 'inf-almarai-foods', certificateId: id });
     const far = await certificate(200);
+    // A refused start is an answer (200), not an error: the page asked a question.
     const refused = await check(applicant, far);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.code).toBe('RenewalNotOpen');
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json()).toMatchObject({ canStart: false, refusal: { code: 'RenewalNotOpen' } });
     // The same words as the start's own refusal, with the window's days, in the caller's language.
-    expect(refused.json().error).toEqual((await start(far)).json().error);
-    expect(refused.json().error.message).toBe('A certificate can be renewed only when fewer than 60 days of its validity remain.');
-    expect((await check(applicant, far, 'ar')).json().error.message).toMatch(/^لا يمكن تجديد الشهادة.*60/);
+    const started = await start(far);
+    expect(started.statusCode).toBe(400);
+    expect(refused.json().refusal).toEqual(started.json().error);
+    expect(refused.json().refusal.message).toBe('A certificate can be renewed only when fewer than 60 days of its validity remain.');
+    expect((await check(applicant, far, 'ar')).json().refusal.message).toMatch(/^لا يمكن تجديد الشهادة.*60/);
 
     const near = await certificate(30);
-    expect((await check(applicant, near)).json()).toEqual({ canStart: true });
+    expect((await check(applicant, near)).json()).toEqual({ canStart: true, refusal: null });
     // Nothing was started by asking: the start goes through, and then the check says one is open.
     expect((await start(near)).statusCode).toBe(201);
     const open = await check(applicant, near);
-    expect([open.statusCode, open.json().error.code]).toEqual([409, 'RequestAlreadyOpen']);
+    expect([open.statusCode, open.json().canStart, open.json().refusal.code]).toEqual([200, false, 'RequestAlreadyOpen']);
     // Another facility's user learns nothing about it.
     expect((await check(external, near)).statusCode).toBe(404);
   });

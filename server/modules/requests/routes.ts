@@ -7,7 +7,8 @@ import { isStaff } from '../../../machines/roles';
 import type { Actor } from '../../../machines/actor';
 import { finishedOutcome } from '../../../machines/services/outcome';
 import { canSee } from '../../../workflows/queries';
-import { AppError, AppErrorCode } from '../../errors';
+import { AppError, AppErrorCode, httpStatusOf } from '../../errors';
+import { errorBody } from '../../plugins/errors';
 import { ZErrorBody } from '../../schemas';
 import { trustedSuccess } from '../../trusted-response';
 import { assertMayStart, noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, visibleRequest } from './service';
@@ -110,16 +111,22 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['requests'],
         summary:
-          'Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written; a refusal answers as the start would',
+          'Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written. A refused start is an answer, not an error: `refusal` is the error the start would send (its code, message and params); a facility or certificate the caller may not see is 404 as anywhere',
         querystring: ZStartRequest.omit({ data: true }),
-        response: { 200: z.object({ canStart: z.literal(true) }), ...errors, 409: ZErrorBody },
+        response: { 200: z.object({ canStart: z.boolean(), refusal: ZErrorBody.shape.error.nullable() }), ...errors },
       },
     },
     async (request) => {
       // A start page asks before its button is pressed, so a refusal (a renewal not open, one already open) is read
-      // first, in the same words the start would answer with.
-      await assertMayStart(app, request.actor!, request.query);
-      return { canStart: true as const };
+      // first, in the same words the start would answer with. Only the start's refusals (400, 409) are answers: a page
+      // that asked must not show an error for a question, nor the browser log one.
+      try {
+        await assertMayStart(app, request.actor!, request.query);
+        return { canStart: true, refusal: null };
+      } catch (e) {
+        if (!(e instanceof AppError) || ![400, 409].includes(httpStatusOf(e))) throw e;
+        return { canStart: false, refusal: errorBody(request.t, e).error };
+      }
     },
   );
 

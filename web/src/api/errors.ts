@@ -77,3 +77,6 @@ export function saysOf(error: ApiError): Said[] {
 
 /** saysOf in the reader's language now. */
 export const messagesOf = (error: ApiError, t: TFunction): string[] => saysOf(error).map((s) => messageText(t, s));
+
+/** A refusal a question answered with (the start check's `refusal`: the error body the call would send), in words now. */
+export const refusalText = (refusal: NonNullable<ApiErrorBody['error']>, t: TFunction): string => messagesOf(apiErrorFromBody(400, { error: refusal }), t).join(' ');

@@ -3250,7 +3250,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written; a refusal answers as the start would
+         * Whether the caller may start the service `kind` for the facility (and its certificate) now: the start’s own checks (facility, permissions, subject certificate, preconditions), nothing written. A refused start is an answer, not an error: `refusal` is the error the start would send (its code, message and params); a facility or certificate the caller may not see is 404 as anywhere
          * @description Who may call it: Any signed-in user.
          */
         get: operations["getRequestsStartCheck"];
@@ -15264,8 +15264,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        canStart: true;
+                        canStart: boolean;
+                        refusal: {
+                            code: string;
+                            message: string;
+                            params?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            validationErrors?: {
+                                key: string;
+                                members: string[];
+                                message: string;
+                                params: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -15273,7 +15287,6 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, refusalText } from '../../api/errors';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { checkRenewal } from './renewal-form';
 import { TextInput } from '../requests/inputs';
@@ -27,9 +27,9 @@ export function InternalRenewalPage() {
   // Whether it may start now is the start's own checks (the window from today's settings, one renewal open at a
   // time), asked before the reason is typed; a refusal is said in the start's words, in the language of the moment.
   const check = useApi(
-    apiQuery('/api/requests/start-check', { params: { query: { kind: 'internalRenewal', facilityId: facilityPublicId, certificateId } }, handleErrors: [400, 409] }),
+    apiQuery('/api/requests/start-check', { params: { query: { kind: 'internalRenewal', facilityId: facilityPublicId, certificateId } } }),
   );
-  const refused = check.error && [400, 409].includes(check.error.status) ? messagesOf(check.error, t).join(' ') : null;
+  const refused = check.data?.refusal ? refusalText(check.data.refusal, t) : null;
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   // A field's message: a validation key with its parameters (the form's own check), or the server's text.
@@ -63,7 +63,7 @@ export function InternalRenewalPage() {
               {t('requests:renewal.expires', { date: formatDate(c.expiresAt, i18n.language), count: Math.max(c.daysLeft, 0) })}
             </Text>
           </Box>
-          {check.isSuccess ? (
+          {check.data?.canStart ? (
             <>
               <TextInput name="renewal.reason" label={t('requests:fields.reason')} value={reason} onChange={setReason} error={errors.reason} required multiline />
               <TextInput name="renewal.notes" label={t('requests:fields.notes')} value={notes} onChange={setNotes} error={errors.notes} multiline />

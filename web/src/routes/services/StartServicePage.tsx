@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
 import { apiQuery, useApi } from '../../api/query';
-import { ApiError, messagesOf } from '../../api/errors';
+import { ApiError, refusalText } from '../../api/errors';
 import { showProblem } from '../../components/problem-handler';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
@@ -53,14 +53,14 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
   // The start's own checks, asked before the button is pressed: a refusal (a renewal not open, one already open, an
   // expired acceptance certificate) is said here in the start's words and read again in a new language.
   const check = useApi(
-    apiQuery('/api/requests/start-check', { params: { query: { kind, facilityId: publicId, certificateId } }, handleErrors: [400, 409] }),
+    apiQuery('/api/requests/start-check', { params: { query: { kind, facilityId: publicId, certificateId } } }),
     { enabled: !!publicId },
   );
   const [starting, setStarting] = useState(false);
   const title = t(def.titleKey);
   const f = facility.data;
   const c = certificateId ? certificate.data : undefined;
-  const refused = check.error && [400, 409].includes(check.error.status) ? messagesOf(check.error, t).join(' ') : null;
+  const refused = check.data?.refusal ? refusalText(check.data.refusal, t) : null;
 
   const start = async () => {
     setStarting(true);
@@ -113,7 +113,7 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
               alignSelf="start"
               colorPalette="brand"
               loading={starting}
-              disabled={!f || (!!certificateId && !c) || !check.isSuccess}
+              disabled={!f || (!!certificateId && !c) || !check.data?.canStart}
               aria-describedby={refused ? START_REFUSED_ID : undefined}
               onClick={() => void start()}
               data-testid="start-service"
