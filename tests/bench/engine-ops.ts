@@ -4,7 +4,9 @@
  * than throughput does, so on a shared machine this is the figure to compare before and after a change.
  *   DATABASE_URL=… npx tsx tests/bench/engine-ops.ts   (BENCH_DB=pglite for PGlite in memory, BENCH_CYCLES=150)
  * BENCH_ENGINE_ONLY=1 (BENCH_SECONDS=8) runs only the engine, 8 clients: a profile without the raw side
- * (`node --import tsx --cpu-prof tests/bench/engine-ops.ts`). A benchmark: it asserts nothing.
+ * (`node --import tsx --cpu-prof tests/bench/engine-ops.ts`). BENCH_PROFILE=START,SUBMIT runs only the engine, one
+ * client, and prints the profile of the named operations alone (op-profile.ts; bundle with esbuild into db/ for
+ * line numbers). A benchmark: it asserts nothing.
  */
 import postgres from 'postgres';
 import { openDatabase } from '../../db/client';
@@ -12,6 +14,7 @@ import { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { testStoreDeps } from '../helpers/deps';
 import { machinesCatalogue } from '../../workflows/machines-catalogue';
 import { MIX, engineMixClient, opName, rawMixClient, recordMix } from './engine-mix';
+import { opProfiler } from './op-profile';
 
 async function main() {
   const kind = process.env.BENCH_DB ?? 'postgres';
@@ -43,10 +46,19 @@ async function main() {
       console.log(`engine only: ${n} ops, ${((u.user + u.system) / 1000 / n).toFixed(3)} ms/op`);
       return;
     }
+    const cycles = Number(process.env.BENCH_CYCLES ?? 150);
+    if (process.env.BENCH_PROFILE) {
+      const profiled = new Set(process.env.BENCH_PROFILE.split(','));
+      const eng = engineMixClient(engine);
+      for (let c = 0; c < 10 * MIX.length; c++) await eng();
+      const profiler = await opProfiler();
+      for (let c = 0; c < cycles; c++) for (const op of MIX) await (profiled.has(opName(op)) ? profiler.time(opName(op), eng) : eng());
+      await profiler.report();
+      return;
+    }
     const recorded = await recordMix(database);
     const raw = rawMixClient(database, recorded);
     const eng = engineMixClient(engine);
-    const cycles = Number(process.env.BENCH_CYCLES ?? 150);
     const sums = { raw: MIX.map(() => 0), engine: MIX.map(() => 0) };
     for (let c = 0; c < cycles + 10; c++) {
       for (const [side, op] of [['raw', raw], ['engine', eng]] as const) {
