@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { apiErrorFromBody, messagesOf } from '../../web/src/api/errors';
+import { apiErrorFromBody, messagesOf, refusalOf, saysOf } from '../../web/src/api/errors';
 import { refusalMessages, serverErrors } from '../../web/src/components/form/wizard-errors';
 import { messageText } from '../../web/src/components/form/validation-messages';
 import arErrors from '../../locales/ar/errors.json';
@@ -71,5 +71,12 @@ describe('a server refusal after a language switch', () => {
     });
     expect(messagesOf(refused, i18next.getFixedT('ar'))).toEqual(['الصف 3، العلامة التجارية (عربي): استخدم الحروف العربية فقط']);
     expect(messagesOf(refused, i18next.getFixedT('en'))).toEqual(['Row 3, Brand (Arabic): Use Arabic letters only']);
+  });
+
+  it("an error screen's server message and a page's own refusal (GDPR) say their key in the new language", () => {
+    const notFound = apiErrorFromBody(404, { error: { code: 'NotFound', message: arErrors.NotFound } });
+    expect(said('en')(refusalOf(notFound))).toBe(enErrors.NotFound);
+    const inUse = apiErrorFromBody(409, { error: { code: 'GdprAccountInUse', message: 'نص عربي', params: { requests: 2, bills: 1 } } });
+    expect(saysOf(inUse).map(said('en'))).toEqual([enErrors.GdprAccountInUse.replace('{{requests}}', '2').replace('{{bills}}', '1')]);
   });
 });
