@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
@@ -76,6 +77,19 @@ describe('internal Halal certificate lifecycle', () => {
     await expectStatus(page, code);
   }
 
+  /** The product upload form from the template, with one product row (sheet row 3) filled by column key. */
+  async function productForm(page: Page, row: Record<string, string>): Promise<Buffer> {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await (await page.request.get('/api/product-upload/template')).body()) as unknown as ExcelJS.Buffer);
+    const sheet = wb.getWorksheet('Products')!;
+    sheet.getRow(1).eachCell((cell, col) => {
+      const value = row[String(cell.value)];
+      if (value !== undefined) sheet.getRow(3).getCell(col).value = value;
+    });
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  }
+  const BRAND_AR_LATIN = { ar: 'الصف 3، العلامة التجارية (عربي): استخدم الحروف العربية فقط', en: 'Row 3, Brand (Arabic): Use Arabic letters only' };
+
   async function runLifecycle(lang: Lang) {
     const L = (ar: string, en: string) => (lang === 'ar' ? ar : en);
     const shot = (name: string) => `internal-certificate-${lang}-${name}`;
@@ -119,6 +133,14 @@ describe('internal Halal certificate lifecycle', () => {
     await fill(applicant, 'trademarks.0.nameEn', 'Almarai');
     await testId(applicant, 'wizard-next').click();
     await testId(applicant, 'wizard-step-products').waitFor();
+    // An uploaded form's row error names the row, the column and the problem, and says them again after a switch.
+    const upload = { name: 'products.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+    await testId(applicant, 'product-upload-file').setInputFiles({ ...upload, buffer: await productForm(applicant, { brandAr: 'Almarai' }) });
+    await expect.poll(() => testId(applicant, 'product-upload-errors').innerText()).toContain(BRAND_AR_LATIN[lang]);
+    await testId(applicant, 'language-toggle').click();
+    await expect.poll(() => testId(applicant, 'product-upload-errors').innerText()).toContain(BRAND_AR_LATIN[lang === 'ar' ? 'en' : 'ar']);
+    await testId(applicant, 'language-toggle').click();
+    await expect.poll(() => applicant.evaluate(() => document.documentElement.lang)).toBe(lang);
     await testId(applicant, 'products-add').click();
     await fill(applicant, 'products.0.nameAr', 'حليب طازج');
     await fill(applicant, 'products.0.nameEn', 'Fresh Milk');

@@ -81,9 +81,11 @@ describe('portal shell', () => {
     await testId(page, 'login-error').waitFor();
     expect(await text(page, 'login-error')).toContain('اسم المستخدم أو كلمة المرور غير صحيحة');
     expect(pathOf(page)).toBe('/account/login');
-    // Server messages come back in the language the user switched to.
+    // The refusal on the page says itself again in the language the user switched to (kept as its key, not as the
+    // Arabic words it came in), and server messages come back in it.
     await testId(page, 'language-toggle').click();
     await page.waitForFunction(() => document.documentElement.dir === 'ltr');
+    await expect.poll(() => text(page, 'login-error')).toBe('The user name or password is incorrect.');
     await page.locator('input[name="password"]').fill('wrong-again');
     await testId(page, 'login-submit').click();
     await page.getByText('The user name or password is incorrect.').waitFor();

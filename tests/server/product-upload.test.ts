@@ -171,11 +171,14 @@ describe('uploading the filled form', () => {
     expect(error.validationErrors[1].message).toBe('Row 5, Food authority product number: This product already exists');
   });
 
-  it('answers in Arabic for an Arabic caller', async () => {
-    const res = await send(applicant, await filled([good({ brandAr: 'Almarai' })]), 'ar');
-    const error = res.json().error;
+  it('answers in the language asked, and names the column and the message as keys the web says again after a switch', async () => {
+    const file = await filled([good({ brandAr: 'Almarai' })]);
+    const error = (await send(applicant, file, 'ar')).json().error;
     expect(error.message).toBe('تعذر رفع المنتجات بسبب أخطاء في البيانات المدخلة (الصف 3).');
     expect(error.validationErrors[0].message).toBe('الصف 3، العلامة التجارية (عربي): استخدم الحروف العربية فقط');
+    expect((await send(applicant, file, 'en')).json().error.validationErrors[0].message).toBe('Row 3, Brand (Arabic): Use Arabic letters only');
+    // Keys, not words of the request's language: the column's key and the validation key.
+    expect(error.validationErrors[0]).toMatchObject({ key: 'validation:form.productRow', params: { row: 3, column: 'brandAr', message: 'arabicOnly' } });
   });
 
   it('refuses a file that is not the filled template', async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { apiErrorFromBody, messagesOf } from '../../web/src/api/errors';
+import { apiErrorFromBody, messagesOf, refusalOf, saysOf } from '../../web/src/api/errors';
 import { refusalMessages, serverErrors } from '../../web/src/components/form/wizard-errors';
 import { messageText } from '../../web/src/components/form/validation-messages';
 import arErrors from '../../locales/ar/errors.json';
@@ -9,6 +9,8 @@ import arValidation from '../../locales/ar/validation.json';
 import enValidation from '../../locales/en/validation.json';
 import arShell from '../../locales/ar/shell.json';
 import enShell from '../../locales/en/shell.json';
+import arForms from '../../locales/ar/forms.json';
+import enForms from '../../locales/en/forms.json';
 
 /**
  * A server refusal shown in a wizard (its banner, its fields) is said again in the reader's language after a switch:
@@ -17,7 +19,10 @@ import enShell from '../../locales/en/shell.json';
  */
 beforeAll(async () => {
   await i18next.init({
-    resources: { ar: { errors: arErrors, validation: arValidation, shell: arShell }, en: { errors: enErrors, validation: enValidation, shell: enShell } },
+    resources: {
+      ar: { errors: arErrors, validation: arValidation, shell: arShell, forms: arForms },
+      en: { errors: enErrors, validation: enValidation, shell: enShell, forms: enForms },
+    },
     lng: 'ar',
     defaultNS: 'shell',
     interpolation: { escapeValue: false },
@@ -51,5 +56,27 @@ describe('a server refusal after a language switch', () => {
     const refused = apiErrorFromBody(400, { error: { code: 'SomethingNew', message: 'نص من الخادم', validationErrors: [{ message: 'حقل', members: ['x'] }] } });
     expect(said('en')(serverErrors(refused).x!)).toBe('حقل');
     expect(said('en')(refusalMessages(apiErrorFromBody(409, { error: { code: 'SomethingNew', message: 'نص من الخادم' } }))[0]!)).toBe('نص من الخادم');
+  });
+
+  it('a product upload row error names its row, column and message in the new language (ProductUpload)', () => {
+    // The body as the server sends it for an Arabic request (tests/server/product-upload.test.ts): the column and the
+    // message are keys, so the page draws them in the language it is read in now.
+    const refused = apiErrorFromBody(400, {
+      error: {
+        code: 'ProductUploadRowErrors',
+        message: arErrors.ProductUploadRowErrors.replace('{{rows}}', '3'),
+        params: { rows: '3' },
+        validationErrors: [{ message: 'الصف 3، العلامة التجارية (عربي): استخدم الحروف العربية فقط', members: ['rows.3.brandAr'], key: 'validation:form.productRow', params: { row: 3, column: 'brandAr', message: 'arabicOnly' } }],
+      },
+    });
+    expect(messagesOf(refused, i18next.getFixedT('ar'))).toEqual(['الصف 3، العلامة التجارية (عربي): استخدم الحروف العربية فقط']);
+    expect(messagesOf(refused, i18next.getFixedT('en'))).toEqual(['Row 3, Brand (Arabic): Use Arabic letters only']);
+  });
+
+  it("an error screen's server message and a page's own refusal (GDPR) say their key in the new language", () => {
+    const notFound = apiErrorFromBody(404, { error: { code: 'NotFound', message: arErrors.NotFound } });
+    expect(said('en')(refusalOf(notFound))).toBe(enErrors.NotFound);
+    const inUse = apiErrorFromBody(409, { error: { code: 'GdprAccountInUse', message: 'نص عربي', params: { requests: 2, bills: 1 } } });
+    expect(saysOf(inUse).map(said('en'))).toEqual([enErrors.GdprAccountInUse.replace('{{requests}}', '2').replace('{{bills}}', '1')]);
   });
 });

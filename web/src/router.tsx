@@ -13,7 +13,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Permissions as P } from '../../machines/permissions';
 import { api, data } from './api/client';
 import { queryClient } from './api/query';
-import { ApiError, isScreenStatus } from './api/errors';
+import { ApiError, isScreenStatus, refusalOf } from './api/errors';
 import { AppShell, shellShown, useDocumentLanguage } from './components/AppShell';
 import { ErrorScreen } from './components/ErrorScreen';
 import { placeholder } from './components/PlaceholderPage';
@@ -190,7 +190,7 @@ async function requireMainUser(kind: 'cb' | 'facility', id: string): Promise<voi
 export function RouteErrorScreen({ error }: ErrorComponentProps) {
   useDocumentLanguage();
   if (error instanceof ForbiddenRouteError) return <ErrorScreen status={403} />;
-  if (error instanceof ApiError && isScreenStatus(error.status)) return <ErrorScreen status={error.status} message={error.serverMessage} />;
+  if (error instanceof ApiError && isScreenStatus(error.status)) return <ErrorScreen status={error.status} message={refusalOf(error)} />;
   console.error(error);
   return <ErrorScreen status={500} />;
 }

@@ -87,23 +87,23 @@ const productUploadModule: FastifyPluginAsyncZod = async (app) => {
       if ((await fileTypeFromBuffer(buffer))?.mime !== XLSX_MIME) throw new AppError(ProductUploadError.InvalidFile);
 
       const result = validateProductRows(await readProductRows(buffer), productSchema);
-      if (result.errors.length) throw rowErrors(result.errors, request.t);
+      if (result.errors.length) throw rowErrors(result.errors);
       return { count: result.products.length, products: result.products };
     },
   );
 };
 
-/** One refusal listing every error as "Row N, <column>: <message>" in the caller's language. */
-function rowErrors(errors: RowError[], t: (key: string, options?: Record<string, unknown>) => string): AppError {
+/**
+ * One refusal listing every error as "Row N, <column>: <message>". The column and the message go as keys
+ * (`validation:form.productRow` names them with $t()), so the text is said in the caller's language here and again in
+ * the reader's language after a switch on the web.
+ */
+function rowErrors(errors: RowError[]): AppError {
   const rows = [...new Set(errors.map((e) => e.row))];
   return new AppError(
     ProductUploadError.RowErrors,
     { rows: rows.join(', ') },
-    errors.map((e) => ({
-      field: `rows.${e.row}.${e.field}`,
-      message: 'form.productRow',
-      params: { row: e.row, column: t(`forms:product.${e.field}`), message: t(`validation:${e.message}`) },
-    })),
+    errors.map((e) => ({ field: `rows.${e.row}.${e.field}`, message: 'form.productRow', params: { row: e.row, column: e.field, message: e.message } })),
   );
 }
 

@@ -2,15 +2,16 @@ import { useEffect } from 'react';
 import { Box, Button, Container, Flex, Heading, Text } from '@chakra-ui/react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import type { ErrorScreenStatus } from '../api/errors';
+import type { ErrorScreenStatus, Said } from '../api/errors';
 import { LOGIN_PATH, safeReturnUrl } from '../session/access';
+import { messageText } from './form/validation-messages';
 import { LanguageToggle } from './LanguageToggle';
 import { Logo } from './Logo';
 
 export interface ErrorScreenProps {
   status: ErrorScreenStatus;
-  /** The server's message, when a call failed; otherwise the screen's own text. */
-  message?: string;
+  /** The server's message (refusalOf: its key, said here so it follows a language switch), when a call failed; otherwise the screen's own text. */
+  message?: Said;
   /** Called before leaving through one of the screen's buttons (clears a screen raised by a failed call). */
   onLeave?: () => void;
 }
@@ -46,7 +47,7 @@ export function ErrorScreen({ status, message, onLeave }: ErrorScreenProps) {
           {t(`errorScreen.${status}.title`)}
         </Heading>
         <Text mt="4" color="fg.muted" fontSize="lg">
-          {message || t(`errorScreen.${status}.description`)}
+          {message ? messageText(t, message) : t(`errorScreen.${status}.description`)}
         </Text>
         <Flex mt="10" gap="3" justify="center" wrap="wrap">
           {status === 401 && (

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { configureApi } from '../api/client';
-import { type ApiError, isScreenStatus, messagesOf } from '../api/errors';
+import { type ApiError, isScreenStatus, messagesOf, refusalOf } from '../api/errors';
 import { errorScreen } from '../api/problems';
 import { loadSession, sessionExpiredNotice } from '../session/session-store';
 import { notify } from './toaster';
@@ -20,7 +20,7 @@ export function installProblemHandler(): void {
         return;
       }
       if (isScreenStatus(error.status)) {
-        errorScreen.set({ status: error.status, message: error.serverMessage });
+        errorScreen.set({ status: error.status, message: refusalOf(error) });
         return;
       }
       showProblem(error);

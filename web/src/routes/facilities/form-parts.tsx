@@ -91,21 +91,23 @@ export function AttachmentInput({
   const { t } = useTranslation('facilities');
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setPending(true);
-    setError(null);
+    setRefusal(null);
     try {
       onChange(await uploadAttachment(category, file));
     } catch (e) {
-      if (e instanceof ApiError) setError(messagesOf(e, t).join(' '));
+      if (e instanceof ApiError) setRefusal(e);
       onChange(null);
     } finally {
       setPending(false);
       if (input.current) input.current.value = '';
     }
   };
+  // Said when drawn, so a refusal follows a language switch.
+  const error = refusal ? messagesOf(refusal, t).join(' ') : null;
   return (
     <Box borderWidth="1px" borderRadius="md" p="3" data-testid={`attachment-${category}`}>
       <Flex align="center" gap="3" wrap="wrap">

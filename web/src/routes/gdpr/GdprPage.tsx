@@ -4,7 +4,8 @@ import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } f
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError } from '../../api/errors';
+import { ApiError, saysOf, type Said } from '../../api/errors';
+import { messageText } from '../../components/form/validation-messages';
 import { apiQuery, useApi } from '../../api/query';
 import { PERSONAL_DATA } from '../../../../machines/personal-data';
 import { formatDate } from '../../lib/dates';
@@ -15,9 +16,12 @@ import { clearSelectedFacility } from '../../session/selected-facility';
 
 const STATUS_TONE = { preparing: 'orange', ready: 'green', expired: 'gray', failed: 'red' } as const;
 
-/** The message of a refusal the page shows itself (the three GDPR messages of spec 01 §8), else rethrows. */
-function refusalText(e: unknown): string {
-  if (e instanceof ApiError && e.status === 409) return e.serverMessage || e.code;
+/**
+ * A refusal the page shows itself (the three GDPR messages of spec 01 §8) as keys, said when drawn so it follows a
+ * language switch; anything else is rethrown.
+ */
+function conflictSaid(e: unknown): Said[] {
+  if (e instanceof ApiError && e.status === 409) return saysOf(e);
   throw e;
 }
 
@@ -38,8 +42,8 @@ export function GdprPage() {
   const session = useSession();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [exportMessage, setExportMessage] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<Said[] | null>(null);
+  const [exportMessage, setExportMessage] = useState<Said[] | null>(null);
   const title = t('shell:screens.gdpr');
   const list = useApi(apiQuery('/api/gdpr/requests'));
   const preparing = list.data?.items.some((r) => r.status === 'preparing') ?? false;
@@ -58,7 +62,7 @@ export function GdprPage() {
       await data(api.POST('/api/gdpr/requests', { handleErrors: [409] }));
       notify.success(t('admin:gdpr.requested'));
     } catch (e) {
-      setExportMessage(refusalText(e));
+      setExportMessage(conflictSaid(e));
     }
     await reload();
   };
@@ -69,7 +73,7 @@ export function GdprPage() {
     try {
       ({ token } = await data(api.POST('/api/gdpr/requests/{id}/download-token', { params: { path: { id } }, handleErrors: [409] })));
     } catch (e) {
-      setExportMessage(refusalText(e));
+      setExportMessage(conflictSaid(e));
       await reload();
       return;
     }
@@ -87,12 +91,9 @@ export function GdprPage() {
     try {
       await data(api.POST('/api/gdpr/delete-account', { body: { confirm: true }, handleErrors: [409] }));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        setConfirming(false);
-        setRefusal(e.serverMessage || t(`errors:${e.code}`));
-        return;
-      }
-      throw e;
+      setRefusal(conflictSaid(e));
+      setConfirming(false);
+      return;
     }
     setConfirming(false);
     clearSelectedFacility();
@@ -123,7 +124,7 @@ export function GdprPage() {
             {exportMessage && (
               <Alert.Root status="warning" data-testid="gdpr-message">
                 <Alert.Indicator />
-                <Alert.Description>{exportMessage}</Alert.Description>
+                <Alert.Description>{exportMessage.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
               </Alert.Root>
             )}
             <Heading as="h3" size="sm" mt="2">
@@ -176,7 +177,7 @@ export function GdprPage() {
             {refusal && (
               <Alert.Root status="warning" data-testid="gdpr-refused">
                 <Alert.Indicator />
-                <Alert.Description>{refusal}</Alert.Description>
+                <Alert.Description>{refusal.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
               </Alert.Root>
             )}
           </Card.Body>

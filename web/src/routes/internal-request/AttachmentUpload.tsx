@@ -26,12 +26,12 @@ export function AttachmentUpload(p: {
   const { t } = useTranslation(['requests']);
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [error, setError] = useState<string[]>([]);
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [pending, setPending] = useState(false);
   const [name, setName] = useState('');
   const upload = async (file: File) => {
     setPending(true);
-    setError([]);
+    setRefusal(null);
     const body = new FormData();
     body.append('file', file);
     try {
@@ -46,11 +46,13 @@ export function AttachmentUpload(p: {
       setName(a.name);
       await p.onUploaded(a);
     } catch (e) {
-      if (e instanceof ApiError) setError(messagesOf(e, t));
+      if (e instanceof ApiError) setRefusal(e);
     } finally {
       setPending(false);
     }
   };
+  // Said when drawn, so a refusal follows a language switch.
+  const error = refusal ? messagesOf(refusal, t) : [];
   return (
     <Box>
       <Flex gap="3" align="center" wrap="wrap">

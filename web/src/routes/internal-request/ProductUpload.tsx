@@ -6,17 +6,18 @@ import { ApiError, messagesOf } from '../../api/errors';
 
 /**
  * The product upload form: download the .xlsx template, upload it filled in; the products come back and join the
- * list, or every row error is listed with its row number (the server validates each row, spec 02 section 5).
+ * list, or every row error is listed with its row number (the server validates each row, spec 02 section 5). The
+ * refusal is kept as it came and said when drawn, so its rows and columns follow a language switch.
  */
 export function ProductUpload({ onProducts }: { onProducts: (products: Record<string, unknown>[]) => void }) {
   const { t } = useTranslation('requests');
   const id = useId();
-  const [errors, setErrors] = useState<string[]>([]);
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [pending, setPending] = useState(false);
   const [count, setCount] = useState<number | null>(null);
   const upload = async (file: File) => {
     setPending(true);
-    setErrors([]);
+    setRefusal(null);
     setCount(null);
     const body = new FormData();
     body.append('file', file);
@@ -26,11 +27,12 @@ export function ProductUpload({ onProducts }: { onProducts: (products: Record<st
       setCount(r.count);
       onProducts(r.products);
     } catch (e) {
-      if (e instanceof ApiError) setErrors(messagesOf(e, t));
+      if (e instanceof ApiError) setRefusal(e);
     } finally {
       setPending(false);
     }
   };
+  const errors = refusal ? messagesOf(refusal, t) : [];
   return (
     <Box borderWidth="1px" borderStyle="dashed" borderRadius="md" p="4" data-testid="product-upload">
       <Text fontWeight="semibold" mb="2">

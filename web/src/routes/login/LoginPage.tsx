@@ -11,7 +11,8 @@ import { signIn } from '../../session/session-store';
 
 /**
  * The sign-in page (/account/login?returnUrl=...). The original portal used its identity server's page; this one
- * signs in against POST /api/auth/login and then returns to where the user was going, or to their start page.
+ * signs in against POST /api/auth/login and then returns to where the user was going, or to their start page. A
+ * refusal is kept as it came and said when drawn, so it follows a language switch.
  */
 export function LoginPage() {
   const { t } = useTranslation('shell');
@@ -20,7 +21,7 @@ export function LoginPage() {
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ userName?: FieldMessage; password?: FieldMessage }>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
   const [pending, setPending] = useState(false);
 
   const submit = async (e: React.FormEvent) => {
@@ -39,7 +40,7 @@ export function LoginPage() {
       await router.invalidate();
       router.history.push(target);
     } catch (err) {
-      if (err instanceof ApiError) setFailure(messagesOf(err, t));
+      if (err instanceof ApiError) setFailure(err);
       setPassword('');
     } finally {
       setPending(false);
@@ -64,7 +65,7 @@ export function LoginPage() {
                 {failure && (
                   <Alert.Root status="error" data-testid="login-error">
                     <Alert.Indicator />
-                    <Alert.Description>{failure.join(' ')}</Alert.Description>
+                    <Alert.Description>{messagesOf(failure, t).join(' ')}</Alert.Description>
                   </Alert.Root>
                 )}
                 <FormField label={t('login.userName')} required error={errors.userName}>

@@ -163,7 +163,8 @@ export function TextsPage({ mode }: { mode: 'language' | 'templates' }) {
 function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntry; template: boolean; onClose: () => void; onSaved: () => Promise<void> }) {
   const { t } = useTranslation(['admin', 'common']);
   const [values, setValues] = useState<Record<Lang, string>>({ ar: inForce(entry, 'ar'), en: inForce(entry, 'en') });
-  const [serverErrors, setServerErrors] = useState<Partial<Record<Lang, string>>>({});
+  // A refusal per language, said when drawn so it follows a language switch.
+  const [serverErrors, setServerErrors] = useState<Partial<Record<Lang, ApiError>>>({});
   const [pending, setPending] = useState(false);
   useEffect(() => setValues({ ar: inForce(entry, 'ar'), en: inForce(entry, 'en') }), [entry]);
 
@@ -189,7 +190,7 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
         await data(api.PUT('/api/admin/texts', { body: { lang, namespace: entry.namespace, key: entry.key, value: values[lang] }, handleErrors: [400] }));
       } catch (e) {
         ok = false;
-        if (e instanceof ApiError) setServerErrors((s) => ({ ...s, [lang]: messagesOf(e, t).join(' ') }));
+        if (e instanceof ApiError) setServerErrors((s) => ({ ...s, [lang]: e }));
       }
     }
     await loadTextOverrides();
@@ -232,7 +233,8 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
               <SimpleGrid columns={{ base: 1, md: 2 }} gap="5">
                 {LANGS.map((lang) => {
                   const v = entry.texts[lang];
-                  const error = serverErrors[lang] ?? (values[lang] !== inForce(entry, lang) ? problem(lang) : null);
+                  const refused = serverErrors[lang];
+                  const error = refused ? messagesOf(refused, t).join(' ') : values[lang] !== inForce(entry, lang) ? problem(lang) : null;
                   return (
                     <Stack key={lang} gap="3" data-testid={`editor-${lang}`}>
                       <Text fontWeight="semibold">{t(`admin:texts.languages.${lang}`)}</Text>
