@@ -16,7 +16,7 @@ import { useStartCheck } from '../services/start-check';
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
  * opens when fewer than the expiring-soon setting's days remain (60 by default; the server's start check says so, with
- * the days, and refuses a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
+ * the days, and refuses a suspended certificate and a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
  * the section schema the server uses), and starting it copies the certified request's data into a renewal draft and
  * opens the same wizard (the terms are the agreement ticked on submission).
  */
