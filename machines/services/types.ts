@@ -29,7 +29,7 @@ export type CertificateTableKind = 'internalHalal' | 'externalHalal' | 'cbDesign
 export type Precondition =
   /** The request's subject certificate (or, without one, the facility's newest certificate of these kinds) is valid: active or expiring soon, not expired, not suspended. */
   | { type: 'validCertificate'; certificateKinds: readonly CertificateTableKind[] }
-  /** Renewal opens when the subject certificate has at most `threshold` days left, or has expired. It makes the service a renewal (renewalWindowOf). */
+  /** Renewal opens when the subject certificate has at most `threshold` days left, or has expired, and is not suspended. It makes the service a renewal (renewalWindowOf). */
   | { type: 'renewalWindow'; threshold: 'expiringSoonDays' | 'cbRenewalPromptDays' }
   /** Spec 02 section 4: an expired Halal certificate blocks the facility's other services until renewed. */
   | { type: 'notBlockedByExpiredCertificate' }

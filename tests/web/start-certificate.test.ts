@@ -6,6 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { StartCertificate, type SubjectCertificate } from '../../web/src/routes/services/StartCertificate';
 import { fullSystem } from '../../web/src/theme';
+import { ZCertificate } from '../../machines/forms/records';
 import arRequests from '../../locales/ar/requests.json';
 import enRequests from '../../locales/en/requests.json';
 import arRecords from '../../locales/ar/records.json';
@@ -27,16 +28,32 @@ await i18n.init({
 });
 
 const dual = (iso: string) => ({ iso, gregorian: iso.slice(0, 10), hijri: null });
-// The server's answer for a CB designation (GET /api/certificates/:id), as far as the page reads it.
-const open = {
+const party = (publicId: string, nameEn: string) => ({ publicId, type: 'ConformityBody', nameAr: nameEn, nameEn, registrationNumber: null, countryCode: 'MY', city: null });
+// The server's answer for a CB designation (GET /api/certificates/:id), through the schema the route answers with.
+const open: SubjectCertificate = ZCertificate.parse({
   id: 'c1',
   number: 'CB-2026-000123',
+  legacyNumber: null,
   kind: 'cbDesignation',
   kindLabel: 'CB designation',
+  status: { code: 1, public: 'active', label: 'Active' },
+  holder: party('cb-global-halal', 'Global Halal Conformity Body'),
+  issuer: null,
+  scope: null,
+  categories: ['C'],
+  products: [],
+  issuedAt: dual('2025-04-15T21:00:00.000Z'),
+  validFrom: dual('2025-04-15T21:00:00.000Z'),
   // 21:00 UTC is the next day in Riyadh: the portal's clock decides the day shown.
   expiresAt: dual('2028-04-15T21:00:00.000Z'),
+  verificationCode: 'CBCODE0001',
+  verificationUrl: 'https://halal.example/verify/CBCODE0001',
+  requestId: null,
+  requestNumber: null,
+  certificate: null,
   renewal: { kind: 'cbRenewal', start: '/cba-renewal-request/$cbPublicId/$certificateId' },
-} as unknown as SubjectCertificate;
+  lifecycle: true,
+});
 
 const page = async (lang: 'ar' | 'en', c: SubjectCertificate) => {
   await i18n.changeLanguage(lang);

@@ -10,7 +10,8 @@ import { fileSafe, markZip } from './mark-package';
 import { listCertificates, type CertificateRenewal } from './certificate-list';
 import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
 import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
-import { daysLeft } from '../requests/preconditions';
+import { renewalRefusal } from '../requests/preconditions';
+import type { BusinessSettings } from '../../../machines/services/settings';
 import { renewalWindowOf, type ServiceRegistry } from '../../../machines/services';
 import type { CertificateRow } from './certificate-view';
 import type { Actor } from '../../../machines/actor';
@@ -32,22 +33,15 @@ const ZCertificateQuery = z.object({
 
 /**
  * The renewal a holder may start from this certificate now: the service whose subject is a certificate of this kind
- * and whose renewal window (its precondition, with today's settings) is open. The start call checks it all again.
+ * and whose renewal window is open, by the start's own check of that precondition (renewalRefusal, with today's
+ * settings), so the tab and the page never offer a renewal the start refuses. The start checks the rest again.
  */
-function renewalOf(
-  services: ServiceRegistry,
-  settings: Record<string, unknown>,
-  actor: Actor,
-  cert: CertificateRow,
-  now = new Date(),
-): CertificateRenewal | null {
-  if (!actor.facilityIds.includes(cert.facilityPublicId) || cert.status === 4 || cert.suspendedAt) return null;
+function renewalOf(services: ServiceRegistry, settings: BusinessSettings, actor: Actor, cert: CertificateRow, now = new Date()): CertificateRenewal | null {
+  if (!actor.facilityIds.includes(cert.facilityPublicId)) return null;
   for (const def of Object.values(services)) {
     if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
     const renewalWindow = renewalWindowOf(def);
-    if (!renewalWindow) continue;
-    const days = Number(settings[renewalWindow.threshold]);
-    if (daysLeft(cert, now) <= days) return { kind: def.kind, start: def.routes.start };
+    if (renewalWindow && !renewalRefusal(cert, renewalWindow, settings, now)) return { kind: def.kind, start: def.routes.start };
   }
   return null;
 }
@@ -72,9 +66,9 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      // Each row says whether its renewal is open now, by the rule the certificate page uses, so the facility's
-      // certificates tab offers a renewal only inside its window (the start call checks it all again).
-      const settings = app.settings.current() as unknown as Record<string, unknown>;
+      // Each row says whether its renewal is open now, as the certificate page and the start check say it, so the
+      // facility's certificates tab offers a renewal only inside its window and never for a suspended certificate.
+      const settings = app.settings.current();
       const page = await listCertificates(app.db, request.actor!, request.query, new Date(), (c) => renewalOf(app.services, settings, request.actor!, c));
       return {
         ...page,
@@ -100,7 +94,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         ...view,
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
-        renewal: renewalOf(app.services, app.settings.current() as unknown as Record<string, unknown>, request.actor!, cert),
+        renewal: renewalOf(app.services, app.settings.current(), request.actor!, cert),
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
         lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),
       };

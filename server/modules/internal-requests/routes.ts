@@ -96,16 +96,16 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.internalRequest.request },
       schema: {
         tags: ['internal-requests'],
-        summary: 'Whether a certificate of the caller’s facility may be renewed now (the expiring-soon threshold, or expired)',
+        summary:
+          'The certificate of the caller’s facility a renewal would be about: its number, expiry and days left (whether the renewal may start now is GET /api/requests/start-check)',
         params: z.object({ certificateId: z.uuid() }),
-        response: { 200: z.object({ number: z.string(), expiresAt: z.string(), daysLeft: z.number().int(), open: z.boolean() }), ...errorResponses },
+        response: { 200: z.object({ number: z.string(), expiresAt: z.string(), daysLeft: z.number().int() }), ...errorResponses },
       },
     },
     async (request) => {
       const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, request.params.certificateId));
       if (!cert || cert.kind !== 'internalHalal' || !request.actor!.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
-      const left = daysLeft(cert);
-      return { number: cert.number, expiresAt: cert.expiresAt.toISOString(), daysLeft: left, open: left <= app.settings.current().expiringSoonDays };
+      return { number: cert.number, expiresAt: cert.expiresAt.toISOString(), daysLeft: daysLeft(cert) };
     },
   );
 

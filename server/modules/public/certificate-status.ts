@@ -24,9 +24,12 @@ export interface CertificateDates {
 /** Code 4 means suspended for certificates; for a Halal mark it is "valid soon", which the dates tell anyway. */
 export const suspendedCode = (c: Pick<CertificateDates, 'status' | 'kind'>): boolean => c.status === 4 && c.kind !== 'halalMark';
 
+/** Suspended: its code says so, or its suspension date is set (a lifecycle's SUSPEND writes both). */
+export const isSuspended = (c: Pick<CertificateDates, 'status' | 'kind' | 'suspendedAt'>): boolean => suspendedCode(c) || Boolean(c.suspendedAt);
+
 export function publicStatusOf(c: CertificateDates, now: Date = new Date()): PublicCertificateStatus {
   if (c.cancelled) return 'cancelled';
-  if (suspendedCode(c) || c.suspendedAt) return 'suspended';
+  if (isSuspended(c)) return 'suspended';
   if (c.status === 2 || c.expiresAt.getTime() <= now.getTime()) return 'expired';
   // A mark (or renewed certificate) issued ahead of its start date is "valid soon" until that date.
   if (c.validFrom.getTime() > now.getTime()) return 'validSoon';

@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
-import type { CertificateTableKind, FacilityType, Precondition, ServiceDefinition } from '../../../machines/services';
+import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
 import { assertCbServicesAllowed } from '../facilities/certificate-rules';
+import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 
 /*
@@ -18,6 +19,7 @@ registerErrorStatus({
   CertificateRequired: 400,
   CertificateNotValid: 400,
   RenewalNotOpen: 400,
+  CertificateSuspended: 400,
   RequestAlreadyOpen: 409,
 });
 
@@ -57,6 +59,18 @@ async function newestCertificate(db: Db, facilityPublicId: string, kinds: readon
   return cert;
 }
 
+/**
+ * Why the renewal of a certificate may not start now, or null when its window is open: a suspended certificate is not
+ * renewed until the suspension is lifted (README, choices), else it opens with at most the window's days left (or
+ * expired). The start checks it (the renewalWindow precondition) and the certificates answers offer a renewal by it
+ * (certificates/routes.ts renewalOf), so the tab never offers a renewal the start refuses.
+ */
+export function renewalRefusal(subject: CertificateRow, window: RenewalWindow, settings: BusinessSettings, now: Date): AppError | null {
+  if (isSuspended(subject)) return new AppError('CertificateSuspended', { number: subject.number });
+  const days = settings[window.threshold];
+  return daysLeft(subject, now) > days ? new AppError('RenewalNotOpen', { days, number: subject.number }) : null;
+}
+
 export interface PreconditionInput {
   db: Db;
   def: ServiceDefinition;
@@ -77,8 +91,8 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
     }
     case 'renewalWindow': {
       if (!i.subject) throw new AppError('CertificateRequired');
-      const days = i.settings[p.threshold];
-      if (daysLeft(i.subject, i.now) > days) throw new AppError('RenewalNotOpen', { days, number: i.subject.number });
+      const refusal = renewalRefusal(i.subject, p, i.settings, i.now);
+      if (refusal) throw refusal;
       return;
     }
     case 'notBlockedByExpiredCertificate':

@@ -17,8 +17,6 @@ export interface ApiErrorBody {
   error?: { code?: string; message?: string; params?: Record<string, unknown>; validationErrors?: ApiValidationError[] };
 }
 
-export type { Said };
-
 /** A failed call: `status` 0 means the server could not be reached. */
 export class ApiError extends Error {
   constructor(
@@ -41,13 +39,17 @@ export function apiErrorFromBody(status: number, body: unknown): ApiError {
   return new ApiError(status, code, e?.message ?? '', Array.isArray(e?.validationErrors) ? e.validationErrors : [], params);
 }
 
-/** The server's message as its key (`errors:<code>`) and parameters, or its text when this web has no such key; '' without one. */
-export function refusalOf(error: ApiError): Said {
-  if (!error.serverMessage) return '';
-  const key = `errors:${error.code}`;
-  return i18next.exists(key) ? { key, params: error.params } : error.serverMessage;
+/**
+ * A refusal's words as its key (`errors:<code>`) and parameters, or the server's text when this web has no such key;
+ * '' without one. The refusal is a failed call, or the error body a question answered with (the start check's
+ * `refusal`: the body the call itself would send).
+ */
+export function refusalOf(refusal: ApiError | NonNullable<ApiErrorBody['error']>): Said {
+  const text = refusal instanceof ApiError ? refusal.serverMessage : refusal.message;
+  if (!text) return '';
+  const key = `errors:${refusal.code}`;
+  return refusal.code && i18next.exists(key) ? { key, params: refusal.params ?? {} } : text;
 }
-
 
 /** Statuses shown as a full error screen rather than a message (spec 01 section 8). */
 export const SCREEN_STATUSES = [401, 403, 404, 500] as const;
@@ -77,6 +79,3 @@ export function saysOf(error: ApiError): Said[] {
 
 /** saysOf in the reader's language now. */
 export const messagesOf = (error: ApiError, t: TFunction): string[] => saysOf(error).map((s) => messageText(t, s));
-
-/** A refusal a question answered with (the start check's `refusal`: the error body the call would send), in words now. */
-export const refusalText = (refusal: NonNullable<ApiErrorBody['error']>, t: TFunction): string => messagesOf(apiErrorFromBody(400, { error: refusal }), t).join(' ');

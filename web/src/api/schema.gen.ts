@@ -2422,7 +2422,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether a certificate of the caller’s facility may be renewed now (the expiring-soon threshold, or expired)
+         * The certificate of the caller’s facility a renewal would be about: its number, expiry and days left (whether the renewal may start now is GET /api/requests/start-check)
          * @description Who may call it: A signed-in user holding InternalFacilityRequestService.Request.
          */
         get: operations["getInternalRequestsRenewalsByCertificateId"];
@@ -12941,7 +12941,6 @@ export interface operations {
                         daysLeft: number;
                         expiresAt: string;
                         number: string;
-                        open: boolean;
                     };
                 };
             };

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, refusalText } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { checkRenewal } from './renewal-form';
 import { TextInput } from '../requests/inputs';
@@ -11,11 +11,12 @@ import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { formatDate } from '../../lib/dates';
+import { useStartCheck } from '../services/start-check';
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
  * opens when fewer than the expiring-soon setting's days remain (60 by default; the server's start check says so, with
- * the days, and refuses a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
+ * the days, and refuses a suspended certificate and a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
  * the section schema the server uses), and starting it copies the certified request's data into a renewal draft and
  * opens the same wizard (the terms are the agreement ticked on submission).
  */
@@ -24,12 +25,9 @@ export function InternalRenewalPage() {
   const { t, i18n } = useTranslation(['requests', 'shell']);
   const navigate = useNavigate();
   const info = useApi(apiQuery('/api/internal-requests/renewals/{certificateId}', { params: { path: { certificateId } } }));
-  // Whether it may start now is the start's own checks (the window from today's settings, one renewal open at a
-  // time), asked before the reason is typed; a refusal is said in the start's words, in the language of the moment.
-  const check = useApi(
-    apiQuery('/api/requests/start-check', { params: { query: { kind: 'internalRenewal', facilityId: facilityPublicId, certificateId } } }),
-  );
-  const refused = check.data?.refusal ? refusalText(check.data.refusal, t) : null;
+  // Whether it may start now is the start's own checks (the window from today's settings, not suspended, one renewal
+  // open at a time), asked before the reason is typed; a refusal is said in the start's words.
+  const { canStart, refused } = useStartCheck('internalRenewal', facilityPublicId, certificateId);
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   // A field's message: a validation key with its parameters (the form's own check), or the server's text.
@@ -63,7 +61,7 @@ export function InternalRenewalPage() {
               {t('requests:renewal.expires', { date: formatDate(c.expiresAt, i18n.language), count: Math.max(c.daysLeft, 0) })}
             </Text>
           </Box>
-          {check.data?.canStart ? (
+          {canStart ? (
             <>
               <TextInput name="renewal.reason" label={t('requests:fields.reason')} value={reason} onChange={setReason} error={errors.reason} required multiline />
               <TextInput name="renewal.notes" label={t('requests:fields.notes')} value={notes} onChange={setNotes} error={errors.notes} multiline />

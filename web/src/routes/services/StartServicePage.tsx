@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SERVICES, type RequestKind } from '../../../../machines/services';
 import { api, data } from '../../api/client';
 import { apiQuery, useApi } from '../../api/query';
-import { ApiError, refusalText } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { showProblem } from '../../components/problem-handler';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useMemberFacility } from '../facilities/facilities-api';
@@ -15,6 +15,7 @@ import { facilityProfilePath } from '../../session/selected-facility';
 import type { RequestDetail } from '../requests/requests-api';
 import { WEB_SERVICES, wizardPathOf } from './services';
 import { StartCertificate } from './StartCertificate';
+import { useStartCheck } from './start-check';
 
 /** The refusal's id: the disabled Start button is described by it. */
 const START_REFUSED_ID = 'start-refused';
@@ -50,17 +51,13 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
   const { facility } = useMemberFacility(publicId);
   // A certificate the user may not read answers 404: the shell's not-found screen.
   const certificate = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId ?? '' } } }), { enabled: !!certificateId });
-  // The start's own checks, asked before the button is pressed: a refusal (a renewal not open, one already open, an
-  // expired acceptance certificate) is said here in the start's words and read again in a new language.
-  const check = useApi(
-    apiQuery('/api/requests/start-check', { params: { query: { kind, facilityId: publicId, certificateId } } }),
-    { enabled: !!publicId },
-  );
+  // The start's own checks, asked before the button is pressed: a refusal (a renewal not open, one already open, a
+  // suspended certificate, an expired acceptance certificate) is said here in the start's words.
+  const { canStart, refused } = useStartCheck(kind, publicId, certificateId);
   const [starting, setStarting] = useState(false);
   const title = t(def.titleKey);
   const f = facility.data;
   const c = certificateId ? certificate.data : undefined;
-  const refused = check.data?.refusal ? refusalText(check.data.refusal, t) : null;
 
   const start = async () => {
     setStarting(true);
@@ -113,7 +110,7 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
               alignSelf="start"
               colorPalette="brand"
               loading={starting}
-              disabled={!f || (!!certificateId && !c) || !check.data?.canStart}
+              disabled={!f || (!!certificateId && !c) || !canStart}
               aria-describedby={refused ? START_REFUSED_ID : undefined}
               onClick={() => void start()}
               data-testid="start-service"

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ServiceDefinition, StepCheck } from '../../../../machines/services';
-import { refusalOf, type Said } from '../../api/errors';
+import { refusalOf } from '../../api/errors';
+import type { Said } from '../../components/form/validation-messages';
 import { apiQuery, queryClient } from '../../api/query';
 import { generalMessages, issuesToErrors, serverErrors, type Errors } from '../../components/form/wizard-errors';
 import { confirmImporter, ImporterCheck } from './ImporterCheck';
