@@ -1,5 +1,6 @@
 import { createStore } from '../lib/create-store';
-import type { ErrorScreenStatus, Said } from './errors';
+import type { ErrorScreenStatus } from './errors';
+import type { Said } from '../components/form/validation-messages';
 
 /**
  * The full-page error screen raised by a failed call (401, 403, 404, 500: spec 01 section 8). The shell shows it

@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 import { Box, Button, Container, Flex, Heading, Text } from '@chakra-ui/react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import type { ErrorScreenStatus, Said } from '../api/errors';
+import type { ErrorScreenStatus } from '../api/errors';
 import { LOGIN_PATH, safeReturnUrl } from '../session/access';
-import { messageText } from './form/validation-messages';
+import { messageText, type Said } from './form/validation-messages';
 import { LanguageToggle } from './LanguageToggle';
 import { Logo } from './Logo';
 

@@ -4,8 +4,8 @@ import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } f
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, saysOf, type Said } from '../../api/errors';
-import { messageText } from '../../components/form/validation-messages';
+import { ApiError, saysOf } from '../../api/errors';
+import { messageText, type Said } from '../../components/form/validation-messages';
 import { apiQuery, useApi } from '../../api/query';
 import { PERSONAL_DATA } from '../../../../machines/personal-data';
 import { formatDate } from '../../lib/dates';
