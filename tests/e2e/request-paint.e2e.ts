@@ -93,9 +93,12 @@ describe('the signed-in request page painted by the server', () => {
     await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
     // The owner's own request id with its last digit changed: the same shape, no such request.
     const missing = requestId.slice(0, -1) + (requestId.endsWith('0') ? '1' : '0');
-    await page.goto(`/requests/${missing}?lang=ar`);
+    // Arabic by default, no ?lang= (the toggle would reload the route without it, and the server say it again).
+    await page.goto(`/requests/${missing}`);
     const screen = testId(page, 'error-screen');
     await expect.poll(() => screen.innerText()).toContain('السجل المطلوب غير موجود.');
+    // The switch reads the request again in English; held unanswered, so the words come from the refusal's key.
+    await page.route(`**/api/requests/${missing}**`, () => undefined);
     await screen.getByTestId('language-toggle').click();
     await expect.poll(() => screen.innerText()).toContain('The requested record does not exist.');
     expect(await screen.innerText()).not.toContain('السجل المطلوب غير موجود.');
