@@ -130,6 +130,16 @@ describe('a person goes through the portal', () => {
     // The file field is a translated button, not the browser's "Choose File".
     expect(await testId(page, 'attachment-industrialLicense-button').innerText()).toBe(lang === 'ar' ? 'اختر ملفًا' : 'Choose a file');
     expect(await testId(page, 'attachment-industrialLicense').evaluate((e) => getComputedStyle(e).opacity)).toBe('0');
+    if (lang === 'ar') {
+      // A ".pdf" that is not a PDF inside: refused, and the refusal on screen follows a language switch.
+      const refused = testId(page, 'attachments-industrialLicense').locator('[data-testid="upload-error"]');
+      await testId(page, 'attachment-industrialLicense').setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf') });
+      await expect.poll(() => refused.innerText()).toBe('محتوى الملف لا يطابق نوعه.');
+      await testId(page, 'language-toggle').click();
+      await expect.poll(() => refused.innerText()).toBe('The file content does not match its file type.');
+      await testId(page, 'language-toggle').click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    }
     for (const category of INTERNAL_REQUEST_ATTACHMENTS.required) {
       await testId(page, `attachment-${category}`).setInputFiles(pdfNamed(`${category}-first.pdf`));
       await testId(page, `attachments-${category}`).locator('[data-testid="attachment-name"]').waitFor();

@@ -87,6 +87,25 @@ describe('the signed-in request page painted by the server', () => {
     await context.close();
   });
 
+  it("the owner's error screen for a request that does not exist says the server's refusal again after a language switch", async () => {
+    const { page, context, errors } = await openPage(browser, server.url);
+    await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));
+    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+    // The owner's own request id with its last digit changed: the same shape, no such request.
+    const missing = requestId.slice(0, -1) + (requestId.endsWith('0') ? '1' : '0');
+    // Arabic by default, no ?lang= (the toggle would reload the route without it, and the server say it again).
+    await page.goto(`/requests/${missing}`);
+    const screen = testId(page, 'error-screen');
+    await expect.poll(() => screen.innerText()).toContain('السجل المطلوب غير موجود.');
+    // The switch reads the request again in English; held unanswered, so the words come from the refusal's key.
+    await page.route(`**/api/requests/${missing}**`, () => undefined);
+    await screen.getByTestId('language-toggle').click();
+    await expect.poll(() => screen.innerText()).toContain('The requested record does not exist.');
+    expect(await screen.innerText()).not.toContain('السجل المطلوب غير موجود.');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("an action whose code cannot be fetched closes with the network message, the page stays, and the next click opens it", async () => {
     const { page, context, errors } = await openPage(browser, server.url);
     await context.addCookies(owner.jar.map((c) => ({ ...c, url: server.url })));

@@ -1,4 +1,6 @@
 import i18next, { type TFunction } from 'i18next';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { messageText, validationSaid, type Said } from '../components/form/validation-messages';
 
 /**
@@ -79,3 +81,18 @@ export function saysOf(error: ApiError): Said[] {
 
 /** saysOf in the reader's language now. */
 export const messagesOf = (error: ApiError, t: TFunction): string[] => saysOf(error).map((s) => messageText(t, s));
+
+/**
+ * The refusal a page shows itself, kept as the failed call threw it and said when drawn: `messages` are in the reader's
+ * language now (none without a refusal), so a refusal already on screen follows a language switch. `refuse` keeps a
+ * failed call (anything else is no refusal: the page shows none), `clear` forgets it.
+ */
+export function useRefusal() {
+  const { t } = useTranslation();
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  return {
+    messages: refusal ? messagesOf(refusal, t) : [],
+    refuse: useCallback((error: unknown) => setRefusal(error instanceof ApiError ? error : null), []),
+    clear: useCallback(() => setRefusal(null), []),
+  };
+}

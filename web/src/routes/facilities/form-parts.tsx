@@ -2,7 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { Badge, Box, Button, Flex, NativeSelect, Text } from '@chakra-ui/react';
 import countries from 'i18n-iso-countries';
 import { useTranslation } from 'react-i18next';
-import { ApiError, messagesOf } from '../../api/errors';
+import { useRefusal } from '../../api/errors';
 import { uploadAttachment, type Attachment } from './facilities-api';
 
 const ALPHA2 = Object.keys(countries.getAlpha2Codes()).sort();
@@ -91,23 +91,22 @@ export function AttachmentInput({
   const { t } = useTranslation('facilities');
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const refusal = useRefusal();
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setPending(true);
-    setRefusal(null);
+    refusal.clear();
     try {
       onChange(await uploadAttachment(category, file));
     } catch (e) {
-      if (e instanceof ApiError) setRefusal(e);
+      refusal.refuse(e);
       onChange(null);
     } finally {
       setPending(false);
       if (input.current) input.current.value = '';
     }
   };
-  // Said when drawn, so a refusal follows a language switch.
-  const error = refusal ? messagesOf(refusal, t).join(' ') : null;
+  const error = refusal.messages.join(' ') || null;
   return (
     <Box borderWidth="1px" borderRadius="md" p="3" data-testid={`attachment-${category}`}>
       <Flex align="center" gap="3" wrap="wrap">

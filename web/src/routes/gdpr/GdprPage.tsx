@@ -4,8 +4,7 @@ import { CardCell, CardHeader, cardBody, type CardColumn, cardRow, cardTable } f
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, saysOf } from '../../api/errors';
-import { messageText, type Said } from '../../components/form/validation-messages';
+import { ApiError, useRefusal } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { PERSONAL_DATA } from '../../../../machines/personal-data';
 import { formatDate } from '../../lib/dates';
@@ -16,12 +15,9 @@ import { clearSelectedFacility } from '../../session/selected-facility';
 
 const STATUS_TONE = { preparing: 'orange', ready: 'green', expired: 'gray', failed: 'red' } as const;
 
-/**
- * A refusal the page shows itself (the three GDPR messages of spec 01 §8) as keys, said when drawn so it follows a
- * language switch; anything else is rethrown.
- */
-function conflictSaid(e: unknown): Said[] {
-  if (e instanceof ApiError && e.status === 409) return saysOf(e);
+/** A refusal the page shows itself (the three GDPR messages of spec 01 §8); anything else is rethrown. */
+function conflictOf(e: unknown): ApiError {
+  if (e instanceof ApiError && e.status === 409) return e;
   throw e;
 }
 
@@ -42,8 +38,8 @@ export function GdprPage() {
   const session = useSession();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const [refusal, setRefusal] = useState<Said[] | null>(null);
-  const [exportMessage, setExportMessage] = useState<Said[] | null>(null);
+  const refusal = useRefusal();
+  const exportMessage = useRefusal();
   const title = t('shell:screens.gdpr');
   const list = useApi(apiQuery('/api/gdpr/requests'));
   const preparing = list.data?.items.some((r) => r.status === 'preparing') ?? false;
@@ -57,23 +53,23 @@ export function GdprPage() {
   }, [preparing, reload]);
 
   const ask = async () => {
-    setExportMessage(null);
+    exportMessage.clear();
     try {
       await data(api.POST('/api/gdpr/requests', { handleErrors: [409] }));
       notify.success(t('admin:gdpr.requested'));
     } catch (e) {
-      setExportMessage(conflictSaid(e));
+      exportMessage.refuse(conflictOf(e));
     }
     await reload();
   };
 
   const download = async (id: string) => {
-    setExportMessage(null);
+    exportMessage.clear();
     let token: string;
     try {
       ({ token } = await data(api.POST('/api/gdpr/requests/{id}/download-token', { params: { path: { id } }, handleErrors: [409] })));
     } catch (e) {
-      setExportMessage(conflictSaid(e));
+      exportMessage.refuse(conflictOf(e));
       await reload();
       return;
     }
@@ -87,11 +83,11 @@ export function GdprPage() {
   };
 
   const remove = async () => {
-    setRefusal(null);
+    refusal.clear();
     try {
       await data(api.POST('/api/gdpr/delete-account', { body: { confirm: true }, handleErrors: [409] }));
     } catch (e) {
-      setRefusal(conflictSaid(e));
+      refusal.refuse(conflictOf(e));
       setConfirming(false);
       return;
     }
@@ -121,10 +117,10 @@ export function GdprPage() {
               {t('admin:gdpr.request')}
             </Button>
             {list.data?.nextRequestAt && <Text color="fg.muted">{t('admin:gdpr.nextRequest', { after: formatDate(list.data.nextRequestAt, i18n.language, 'stamp') })}</Text>}
-            {exportMessage && (
+            {exportMessage.messages.length > 0 && (
               <Alert.Root status="warning" data-testid="gdpr-message">
                 <Alert.Indicator />
-                <Alert.Description>{exportMessage.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
+                <Alert.Description>{exportMessage.messages.join(' ')}</Alert.Description>
               </Alert.Root>
             )}
             <Heading as="h3" size="sm" mt="2">
@@ -174,10 +170,10 @@ export function GdprPage() {
                 {t('admin:gdpr.delete')}
               </Button>
             )}
-            {refusal && (
+            {refusal.messages.length > 0 && (
               <Alert.Root status="warning" data-testid="gdpr-refused">
                 <Alert.Indicator />
-                <Alert.Description>{refusal.map((m) => messageText(t, m)).join(' ')}</Alert.Description>
+                <Alert.Description>{refusal.messages.join(' ')}</Alert.Description>
               </Alert.Root>
             )}
           </Card.Body>

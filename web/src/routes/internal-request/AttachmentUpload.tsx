@@ -3,7 +3,7 @@ import { Box, Button, Flex, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
 import type { ApiResponse } from '../../api/query';
-import { ApiError, messagesOf } from '../../api/errors';
+import { useRefusal } from '../../api/errors';
 import { UploadIcon } from '../../components/icons';
 
 export type UploadedAttachment = ApiResponse<'/api/attachments', 'post'>;
@@ -26,12 +26,12 @@ export function AttachmentUpload(p: {
   const { t } = useTranslation(['requests']);
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const refusal = useRefusal();
   const [pending, setPending] = useState(false);
   const [name, setName] = useState('');
   const upload = async (file: File) => {
     setPending(true);
-    setRefusal(null);
+    refusal.clear();
     const body = new FormData();
     body.append('file', file);
     try {
@@ -46,13 +46,12 @@ export function AttachmentUpload(p: {
       setName(a.name);
       await p.onUploaded(a);
     } catch (e) {
-      if (e instanceof ApiError) setRefusal(e);
+      refusal.refuse(e);
     } finally {
       setPending(false);
     }
   };
-  // Said when drawn, so a refusal follows a language switch.
-  const error = refusal ? messagesOf(refusal, t) : [];
+  const error = refusal.messages;
   return (
     <Box>
       <Flex gap="3" align="center" wrap="wrap">

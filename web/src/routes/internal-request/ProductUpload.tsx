@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { useRefusal } from '../../api/errors';
 
 /**
  * The product upload form: download the .xlsx template, upload it filled in; the products come back and join the
@@ -12,12 +12,12 @@ import { ApiError, messagesOf } from '../../api/errors';
 export function ProductUpload({ onProducts }: { onProducts: (products: Record<string, unknown>[]) => void }) {
   const { t } = useTranslation('requests');
   const id = useId();
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const refusal = useRefusal();
   const [pending, setPending] = useState(false);
   const [count, setCount] = useState<number | null>(null);
   const upload = async (file: File) => {
     setPending(true);
-    setRefusal(null);
+    refusal.clear();
     setCount(null);
     const body = new FormData();
     body.append('file', file);
@@ -27,12 +27,12 @@ export function ProductUpload({ onProducts }: { onProducts: (products: Record<st
       setCount(r.count);
       onProducts(r.products);
     } catch (e) {
-      if (e instanceof ApiError) setRefusal(e);
+      refusal.refuse(e);
     } finally {
       setPending(false);
     }
   };
-  const errors = refusal ? messagesOf(refusal, t) : [];
+  const errors = refusal.messages;
   return (
     <Box borderWidth="1px" borderStyle="dashed" borderRadius="md" p="4" data-testid="product-upload">
       <Text fontWeight="semibold" mb="2">

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Box, Button, Card, Flex, Heading, Input, Link as ChakraLink, Stack, Text } from '@chakra-ui/react';
 import { Link, useRouter, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { ApiError, messagesOf } from '../../api/errors';
+import { useRefusal } from '../../api/errors';
 import { FormField } from '../../components/form/FormField';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { PageContainer } from '../../components/PageHeader';
@@ -21,7 +21,7 @@ export function LoginPage() {
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ userName?: FieldMessage; password?: FieldMessage }>({});
-  const [failure, setFailure] = useState<ApiError | null>(null);
+  const failure = useRefusal();
   const [pending, setPending] = useState(false);
 
   const submit = async (e: React.FormEvent) => {
@@ -33,14 +33,14 @@ export function LoginPage() {
     setErrors(missing);
     if (missing.userName || missing.password) return;
     setPending(true);
-    setFailure(null);
+    failure.clear();
     try {
       const session = await signIn(userName.trim(), password);
       const target = safeReturnUrl(search.returnUrl) ?? landingPath(session);
       await router.invalidate();
       router.history.push(target);
     } catch (err) {
-      if (err instanceof ApiError) setFailure(err);
+      failure.refuse(err);
       setPassword('');
     } finally {
       setPending(false);
@@ -62,10 +62,10 @@ export function LoginPage() {
                     {t('login.subtitle')}
                   </Text>
                 </Box>
-                {failure && (
+                {failure.messages.length > 0 && (
                   <Alert.Root status="error" data-testid="login-error">
                     <Alert.Indicator />
-                    <Alert.Description>{messagesOf(failure, t).join(' ')}</Alert.Description>
+                    <Alert.Description>{failure.messages.join(' ')}</Alert.Description>
                   </Alert.Root>
                 )}
                 <FormField label={t('login.userName')} required error={errors.userName}>

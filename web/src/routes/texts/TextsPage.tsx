@@ -3,7 +3,7 @@ import { Badge, Box, Button, Checkbox, Dialog, Flex, Input, NativeSelect, Portal
 import { useTranslation } from 'react-i18next';
 import { fillVariables, variablesOf } from '../../../../machines/text-overrides';
 import { api, data } from '../../api/client';
-import { ApiError, messagesOf } from '../../api/errors';
+import { useRefusal } from '../../api/errors';
 import { apiQuery, useApi } from '../../api/query';
 import { DataTable, FormField, PageContainer, PageHeader, notify, usePaging, type Column } from '../../components';
 import { loadTextOverrides } from '../../i18n';
@@ -163,8 +163,8 @@ export function TextsPage({ mode }: { mode: 'language' | 'templates' }) {
 function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntry; template: boolean; onClose: () => void; onSaved: () => Promise<void> }) {
   const { t } = useTranslation(['admin', 'common']);
   const [values, setValues] = useState<Record<Lang, string>>({ ar: inForce(entry, 'ar'), en: inForce(entry, 'en') });
-  // A refusal per language, said when drawn so it follows a language switch.
-  const [serverErrors, setServerErrors] = useState<Partial<Record<Lang, ApiError>>>({});
+  // A refusal per language (LANGS is fixed, so the hooks are always the same two).
+  const refusals: Record<Lang, ReturnType<typeof useRefusal>> = { ar: useRefusal(), en: useRefusal() };
   const [pending, setPending] = useState(false);
   useEffect(() => setValues({ ar: inForce(entry, 'ar'), en: inForce(entry, 'en') }), [entry]);
 
@@ -183,14 +183,14 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
 
   const save = async () => {
     setPending(true);
-    setServerErrors({});
+    for (const lang of LANGS) refusals[lang].clear();
     let ok = true;
     for (const lang of changed) {
       try {
         await data(api.PUT('/api/admin/texts', { body: { lang, namespace: entry.namespace, key: entry.key, value: values[lang] }, handleErrors: [400] }));
       } catch (e) {
         ok = false;
-        if (e instanceof ApiError) setServerErrors((s) => ({ ...s, [lang]: e }));
+        refusals[lang].refuse(e);
       }
     }
     await loadTextOverrides();
@@ -233,8 +233,7 @@ function EditTextDialog({ entry, template, onClose, onSaved }: { entry: TextEntr
               <SimpleGrid columns={{ base: 1, md: 2 }} gap="5">
                 {LANGS.map((lang) => {
                   const v = entry.texts[lang];
-                  const refused = serverErrors[lang];
-                  const error = refused ? messagesOf(refused, t).join(' ') : values[lang] !== inForce(entry, lang) ? problem(lang) : null;
+                  const error = refusals[lang].messages.join(' ') || (values[lang] !== inForce(entry, lang) ? problem(lang) : null);
                   return (
                     <Stack key={lang} gap="3" data-testid={`editor-${lang}`}>
                       <Text fontWeight="semibold">{t(`admin:texts.languages.${lang}`)}</Text>
