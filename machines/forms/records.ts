@@ -41,6 +41,11 @@ export type BillJson = z.infer<typeof ZBill>;
 
 const ZPartyName = z.object({ publicId: z.string(), nameAr: z.string(), nameEn: z.string() });
 
+/** A renewal service offered from a certificate: its kind and its start path. */
+export const ZRenewalOffer = z.object({ kind: z.string(), start: z.string() });
+/** An open renewal request of a certificate: linked instead of a second renewal. */
+export const ZOpenRenewal = z.object({ id: z.string(), number: z.string(), kind: z.string() });
+
 /** One row of the certificates list. */
 export const ZCertificateSummary = z.object({
   id: z.string(),
@@ -58,8 +63,13 @@ export const ZCertificateSummary = z.object({
   product: z.object({ nameAr: z.string(), nameEn: z.string() }).nullable(),
   issuedAt: z.string(),
   expiresAt: z.string(),
-  /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
-  renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
+  /**
+   * The renewal service to offer now (the caller holds the certificate, its window is open, and no renewal of it is
+   * open); null otherwise.
+   */
+  renewal: ZRenewalOffer.nullable(),
+  /** The caller's renewal request of it that is still open (the start refuses a second one); null otherwise. */
+  openRenewal: ZOpenRenewal.nullable(),
 });
 export type CertificateSummaryJson = z.infer<typeof ZCertificateSummary>;
 
@@ -120,8 +130,13 @@ export const ZCertificate = z.object({
   requestNumber: z.string().nullable(),
   /** For a Halal mark: the certificate it was issued against; null otherwise. */
   certificate: z.object({ id: z.string(), number: z.string() }).nullable(),
-  /** The renewal service to offer now (its window is open and the caller holds the certificate); null otherwise. */
-  renewal: z.object({ kind: z.string(), start: z.string() }).nullable(),
+  /**
+   * The renewal service to offer now (the caller holds the certificate, its window is open, and no renewal of it is
+   * open); null otherwise.
+   */
+  renewal: ZRenewalOffer.nullable(),
+  /** The caller's renewal request of it that is still open (the start refuses a second one); null otherwise. */
+  openRenewal: ZOpenRenewal.nullable(),
   /**
    * Whether the caller may read its lifecycle (`/api/requests/<id>`, its actions and history): staff and the holder's
    * members, when it has one. The issuing CB sees the certificate but not its lifecycle.

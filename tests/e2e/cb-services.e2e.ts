@@ -5,6 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
+import arRequests from '../../locales/ar/requests.json';
+import enRequests from '../../locales/en/requests.json';
 import {
   act,
   confirmIn,
@@ -299,6 +301,20 @@ describe('conformity-body services end to end', () => {
     // The renewal fee, shown including VAT before submitting.
     await expect.poll(() => testId(cb, 'fee-amount').first().innerText()).toBe('25000.00');
     await submitWizard(cb, id, shot);
+
+    // While this renewal is open the certificates tab does not offer another: the row links the open one by its number,
+    // in the user's language (the server's `openRenewal`, by the start's own one-open-request rule).
+    await cb.goto(`/facility-requests/${CB}?tab=certificates`);
+    await waitForIdle(cb);
+    const row = cb.locator('tr', { hasText: number });
+    const openLink = testId(row, 'open-renewal');
+    await openLink.waitFor();
+    expect(await testId(row, 'start-cbRenewal').count()).toBe(0);
+    const requestNumber = (await requestOf(cb, id)).number;
+    const says = { ar: arRequests.renewal.open, en: enRequests.renewal.open }[lang];
+    // The number is drawn left to right in either language (its isolate marks are not the text).
+    expect((await openLink.innerText()).replace(/[\u2066-\u2069]/g, '')).toBe(says.replace('{{number}}', requestNumber));
+    expect(await openLink.getAttribute('href')).toBe(`/requests/${id}`);
 
     await openRequest(registration, id);
     await act(registration, 'ASSIGN_TO_ME');

@@ -434,6 +434,8 @@ describe('internal Halal certificate lifecycle', () => {
     await applicant.goto(`/internal-renewal-request/inf-almarai-foods/${certificatePath.split('/').pop()}`);
     await waitForIdle(applicant);
     await testId(applicant, 'renewal-not-open').waitFor();
+    // The certificate is named as every start page names it (GET /api/certificates/:id, StartCertificate).
+    expect(await testId(applicant, 'start-certificate-number').count()).toBe(1);
     expect((await testId(applicant, 'renewal-not-open').innerText()).trim()).toBe(L(arErrors.RenewalNotOpen, enErrors.RenewalNotOpen).replace('{{days}}', '60'));
     expect(await testId(applicant, 'start-renewal').count()).toBe(0);
     for (const p of [applicant, registration, audit, committee]) await p.context().close();

@@ -37,6 +37,14 @@ async function certificate(daysLeft: number) {
   return { id: row!.id, number };
 }
 
+/** The tab's row and the page of a certificate: the renewal offered, or the open renewal linked instead. */
+async function offered(id: string) {
+  const list = await applicant.get(`/api/certificates?heldBy=${FACILITY}&pageSize=100`);
+  const page = await applicant.get(`/api/certificates/${id}`);
+  const row = (list.json().items as { id: string; renewal: unknown; openRenewal: unknown }[]).find((r) => r.id === id)!;
+  return { tab: { renewal: row.renewal, openRenewal: row.openRenewal }, page: { renewal: page.json().renewal, openRenewal: page.json().openRenewal } };
+}
+
 /** What the holder sees: the renewal offered on the tab's row and on the page, and what the start page says. */
 async function seen(id: string, lang: 'ar' | 'en' = 'en') {
   const list = await applicant.get(`/api/certificates?heldBy=${FACILITY}&pageSize=100&lang=${lang}`);
@@ -77,5 +85,22 @@ describe('the renewal offered and the start check agree', () => {
 
     await accept(committee, id, 'REINSTATE', { reason: 'Corrective actions accepted' });
     expect(await seen(id)).toEqual({ tab: 'internalRenewal', page: 'internalRenewal', canStart: true, says: null });
+  });
+
+  it('one renewal at a time: once started it is linked by its number instead of offered, and offered again once it ended', async () => {
+    const { id } = await certificate(30);
+    const start = () => applicant.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: FACILITY, certificateId: id });
+    const first = await start();
+    expect(first.statusCode).toBe(201);
+    const open = { id: first.json().id, number: first.json().number, kind: 'internalRenewal' };
+    // A second start is refused as before (the start's oneOpenPerSubject), and the tab and the page say so by the same rule.
+    const again = await start();
+    expect([again.statusCode, again.json().error.code, again.json().error.message]).toEqual([409, 'RequestAlreadyOpen', enErrors.RequestAlreadyOpen]);
+    expect(await offered(id)).toEqual({ tab: { renewal: null, openRenewal: open }, page: { renewal: null, openRenewal: open } });
+    expect(await seen(id)).toMatchObject({ tab: null, page: null, canStart: false });
+    // The draft deleted, the machine is in its final state: the renewal is offered again and nothing is linked.
+    await accept(applicant, open.id, 'DELETE', { confirmed: true });
+    const offer = { renewal: { kind: 'internalRenewal', start: expect.any(String) }, openRenewal: null };
+    expect(await offered(id)).toEqual({ tab: offer, page: offer });
   });
 });

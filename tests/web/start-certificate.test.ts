@@ -52,6 +52,7 @@ const open: SubjectCertificate = ZCertificate.parse({
   requestNumber: null,
   certificate: null,
   renewal: { kind: 'cbRenewal', start: '/cba-renewal-request/$cbPublicId/$certificateId' },
+  openRenewal: null,
   lifecycle: true,
 });
 

@@ -9,9 +9,10 @@ import type { Page } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import type { CertificateRow } from './certificate-view';
 import { cancelledMarkIds, markCancelledSql } from './mark-state';
+import type { RenewalOffer } from './renewal-offer';
 
-/** One row of the certificates list (the certificate page has the rest). */
-export interface CertificateSummary {
+/** One row of the certificates list (the certificate page has the rest), with its renewal offer (renewal-offer.ts). */
+export interface CertificateSummary extends RenewalOffer {
   id: string;
   number: string;
   legacyNumber: string | null;
@@ -26,14 +27,6 @@ export interface CertificateSummary {
   product: { nameAr: string; nameEn: string } | null;
   issuedAt: string;
   expiresAt: string;
-  /** The renewal service the caller may start from it now (the certificate page's rule, routes.ts renewalOf); null otherwise. */
-  renewal: CertificateRenewal | null;
-}
-
-/** A renewal service offered from a certificate: its kind and its start path. */
-export interface CertificateRenewal {
-  kind: string;
-  start: string;
 }
 
 export interface CertificateQuery {
@@ -103,7 +96,8 @@ export async function listCertificates(
   actor: Actor,
   q: CertificateQuery,
   now = new Date(),
-  renewalOf: (r: CertificateRow) => CertificateRenewal | null = () => null,
+  /** The page's renewal offers, asked once for all its rows. */
+  renewalOffersOf: (rows: CertificateRow[]) => Promise<(r: CertificateRow) => RenewalOffer>,
 ): Promise<Page<CertificateSummary>> {
   const where: SQL[] = [];
   const staff = isStaff(actor.permissions);
@@ -144,10 +138,11 @@ export async function listCertificates(
     : [];
   const party = (publicId: string) => parties.find((p) => p.publicId === publicId) ?? { publicId, nameAr: '—', nameEn: '—' };
   const cancelled = await cancelledMarkIds(db, rows.filter((r) => r.kind === 'halalMark').map((r) => r.id));
-  return { items: rows.map((r) => ({ ...summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now), renewal: renewalOf(r) })), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+  const offerOf = await renewalOffersOf(rows);
+  return { items: rows.map((r) => ({ ...summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now), ...offerOf(r) })), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }
 
-function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): Omit<CertificateSummary, 'renewal'> {
+function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): Omit<CertificateSummary, keyof RenewalOffer> {
   const brands = new Map<string, { ar: string; en: string }>();
   for (const p of r.products) {
     const ar = p.brandAr?.trim() ?? '';

@@ -7,14 +7,10 @@ import { bilingual } from './bilingual';
 import { certificateView, hasLifecycle, loadCertificate } from './certificate-view';
 import { renderCertificatePdf } from './certificate-pdf';
 import { fileSafe, markZip } from './mark-package';
-import { listCertificates, type CertificateRenewal } from './certificate-list';
+import { listCertificates } from './certificate-list';
+import { renewalOffers } from './renewal-offer';
 import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
 import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
-import { renewalRefusal } from '../requests/preconditions';
-import type { BusinessSettings } from '../../../machines/services/settings';
-import { renewalWindowOf, type ServiceRegistry } from '../../../machines/services';
-import type { CertificateRow } from './certificate-view';
-import type { Actor } from '../../../machines/actor';
 import { canSee } from '../../../workflows/queries';
 
 const ZCertificateQuery = z.object({
@@ -30,21 +26,6 @@ const ZCertificateQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
-
-/**
- * The renewal a holder may start from this certificate now: the service whose subject is a certificate of this kind
- * and whose renewal window is open, by the start's own check of that precondition (renewalRefusal, with today's
- * settings), so the tab and the page never offer a renewal the start refuses. The start checks the rest again.
- */
-function renewalOf(services: ServiceRegistry, settings: BusinessSettings, actor: Actor, cert: CertificateRow, now = new Date()): CertificateRenewal | null {
-  if (!actor.facilityIds.includes(cert.facilityPublicId)) return null;
-  for (const def of Object.values(services)) {
-    if (def.subject.type !== 'certificate' || !def.subject.certificateKinds.includes(cert.kind as never)) continue;
-    const renewalWindow = renewalWindowOf(def);
-    if (renewalWindow && !renewalRefusal(cert, renewalWindow, settings, now)) return { kind: def.kind, start: def.routes.start };
-  }
-  return null;
-}
 
 const params = z.object({ id: z.uuid() });
 /** Binary answers are sent as they are (Fastify does not serialize a Buffer); the schema only documents them. */
@@ -66,10 +47,12 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      // Each row says whether its renewal is open now, as the certificate page and the start check say it, so the
-      // facility's certificates tab offers a renewal only inside its window and never for a suspended certificate.
-      const settings = app.settings.current();
-      const page = await listCertificates(app.db, request.actor!, request.query, new Date(), (c) => renewalOf(app.services, settings, request.actor!, c));
+      // Each row says whether its renewal may start now, or which renewal of it is open, as the certificate page and the
+      // start check say it: the tab offers a renewal only inside its window, never for a suspended certificate, never twice.
+      const now = new Date();
+      const page = await listCertificates(app.db, request.actor!, request.query, now, (rows) =>
+        renewalOffers(app.db, app.services, app.settings.current(), request.actor!, rows, now),
+      );
       return {
         ...page,
         items: page.items.map((c) => ({
@@ -94,7 +77,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         ...view,
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
         status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
-        renewal: renewalOf(app.services, app.settings.current(), request.actor!, cert),
+        ...(await renewalOffers(app.db, app.services, app.settings.current(), request.actor!, [cert]))(cert),
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
         lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),
       };

@@ -10,7 +10,6 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
-import { daysLeft } from '../requests/preconditions';
 import { noticeTexts, sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
 import { renewalSection } from '../../../machines/services/internal';
 
@@ -87,25 +86,6 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await load(request.params.id, request.actor!);
       return draftDeletion(app.db, view.id);
-    },
-  );
-
-  app.get(
-    '/api/internal-requests/renewals/:certificateId',
-    {
-      config: { policy: Permissions.internalRequest.request },
-      schema: {
-        tags: ['internal-requests'],
-        summary:
-          'The certificate of the caller’s facility a renewal would be about: its number, expiry and days left (whether the renewal may start now is GET /api/requests/start-check)',
-        params: z.object({ certificateId: z.uuid() }),
-        response: { 200: z.object({ number: z.string(), expiresAt: z.string(), daysLeft: z.number().int() }), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, request.params.certificateId));
-      if (!cert || cert.kind !== 'internalHalal' || !request.actor!.facilityIds.includes(cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
-      return { number: cert.number, expiresAt: cert.expiresAt.toISOString(), daysLeft: daysLeft(cert) };
     },
   );
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
 import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
@@ -59,16 +59,65 @@ async function newestCertificate(db: Db, facilityPublicId: string, kinds: readon
   return cert;
 }
 
+/** A refusal said as data (an error code and its message parameters): the precondition throws it, a list only reads it. */
+export interface Refusal {
+  code: 'CertificateSuspended' | 'RenewalNotOpen';
+  params: Record<string, string | number>;
+}
+
 /**
  * Why the renewal of a certificate may not start now, or null when its window is open: a suspended certificate is not
  * renewed until the suspension is lifted (README, choices), else it opens with at most the window's days left (or
  * expired). The start checks it (the renewalWindow precondition) and the certificates answers offer a renewal by it
- * (certificates/routes.ts renewalOf), so the tab never offers a renewal the start refuses.
+ * (certificates/renewal-offer.ts), so the tab never offers a renewal the start refuses. Plain data, as a list reads it
+ * for every row.
  */
-export function renewalRefusal(subject: CertificateRow, window: RenewalWindow, settings: BusinessSettings, now: Date): AppError | null {
-  if (isSuspended(subject)) return new AppError('CertificateSuspended', { number: subject.number });
+export function renewalRefusal(subject: CertificateRow, window: RenewalWindow, settings: BusinessSettings, now: Date): Refusal | null {
+  if (isSuspended(subject)) return { code: 'CertificateSuspended', params: { number: subject.number } };
   const days = settings[window.threshold];
-  return daysLeft(subject, now) > days ? new AppError('RenewalNotOpen', { days, number: subject.number }) : null;
+  return daysLeft(subject, now) > days ? { code: 'RenewalNotOpen', params: { days, number: subject.number } } : null;
+}
+
+/** A request still open about a certificate (its machine is not in a final state). */
+export interface OpenRequest {
+  id: string;
+  number: string;
+  kind: string;
+}
+
+/** The certificate a request is about, as its machine keeps it (context.subject). */
+const subjectIdSql = sql<string | null>`${requests.snapshot}->'context'->'subject'->>'certificateId'`;
+
+/**
+ * The oneOpenPerSubject rule for many subjects in one query: the requests of these kinds, started by the given facility
+ * about the given certificate, that are neither deleted nor in a state the machine tags final (the queue column).
+ * Answers a lookup by (facility, certificate); the start refuses a second request by it, the certificates list links the
+ * open one by it.
+ */
+export async function openRequestsAbout(
+  db: Db,
+  kinds: readonly string[],
+  subjects: readonly { facilityPublicId: string; certificateId: string }[],
+  exceptRequestId?: string,
+): Promise<(facilityPublicId: string, certificateId: string) => OpenRequest | undefined> {
+  const rows =
+    kinds.length && subjects.length
+      ? await db
+          .select({ id: requests.id, number: requests.number, kind: requests.kind, facilityPublicId: requests.facilityPublicId, certificateId: subjectIdSql })
+          .from(requests)
+          .where(
+            and(
+              inArray(requests.kind, [...kinds]),
+              inArray(requests.facilityPublicId, [...new Set(subjects.map((s) => s.facilityPublicId))]),
+              inArray(subjectIdSql, [...new Set(subjects.map((s) => s.certificateId))]),
+              isNull(requests.deletedAt),
+              sql`${requests.queue} is distinct from 'final'`,
+              exceptRequestId ? ne(requests.id, exceptRequestId) : undefined,
+            ),
+          )
+      : [];
+  const open = new Map(rows.map((r) => [`${r.facilityPublicId}|${r.certificateId}`, { id: r.id, number: r.number, kind: r.kind }]));
+  return (facilityPublicId, certificateId) => open.get(`${facilityPublicId}|${certificateId}`);
 }
 
 export interface PreconditionInput {
@@ -92,7 +141,7 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
     case 'renewalWindow': {
       if (!i.subject) throw new AppError('CertificateRequired');
       const refusal = renewalRefusal(i.subject, p, i.settings, i.now);
-      if (refusal) throw refusal;
+      if (refusal) throw new AppError(refusal.code, refusal.params);
       return;
     }
     case 'notBlockedByExpiredCertificate':
@@ -101,13 +150,8 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
       return assertCbServicesAllowed(i.facility, i.now);
     case 'oneOpenPerSubject': {
       if (!i.subject) return;
-      const open = await i.db
-        .select({ id: requests.id, number: requests.number, snapshot: requests.snapshot })
-        .from(requests)
-        .where(and(eq(requests.kind, i.def.kind), eq(requests.facilityPublicId, i.facility.publicId), isNull(requests.deletedAt), ne(requests.queue, 'final')));
-      const same = open.find(
-        (r) => r.id !== i.requestId && ((r.snapshot.context as { subject?: { certificateId?: string } }).subject?.certificateId ?? null) === i.subject!.id,
-      );
+      const openAbout = await openRequestsAbout(i.db, [i.def.kind], [{ facilityPublicId: i.facility.publicId, certificateId: i.subject.id }], i.requestId);
+      const same = openAbout(i.facility.publicId, i.subject.id);
       if (same) throw new AppError('RequestAlreadyOpen', { number: same.number });
       return;
     }

@@ -2414,26 +2414,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/internal-requests/renewals/{certificateId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The certificate of the caller’s facility a renewal would be about: its number, expiry and days left (whether the renewal may start now is GET /api/requests/start-check)
-         * @description Who may call it: A signed-in user holding InternalFacilityRequestService.Request.
-         */
-        get: operations["getInternalRequestsRenewalsByCertificateId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/InternalFacilityDelegation/RemoveUser": {
         parameters: {
             query?: never;
@@ -8345,6 +8325,11 @@ export interface operations {
                             kindLabel: string;
                             legacyNumber: string | null;
                             number: string;
+                            openRenewal: {
+                                id: string;
+                                kind: string;
+                                number: string;
+                            } | null;
                             product: {
                                 nameAr: string;
                                 nameEn: string;
@@ -8441,6 +8426,11 @@ export interface operations {
                         legacyNumber: string | null;
                         lifecycle: boolean;
                         number: string;
+                        openRenewal: {
+                            id: string;
+                            kind: string;
+                            number: string;
+                        } | null;
                         products: {
                             brandAr?: string;
                             brandEn?: string;
@@ -12915,40 +12905,6 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    getInternalRequestsRenewalsByCertificateId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                certificateId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        daysLeft: number;
-                        expiresAt: string;
-                        number: string;
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

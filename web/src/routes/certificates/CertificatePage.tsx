@@ -59,6 +59,14 @@ export function CertificatePage() {
                 <Link to={servicePath(renewal.start, startParams(c.holder.publicId, c.id))}>{t('requests:renewal.start')}</Link>
               </Button>
             )}
+            {/* A renewal already open is linked instead of offered again. */}
+            {c.openRenewal && (
+              <Button asChild variant="outline" colorPalette="brand" data-testid="open-renewal">
+                <Link to="/requests/$requestId" params={{ requestId: c.openRenewal.id }}>
+                  {t('requests:renewal.open', { number: ltr(c.openRenewal.number) })}
+                </Link>
+              </Button>
+            )}
             {/* A mark's package: the horizontal and vertical SVG marks with its number and QR code, and the guidelines. */}
             {mark && (
               <Button asChild colorPalette="brand" variant="outline" data-testid="mark-zip">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Stack } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../../api/client';
@@ -10,7 +10,7 @@ import { TextInput } from '../requests/inputs';
 import { apiQuery, useApi } from '../../api/query';
 import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
-import { formatDate } from '../../lib/dates';
+import { StartCertificate } from '../services/StartCertificate';
 import { useStartCheck } from '../services/start-check';
 
 /**
@@ -22,9 +22,10 @@ import { useStartCheck } from '../services/start-check';
  */
 export function InternalRenewalPage() {
   const { facilityPublicId, certificateId } = useRouteParams('internal-renewal-request/$facilityPublicId/$certificateId');
-  const { t, i18n } = useTranslation(['requests', 'shell']);
+  const { t } = useTranslation(['requests', 'shell']);
   const navigate = useNavigate();
-  const info = useApi(apiQuery('/api/internal-requests/renewals/{certificateId}', { params: { path: { certificateId } } }));
+  // The certificate as the generic start page shows it; one the user may not read answers 404 (the not-found screen).
+  const certificate = useApi(apiQuery('/api/certificates/{id}', { params: { path: { id: certificateId } } }));
   // Whether it may start now is the start's own checks (the window from today's settings, not suspended, one renewal
   // open at a time), asked before the reason is typed; a refusal is said in the start's words.
   const { canStart, refused } = useStartCheck('internalRenewal', facilityPublicId, certificateId);
@@ -49,18 +50,13 @@ export function InternalRenewalPage() {
       setErrors(Object.keys(fields).length ? fields : { reason: e.message });
     }
   };
-  const c = info.data;
+  const c = certificate.data;
   return (
     <PageContainer>
       <PageHeader title={t('requests:renewal.title')} breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t('requests:renewal.title') }]} />
       {c && (
         <Stack gap="4" maxW="2xl">
-          <Box>
-            <Text>{t('requests:renewal.certificate', { number: c.number })}</Text>
-            <Text color="fg.muted">
-              {t('requests:renewal.expires', { date: formatDate(c.expiresAt, i18n.language), count: Math.max(c.daysLeft, 0) })}
-            </Text>
-          </Box>
+          <StartCertificate certificate={c} />
           {canStart ? (
             <>
               <TextInput name="renewal.reason" label={t('requests:fields.reason')} value={reason} onChange={setReason} error={errors.reason} required multiline />

@@ -3,7 +3,7 @@ import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelec
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath, servicesFor } from '../../../../machines/services';
-import { Ltr } from '../../components/Bidi';
+import { Ltr, ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
@@ -156,7 +156,7 @@ type CertificateRow = ApiResponse<'/api/certificates'>['items'][number];
 /**
  * The certificates (or Halal marks) the facility holds, newest first. Each certificate offers the services whose
  * subject accepts a certificate of its kind (a CB's designation certificate: renewal and added categories, never an
- * external facility's services).
+ * external facility's services); a renewal already open is linked by its number instead of offered again.
  */
 function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'; facilityType: 'internal' | 'external' | 'cb' | null; permissions: string[] }) {
   const { t, i18n } = useTranslation(['requests', 'services']);
@@ -183,7 +183,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
     { key: 'status', header: t('requests:list.status'), render: (r) => <Badge>{r.status.label}</Badge> },
     { key: 'created', header: t('requests:list.issued'), render: (r) => formatDate(r.issuedAt, i18n.language) },
   ];
-  if ((list.data?.items ?? []).some((r) => servicesOf(r).length)) {
+  if ((list.data?.items ?? []).some((r) => servicesOf(r).length || r.openRenewal)) {
     columns.push({
       key: 'services',
       header: t('requests:list.services'),
@@ -196,6 +196,14 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
               </Link>
             </Button>
           ))}
+          {/* A renewal already open is linked instead of offered again (the server's own start check decides). */}
+          {r.openRenewal && (
+            <ChakraLink asChild colorPalette="brand" fontSize="sm">
+              <Link to="/requests/$requestId" params={{ requestId: r.openRenewal.id }} data-testid="open-renewal">
+                {t('requests:renewal.open', { number: ltr(r.openRenewal.number) })}
+              </Link>
+            </ChakraLink>
+          )}
         </Flex>
       ),
     });
