@@ -188,7 +188,7 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'field-error').first().waitFor();
     await testId(applicant, 'agreement').click();
     await testId(applicant, 'wizard-submit').click();
-    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(applicant);
     await expectStatus(applicant, 2);
     await payBill(applicant, requestId, 1, shot('application-fee'));
@@ -252,7 +252,7 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'wizard-step-summary').waitFor();
     expect(await testId(applicant, 'agreement').count()).toBe(0);
     await testId(applicant, 'wizard-submit').click();
-    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(applicant);
     await expectStatus(applicant, 1);
 

@@ -154,7 +154,7 @@ describe('a person goes through the portal', () => {
     expect(await page.locator('[data-testid="wizard-step-summary"] [data-testid="attachment-link"]').allInnerTexts()).toContain('licence-2026.pdf');
     await testId(page, 'agreement').click();
     await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await page.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(page);
     await testId(page, 'request-status').waitFor();
     const number = await requestNumber(page, requestId);
