@@ -101,9 +101,9 @@ describe('internal Halal certificate lifecycle', () => {
     await testId(applicant, 'new-request').click();
     // The registry's start screen, then the wizard with the facility's data prefilled.
     await testId(applicant, 'start-service').click();
-    await applicant.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
+    await applicant.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
     await waitForIdle(applicant);
-    const requestId = applicant.url().split('/').pop()!;
+    const requestId = applicant.url().split('/').at(-2)!;
     await expect.poll(() => testId(applicant, 'days-left').innerText()).toMatch(/30/);
 
     // Factory: a bad value is refused with its message, then fixed.
@@ -181,13 +181,14 @@ describe('internal Halal certificate lifecycle', () => {
       await expect.poll(() => applicant.locator('a[href^="/api/attachments/"]').count()).toBeGreaterThan(category === 'industrialLicense' ? 1 : 0);
     }
     await testId(applicant, 'wizard-next').click();
-    await testId(applicant, 'wizard-step-agreement').waitFor();
-    await testId(applicant, 'agreement').click();
-    await testId(applicant, 'wizard-next').click();
     await testId(applicant, 'wizard-step-summary').waitFor();
     await screenshot(applicant, shot('wizard-summary'));
+    // The agreement is ticked on the summary: unticked, the submission is refused with its message.
     await testId(applicant, 'wizard-submit').click();
-    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await testId(applicant, 'field-error').first().waitFor();
+    await testId(applicant, 'agreement').click();
+    await testId(applicant, 'wizard-submit').click();
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(applicant);
     await expectStatus(applicant, 2);
     await payBill(applicant, requestId, 1, shot('application-fee'));
@@ -222,7 +223,7 @@ describe('internal Halal certificate lifecycle', () => {
     await openRequest(applicant, requestId);
     await testId(applicant, 'returned-sections').waitFor();
     await clickAction(applicant, 'EDIT');
-    await applicant.waitForURL(new RegExp(`/internal-halal-request/${requestId}`));
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}/edit`));
     await waitForIdle(applicant);
     // It opens at the returned section, with the registration's note.
     await testId(applicant, 'wizard-step-products').waitFor();
@@ -246,11 +247,12 @@ describe('internal Halal certificate lifecycle', () => {
     await select(applicant, 'products.1.unit', '4');
     await testId(applicant, 'save-draft').click();
     await testId(applicant, 'toast').first().waitFor();
-    await testId(applicant, 'step-agreement').click();
-    await testId(applicant, 'agreement').click();
+    // A resubmission asks no agreement again (it was given on submission).
     await testId(applicant, 'step-summary').click();
+    await testId(applicant, 'wizard-step-summary').waitFor();
+    expect(await testId(applicant, 'agreement').count()).toBe(0);
     await testId(applicant, 'wizard-submit').click();
-    await applicant.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await applicant.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(applicant);
     await expectStatus(applicant, 1);
 

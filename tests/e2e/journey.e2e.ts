@@ -60,10 +60,14 @@ describe('a person goes through the portal', () => {
       async ({ requestId, data }) => {
         const session = (await (await fetch('/api/auth/session')).json()) as { csrfToken: string };
         const request = (await (await fetch(`/api/requests/${requestId}`)).json()) as { version: number; data: Record<string, unknown> };
-        const res = await fetch(`/api/internal-requests/${requestId}/draft`, {
-          method: 'PUT',
+        const res = await fetch(`/api/requests/${requestId}/events`, {
+          method: 'POST',
           headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
-          body: JSON.stringify({ expectedVersion: request.version, form: { ...data, factory: { ...(data.factory as object), ...(request.data.factory as object) } } }),
+          body: JSON.stringify({
+            type: 'EDIT',
+            expectedVersion: request.version,
+            payload: { data: { ...data, factory: { ...(data.factory as object), ...(request.data.factory as object) } } },
+          }),
         });
         return res.status;
       },
@@ -102,9 +106,9 @@ describe('a person goes through the portal', () => {
     // The start screen says the profile's data is filled in for this service (it is).
     await testId(page, 'prefill-note').waitFor();
     await testId(page, 'start-service').click();
-    await page.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
     await waitForIdle(page);
-    const requestId = page.url().split('/').pop()!;
+    const requestId = page.url().split('/').at(-2)!;
     // What the portal knows is already there.
     expect(await page.locator('[name="factory.nameAr"]').inputValue()).not.toBe('');
     expect(await page.locator('[name="factory.commercialRegistrationNumber"]').inputValue()).toBe(crNumber);
@@ -154,14 +158,13 @@ describe('a person goes through the portal', () => {
     expect(await license.locator('[data-testid="upload-error"]').count()).toBe(0);
     await screenshot(page, shot('attachments'));
 
-    // ---- agreement, summary (files by name), submit ----
-    await testId(page, 'step-agreement').click();
-    await testId(page, 'agreement').click();
+    // ---- summary (files by name), agreement, submit ----
     await testId(page, 'step-summary').click();
     await testId(page, 'wizard-step-summary').waitFor();
     expect(await page.locator('[data-testid="wizard-step-summary"] [data-testid="attachment-link"]').allInnerTexts()).toContain('licence-2026.pdf');
+    await testId(page, 'agreement').click();
     await testId(page, 'wizard-submit').click();
-    await page.waitForURL(new RegExp(`/requests/${requestId}$`));
+    await page.waitForURL(new RegExp(`/requests/${requestId}\\?submitted=1$`));
     await waitForIdle(page);
     await testId(page, 'request-status').waitFor();
     const number = await requestNumber(page, requestId);
@@ -268,14 +271,16 @@ describe('a person goes through the portal', () => {
     await testId(main.page, 'start-internalCertificate').click();
     await waitForIdle(main.page);
     await testId(main.page, 'start-service').click();
-    await main.page.waitForURL(/\/internal-halal-request\/[0-9a-f-]{36}$/);
-    const id = main.page.url().split('/').pop()!;
+    await main.page.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
+    const id = main.page.url().split('/').at(-2)!;
     const number = await requestNumber(main.page, id);
     await main.close();
-    // The wizard's title on a phone keeps the number on one line (it broke as "… request 2026-" / "000003").
+    // The wizard's title on a phone keeps the number on one line (it broke as "… request 2026-" / "000003"), opened
+    // from the wizard's former address (a bookmark), which leads to the wizard.
     for (const lang of ['ar', 'en'] as const) {
       const phone = await userPage('internal.main', lang, 390);
       await go(phone.page, `/internal-halal-request/${id}`, lang);
+      await phone.page.waitForURL(new RegExp(`/requests/${id}/edit`));
       await expect.poll(() => phone.page.locator('h1').textContent()).toContain(number);
       expect(await numberDrawn(phone.page, 'h1', number), `${lang} wizard`).toEqual({ leftToRight: true, lines: 1 });
       await phone.close();

@@ -91,13 +91,13 @@ describe('PUT /api/internal-requests/:id/draft', () => {
   });
 });
 
-describe('GET /api/internal-requests/:id/deletion', () => {
+describe('GET /api/requests/:id/deletion of an internal certificate request', () => {
   it('tells a draft how many days are left before its automatic deletion, and nothing once submitted', async () => {
     const r = await draft();
-    expect((await applicant.get(`/api/internal-requests/${r.id}/deletion`)).json().daysLeft).toBe(30);
+    expect((await applicant.get(`/api/requests/${r.id}/deletion`)).json().daysLeft).toBe(30);
     const saved = (await save(applicant, r.id, r.version, r.form)).json();
     expect((await submit(applicant, r.id, saved.version)).statusCode).toBe(200);
-    expect((await applicant.get(`/api/internal-requests/${r.id}/deletion`)).json()).toEqual({ dueAt: null, daysLeft: null });
+    expect((await applicant.get(`/api/requests/${r.id}/deletion`)).json()).toEqual({ dueAt: null, daysLeft: null });
   });
 });
 

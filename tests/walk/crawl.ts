@@ -38,7 +38,7 @@ import { spawnServer, type RunningServer } from '../e2e/harness/spawn';
 import { flattenTexts } from '../../machines/text-overrides';
 import { START_ROUTES } from '../../machines/services/start-routes';
 import { servicePath, servicesFor, type FacilityType } from '../../machines/services';
-import { SERVICE_WIZARDS } from '../../web/src/routes/services/wizards';
+import { wizardPath } from '../../web/src/routes/services/wizards';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ANONYMOUS = 'anonymous';
@@ -276,8 +276,7 @@ async function entryPages(request: APIRequestContext, base: string, staff: boole
   }
   // A draft (else a returned request) in its wizard, where the request page's button leads.
   for (const state of ['draft', 'returned'])
-    for (const r of requests.filter((r) => r.state === state && SERVICE_WIZARDS[r.kind as keyof typeof SERVICE_WIZARDS]))
-      pages.push(servicePath(SERVICE_WIZARDS[r.kind as keyof typeof SERVICE_WIZARDS]!, { requestId: r.id }));
+    for (const r of requests.filter((r) => r.state === state)) pages.push(wizardPath(r.id));
   return pages;
 }
 

@@ -4,8 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { MACHINE_KINDS } from '../../machines/types';
 import { sectionsOf } from '../../machines/sections';
 import { REQUEST_SECTIONS } from '../../web/src/routes/requests/request-sections';
-import { SERVICE_WIZARDS } from '../../web/src/routes/services/wizards';
-import { WEB_SERVICES } from '../../web/src/routes/services/services';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -44,8 +42,5 @@ describe('the request page loads neither the action dialogs nor the service regi
 
   it('its plain tables say what the registry says', () => {
     for (const kind of MACHINE_KINDS) expect([kind, REQUEST_SECTIONS[kind]]).toEqual([kind, sectionsOf(kind)]);
-    for (const [kind, web] of Object.entries(WEB_SERVICES)) {
-      expect([kind, web.wizard]).toEqual([kind, SERVICE_WIZARDS[kind as keyof typeof SERVICE_WIZARDS]]);
-    }
   });
 });

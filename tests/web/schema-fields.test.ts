@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SERVICES, type RequestKind } from '../../machines/services';
+import { SERVICES, validateStep, type RequestKind } from '../../machines/services';
 import { OPERATIONS, UNIT_CODES, MAIN_CATEGORIES, enumField, draftObject } from '../../machines/forms';
 import { describeSchema, type FieldNode } from '../../web/src/components/form/schema-fields';
-import { sectionPrefillOf, specialStepOf } from '../../web/src/routes/services/wizard-sections';
+import { sectionPrefillOf, specialStepOf, untouchedValueOf } from '../../web/src/routes/services/wizard-sections';
 import en from '../../locales/en/requests.json';
 import ar from '../../locales/ar/requests.json';
 
@@ -90,6 +90,25 @@ describe('schema to fields', () => {
     expect(specialStepOf(SERVICES.externalCertificate, 'products')).toBe('products');
     expect(specialStepOf(SERVICES.shipment, 'products')).toBeNull();
     expect(specialStepOf(SERVICES.externalHalalMark, 'products')).toBeNull();
+  });
+
+  it("gives the internal certificate form's other sections their own components where a service has the same inputs, and nowhere else", () => {
+    const own = Object.entries(SERVICES).flatMap(([kind, def]) =>
+      Object.keys(def.sections)
+        .filter((s) => !['products', 'attachments', 'categories'].includes(s) && specialStepOf(def, s))
+        .map((s) => `${kind}.${s}`),
+    );
+    const internal = ['factory', 'address', 'branches', 'trademarks', 'hsCodes', 'operations', 'production', 'validity'];
+    expect(own.sort()).toEqual(['internalCertificate', 'internalRenewal'].flatMap((k) => internal.map((s) => `${k}.${s}`)).sort());
+  });
+
+  it('keeps what an untouched step shows where its rules accept it (no branches, no files) and asks for the rest', () => {
+    const untouched = (kind: RequestKind, s: string) => untouchedValueOf(SERVICES[kind], s);
+    expect(untouched('internalCertificate', 'branches')).toEqual({ hasBranches: false, items: [] });
+    expect(validateStep(SERVICES.internalCertificate, 'branches', { branches: untouched('internalCertificate', 'branches') })).toEqual([]);
+    expect(untouched('internalAddProducts', 'attachments')).toEqual([]);
+    expect(validateStep(SERVICES.internalAddProducts, 'attachments', { attachments: [] })).toEqual([]);
+    expect(validateStep(SERVICES.internalCertificate, 'factory', { factory: untouched('internalCertificate', 'factory') })).not.toEqual([]);
   });
 
   it('shows the facility record above the steps that declare it, whatever their name, and above no other', () => {

@@ -25,7 +25,7 @@ import { adminScreens } from './routes/admin';
 import { textScreens } from './routes/texts';
 import { serviceScreens } from './routes/services';
 import { recordScreens } from './routes/records';
-import { genericStartKinds } from './routes/services/wizards';
+import { genericStartKinds, WIZARD } from './routes/services/wizards';
 import { addCategoriesPrerequisites } from './routes/services/prerequisites';
 import { registerScreens } from './screens';
 import { START_ROUTES } from '../../machines/services/start-routes';
@@ -136,9 +136,8 @@ export const routeTable: RouteEntry[] = [
     access: { anyOf: [P.cbAccreditation.request, P.externalRequest.request, P.internalRequest.request, P.portals.halalCenter] },
   },
   { path: 'internal-halal-request', component: requestScreens.internalRequests, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
-  { path: 'internal-halal-request/$requestId', component: requestScreens.internalWizard, access: { anyOf: [P.internalRequest.request, P.portals.halalCenter] } },
   { path: 'requests/$requestId', component: requestScreens.requestPage, access: { signedIn: true }, loader: requestScreens.loadRequestPage },
-  // The generic wizard of every service without one of its own (routes/services/services.ts WEB_SERVICES).
+  // The wizard of every service (routes/services/wizards.ts).
   { path: 'requests/$requestId/edit', component: serviceScreens.wizard, access: { signedIn: true } },
   { path: 'certificates/$certificateId', component: requestScreens.certificate, access: { signedIn: true } },
   // Issue 14 items 4-5: the records an applicant keeps (spec 01 names no paths; these sit beside certificates/$id).
@@ -168,6 +167,9 @@ registerScreens(routeTable);
 const redirects: { path: string; to: string }[] = [
   { path: '/', to: '/home' },
   { path: 'personal-profile', to: '/personal-profile/personal-data' },
+  // Spec 01's address of the internal certificate's wizard, kept for bookmarks and links: a redirect, not a second
+  // route to the same screen, so a draft has one address (the request page's and the start's links, the history).
+  { path: 'internal-halal-request/$requestId', to: WIZARD },
 ];
 
 const MAIN_USER_CHECK = {
@@ -254,8 +256,8 @@ const routeTree = rootRoute.addChildren([
     createRoute({
       getParentRoute: () => rootRoute,
       path,
-      beforeLoad: () => {
-        throw redirect({ to, replace: true });
+      beforeLoad: ({ params, search }) => {
+        throw redirect({ to, params, search, replace: true });
       },
     }),
   ),

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { draftDeletion } from '../requests/deletion';
 import { certificates } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import type { RequestView } from '../../../workflows/engine';
@@ -14,8 +13,8 @@ import { noticeTexts, sendRequestEvent, startRequest, visibleRequest } from '../
 import { renewalSection } from '../../../machines/services/internal';
 
 /**
- * The internal certificate wizard's conveniences: save draft steps (EDIT), submit or resubmit, the draft's deletion
- * date, renewals and the certificate a request produced. They go through the same request service as the generic
+ * The internal certificate's conveniences: save draft steps (EDIT), submit or resubmit, and renewals (the wizard
+ * itself uses the generic calls, like every service's). They go through the same request service as the generic
  * calls (server/modules/requests/service.ts), so the service contract validates them exactly the same way.
  */
 const KINDS = new Set(['internalCertificate', 'internalRenewal']);
@@ -69,23 +68,6 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
       const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
       return { ...presentRequest(request.t, next, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
-    },
-  );
-
-  app.get(
-    '/api/internal-requests/:id/deletion',
-    {
-      config: { policy: 'authenticated' },
-      schema: {
-        tags: ['internal-requests'],
-        summary: 'When a draft (or stopped request) is deleted automatically, if it is waiting for that',
-        params,
-        response: { 200: z.object({ dueAt: z.string().nullable(), daysLeft: z.number().int().nullable() }), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const view = await load(request.params.id, request.actor!);
-      return draftDeletion(app.db, view.id);
     },
   );
 

@@ -2334,26 +2334,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/internal-requests/{id}/deletion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * When a draft (or stopped request) is deleted automatically, if it is waiting for that
-         * @description Who may call it: Any signed-in user.
-         */
-        get: operations["getInternalRequestsByIdDeletion"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/internal-requests/{id}/draft": {
         parameters: {
             query?: never;
@@ -12544,39 +12524,6 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
-            414: components["responses"]["Error414"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    getInternalRequestsByIdDeletion: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        daysLeft: number | null;
-                        dueAt: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

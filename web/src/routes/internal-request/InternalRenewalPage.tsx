@@ -12,13 +12,14 @@ import { useRouteParams } from '../../route-params';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { StartCertificate } from '../services/StartCertificate';
 import { useStartCheck } from '../services/start-check';
+import { wizardPath } from '../services/wizards';
 
 /**
  * internal-renewal-request/{facilityPublicId}/{certificateId}: the renewal (type 202) of an internal certificate. It
  * opens when fewer than the expiring-soon setting's days remain (60 by default; the server's start check says so, with
  * the days, and refuses a suspended certificate and a second open renewal); the applicant gives the reason and any notes (spec 02 section 3, checked with
  * the section schema the server uses), and starting it copies the certified request's data into a renewal draft and
- * opens the same wizard (the terms are the agreement ticked on submission).
+ * opens the wizard of every service (the terms are the agreement ticked on submission).
  */
 export function InternalRenewalPage() {
   const { facilityPublicId, certificateId } = useRouteParams('internal-renewal-request/$facilityPublicId/$certificateId');
@@ -42,7 +43,7 @@ export function InternalRenewalPage() {
     setErrors({});
     try {
       const r = await data(api.POST('/api/internal-requests/renewals', { body: { certificateId, renewal: checked.renewal }, handleErrors: [400] }));
-      await navigate({ to: '/internal-halal-request/$requestId', params: { requestId: r.id } });
+      await navigate({ to: wizardPath(r.id) });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const fields: Record<string, string> = {};

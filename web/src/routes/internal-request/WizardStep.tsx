@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Box, Button, Checkbox, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { CATEGORY_TREE, INTERNAL_REQUEST_ATTACHMENTS, MAIN_CATEGORIES, OPERATIONS, PRODUCT_CATEGORY_CODES, UNITS, type InternalRequestStep, type MainCategory } from '../../../../machines/forms';
-import { FormField } from '../../components/form/FormField';
 import { AttachmentUpload } from './AttachmentUpload';
 import { api } from '../../api/client';
 import { notify } from '../../components/toaster';
@@ -44,9 +43,12 @@ const PRODUCTION: FieldSpec[] = [
   { name: 'productionArea', kind: 'number', required: true },
 ];
 
+/** The internal certificate form's sections (its agreement is ticked on the wizard's summary, not a section). */
+export type InternalSection = Exclude<InternalRequestStep, 'agreement'>;
+
 /** The inputs of one wizard step over its part of the form. */
 export function WizardStep(p: {
-  step: InternalRequestStep;
+  step: InternalSection;
   form: Record<string, unknown>;
   setStep: (value: unknown) => void;
   errors: Errors;
@@ -256,26 +258,11 @@ export function WizardStep(p: {
           </Stack>
         );
       }
-      case 'agreement': {
-        const accepted = (value as { accepted?: boolean } | undefined)?.accepted === true;
-        return (
-          <Stack gap="3">
-            <Text>{t('requests:wizard.agreementText')}</Text>
-            <FormField label={t('requests:wizard.agreementLabel')} required error={p.errors['agreement.accepted'] ?? p.errors['agreement']}>
-              <Checkbox.Root checked={accepted} onCheckedChange={(e) => setStep({ accepted: !!e.checked })} data-testid="agreement">
-                <Checkbox.HiddenInput name="agreement.accepted" />
-                <Checkbox.Control />
-                <Checkbox.Label>{t('requests:wizard.agreementLabel')}</Checkbox.Label>
-              </Checkbox.Root>
-            </FormField>
-          </Stack>
-        );
-      }
     }
   })();
   return (
     <Stack gap="4">
-      {stepError && step !== 'agreement' && <FieldErrorText message={stepError} />}
+      {stepError && <FieldErrorText message={stepError} />}
       {body}
     </Stack>
   );

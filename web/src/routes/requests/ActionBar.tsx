@@ -1,7 +1,6 @@
 import { Box, Button, Flex } from '@chakra-ui/react';
 import { useNavigate } from '@tanstack/react-router';
-import type { RequestKind } from '../../../../machines/services/types';
-import { SERVICE_WIZARDS } from '../services/wizards';
+import { isRequestKind, wizardPath } from '../services/wizards';
 import type { AllowedActionView } from './requests-api';
 
 /** Events answered in the request's wizard rather than in a dialog (the wizard validates the whole form). */
@@ -26,7 +25,8 @@ export function ActionBar(props: {
   // A fetch that fails here is only early: the click tries again and says so (LazyEventDialog).
   const intent = onIntent ? () => void onIntent().catch(() => undefined) : undefined;
   const navigate = useNavigate();
-  const wizard = SERVICE_WIZARDS[kind as RequestKind];
+  // A request's EDIT / SUBMIT / RESUBMIT open its wizard; an entity's (a certificate's) machine has none.
+  const wizard = isRequestKind(kind);
   // No actions, no bar: an empty sticky strip would only cover the page.
   if (actions.length === 0) return null;
   // Approving actions first, destructive ones after them, set apart.
@@ -48,7 +48,7 @@ export function ActionBar(props: {
               data-destructive={destructive || undefined}
               onClick={() => {
                 if (wizard && WIZARD_EVENTS.has(a.type)) {
-                  void navigate({ to: wizard.replaceAll('$requestId', encodeURIComponent(requestId)), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
+                  void navigate({ to: wizardPath(requestId), search: a.type === 'EDIT' ? {} : { step: 'summary' } });
                 } else onAction(a);
               }}
             >

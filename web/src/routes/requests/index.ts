@@ -7,7 +7,6 @@ export const requestScreens = {
   loadRequestPage,
   halalRequests: lazyRouteComponent(() => import('./HalalRequestsPage'), 'HalalRequestsPage'),
   internalRequests: lazyRouteComponent(() => import('../internal-request/InternalRequestsPage'), 'InternalRequestsPage'),
-  internalWizard: lazyRouteComponent(() => import('../internal-request/InternalRequestWizard'), 'InternalRequestWizard'),
   staffHome: lazyRouteComponent(() => import('../staff/StaffHomePage'), 'StaffHomePage'),
   correctiveActions: lazyRouteComponent(() => import('../corrective-actions/CorrectiveActionsPage'), 'CorrectiveActionsPage'),
   internalRenewal: lazyRouteComponent(() => import('../internal-request/InternalRenewalPage'), 'InternalRenewalPage'),

@@ -25,16 +25,17 @@ import { runStepChecks, StepCheckPanels } from './step-checks';
 import { WizardStep } from '../internal-request/WizardStep';
 import { facilityRequestsPath } from './links';
 import { SchemaFields } from './SchemaFields';
-import { specialStepOf, attachmentRulesOf, factoryTypeOf, sectionPrefillOf } from './wizard-sections';
+import { specialStepOf, attachmentRulesOf, factoryTypeOf, sectionPrefillOf, untouchedValueOf } from './wizard-sections';
 import { listSeparator } from '../../i18n';
 import type { NoticeMessage } from '../requests/notices';
 
 /**
- * requests/{id}/edit: the wizard of any request kind that has no wizard of its own. One step per section of the
- * service definition (machines/services), its inputs generated from the section's schema (or the internal wizard's
- * component of the same section), then a summary. Drafts are saved with EDIT, each step is checked with the section's
- * submission rules (and the cross rules it completes) on "Next", and SUBMIT / RESUBMIT send it. A returned request
- * opens at its returned sections, only those editable. Every button comes from the machine's allowed actions.
+ * requests/{id}/edit: the wizard of every request kind. One step per section of the service definition
+ * (machines/services), its inputs generated from the section's schema (or the internal certificate form's component
+ * of the same section, wizard-sections.ts), then a summary with the fees and, on first submission, the agreement.
+ * Drafts are saved with EDIT, each step is checked with the section's submission rules (and the cross rules it
+ * completes) on "Next", and SUBMIT / RESUBMIT send it. A returned request opens at its returned sections, only those
+ * editable. Every button comes from the machine's allowed actions.
  */
 export function ServiceWizard() {
   const { requestId } = useRouteParams('requests/$requestId/edit');
@@ -130,10 +131,11 @@ export function ServiceWizard() {
 
   const goTo = async (index: number) => {
     if (index > stepIndex && editable(step)) {
-      // A list step left untouched whose rules accept none (attachments none of which is required) is an empty list,
-      // stored as such, not "required".
-      const emptyList = form[step] === undefined && nodes[step]?.kind === 'list' && validateStep(def, step, { ...form, [step]: [] }).length === 0;
-      const issues = emptyList ? [] : stepIssues(step);
+      // A step left untouched holds what it shows (attachments none of which is required: an empty list; branches:
+      // none), stored as such where its rules accept it, not "required".
+      const shown = form[step] === undefined ? untouchedValueOf(def, step) : undefined;
+      const untouched = shown !== undefined && validateStep(def, step, { ...form, [step]: shown }).length === 0;
+      const issues = untouched ? [] : stepIssues(step);
       if (issues.length) {
         setErrors(issuesToErrors(issues));
         // A rule across sections may name a field of another step ("at least one product or slaughter"): said here.
@@ -149,9 +151,9 @@ export function ServiceWizard() {
         setServerMessages(refused.messages);
         return;
       }
-      if (emptyList) {
-        setForm((f) => ({ ...f, [step]: [] }));
-        if (!(await save({ [step]: [] }))) return;
+      if (untouched) {
+        setForm((f) => ({ ...f, [step]: shown }));
+        if (!(await save({ [step]: shown }))) return;
       } else if (dirty && !(await save())) return;
     }
     setErrors({});
@@ -311,7 +313,7 @@ export function ServiceWizard() {
           </Stack>
         ) : special ? (
           <WizardStep
-            step={special as never}
+            step={special}
             form={form}
             setStep={setSection}
             errors={errors}

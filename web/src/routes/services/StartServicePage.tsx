@@ -13,7 +13,8 @@ import { nameIn } from '../facilities/labels';
 import { useOptionalRouteParams } from '../../route-params';
 import { facilityProfilePath } from '../../session/selected-facility';
 import type { RequestDetail } from '../requests/requests-api';
-import { WEB_SERVICES, wizardPathOf } from './services';
+import { WEB_SERVICES } from './services';
+import { wizardPath } from './wizards';
 import { StartCertificate } from './StartCertificate';
 import { useStartCheck } from './start-check';
 
@@ -77,7 +78,7 @@ export function StartServicePage({ kind }: { kind: RequestKind }) {
         const rejected = e.validationErrors.flatMap((v) => v.members);
         created = await data(api.POST('/api/requests', { body: { kind, facilityId: publicId, certificateId, data: without(prefill, rejected) } }));
       }
-      await navigate({ to: wizardPathOf(kind, created.id) });
+      await navigate({ to: wizardPath(created.id) });
     } catch {
       // the shell shows the refusal (a precondition, a missing permission)
     } finally {

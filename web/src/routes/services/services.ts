@@ -1,15 +1,11 @@
 import { renewalWindowOf, servicePath, servicesFor, type FacilityType, type RequestKind, type ServiceDefinition } from '../../../../machines/services';
 import { screenExists } from '../../screens';
-import { SERVICE_WIZARDS } from './wizards';
 
 /**
- * What the web adds to a service definition (machines/services): where its drafts are edited, and which of the data
- * the portal already holds about the facility starts a new draft. A service with no entry here has no wizard yet;
- * it is offered only when its own start screen exists.
+ * What the web adds to a service definition (machines/services): which of the data the portal already holds about
+ * the facility starts a new draft. Every service's drafts are edited in the one wizard (wizards.ts).
  */
 export interface WebService {
-  /** The wizard of a draft ('$requestId'). */
-  wizard?: string;
   /** The first data of a new draft, from the facility's profile (the server validates it like any draft). */
   prefill?: (facility: FacilityFacts) => Record<string, unknown>;
 }
@@ -63,18 +59,7 @@ function internalFacilityPrefill(f: FacilityFacts): Record<string, unknown> {
 }
 
 export const WEB_SERVICES: Partial<Record<RequestKind, WebService>> = {
-  internalCertificate: { wizard: SERVICE_WIZARDS.internalCertificate, prefill: internalFacilityPrefill },
-  internalRenewal: { wizard: SERVICE_WIZARDS.internalRenewal },
-  internalAddProducts: { wizard: SERVICE_WIZARDS.internalAddProducts },
-  internalHalalMark: { wizard: SERVICE_WIZARDS.internalHalalMark },
-  cbDesignation: { wizard: SERVICE_WIZARDS.cbDesignation },
-  cbRenewal: { wizard: SERVICE_WIZARDS.cbRenewal },
-  cbAddCategories: { wizard: SERVICE_WIZARDS.cbAddCategories },
-  externalCertificate: { wizard: SERVICE_WIZARDS.externalCertificate },
-  externalRenewal: { wizard: SERVICE_WIZARDS.externalRenewal },
-  externalAddProducts: { wizard: SERVICE_WIZARDS.externalAddProducts },
-  externalHalalMark: { wizard: SERVICE_WIZARDS.externalHalalMark },
-  shipment: { wizard: SERVICE_WIZARDS.shipment },
+  internalCertificate: { prefill: internalFacilityPrefill },
 };
 
 /** The parameters of a start path, from the facility (or CB) it is started for and the certificate it is about. */
@@ -83,12 +68,6 @@ export const startParams = (facilityPublicId: string, certificateId?: string): R
   cbPublicId: facilityPublicId,
   ...(certificateId ? { certificateId } : {}),
 });
-
-/** Where a draft of this kind is edited, else its request page. */
-export const wizardPathOf = (kind: string, requestId: string): string => {
-  const web = WEB_SERVICES[kind as RequestKind];
-  return web?.wizard ? servicePath(web.wizard, { requestId }) : `/requests/${encodeURIComponent(requestId)}`;
-};
 
 /**
  * The services a user may start from this facility (or, given a certificate's kind, from that certificate: only the
