@@ -105,6 +105,15 @@ describe('external facilities (foreign factories)', () => {
     await t.database.db.update(facilities).set({ nameEn: '' }).where(eq(facilities.registrationNumber, 'ID-300400'));
     expect(await names('en', 'nameAr')).toEqual(['مصنع جاوة للأغذية', 'مصنع جاوة للأغذية', 'أغذية زامبوانغا الحلال', 'مصنع آتشيه للمأكولات البحرية']);
   });
+
+  it('sort by country in the order of the country names the reader sees, not of their codes', async () => {
+    await cbUser.post('/api/Facility/CreateExternal', await factory(cbUser, { registrationNumber: 'CH-700800', countryCode: 'CH', city: 'Zurich' }));
+    const countries = async (lang: string) =>
+      ((await cbUser.post(`/api/ExternalFacility/SearchExternalFacility?lang=${lang}`, { sortBy: 'country' })).json().items as { countryCode: string }[]).map((f) => f.countryCode);
+    // Indonesia, Philippines, Switzerland; الفلبين، إندونيسيا، سويسرا. By code, CH would come first in both.
+    expect(await countries('en')).toEqual(['ID', 'ID', 'ID', 'PH', 'CH']);
+    expect(await countries('ar')).toEqual(['PH', 'ID', 'ID', 'ID', 'CH']);
+  });
 });
 
 describe('reCAPTCHA verifier', () => {

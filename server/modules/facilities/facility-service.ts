@@ -9,6 +9,7 @@ import { ATTACHMENT_RULES, attachmentsOf, claimAttachments } from './attachments
 import { violatedUniqueIndex } from './db-errors';
 import type { FacilitiesDeps } from './deps';
 import { newPublicId } from './cr-service';
+import { countryOrderLiteral } from '../public/countries';
 import { SearchBy, UserInFacilityRole, type FacilityType, type TCreateExternal, type TPaging, type TUpdateExternal } from '../../../machines/forms/facilities/schemas';
 import './errors';
 
@@ -61,9 +62,13 @@ const SORT_COLUMNS = {
   all: facilities.createdAt,
   registrationNumber: facilities.registrationNumber,
   city: sql`lower(${facilities.city})`,
-  country: facilities.countryCode,
 } as const;
-const sortColumn = ({ sortBy = 'all', lang = DEFAULT_LANGUAGE }: FacilitySearch) => (sortBy === 'name' ? nameSql(lang) : SORT_COLUMNS[sortBy]);
+const sortColumn = ({ sortBy = 'all', lang = DEFAULT_LANGUAGE }: FacilitySearch) =>
+  sortBy === 'name'
+    ? nameSql(lang)
+    : sortBy === 'country'
+      ? sql`array_position(${countryOrderLiteral(lang)}::text[], ${facilities.countryCode})`
+      : SORT_COLUMNS[sortBy];
 
 /**
  * The caller's own facilities and CBs (membership), searched and paged (spec 01 section 3: pageNumber, pageSize,
