@@ -160,6 +160,27 @@ describe('accredited conformity bodies', () => {
     expect(active.items.every((c: { certificate: { status: string } }) => c.certificate.status === 'active')).toBe(true);
   });
 
+  it('lists them in the order of the names the reader sees, and the filter\'s countries likewise', async () => {
+    const names = async (lang: string, field: 'nameAr' | 'nameEn') =>
+      ((await get(`/api/public/conformity-bodies?pageSize=100&lang=${lang}`)).json().items as Record<string, string>[]).map((c) => c[field]);
+    expect((await names('en', 'nameEn')).slice(0, 3)).toEqual(['European Halal Control Office', 'Global Halal Conformity Body', 'Istanbul Halal Accreditation Institute']);
+    // By the English names, Istanbul (هيئة إسطنبول) would come third in Arabic too.
+    expect(await names('ar', 'nameAr')).toEqual([
+      'المكتب الأوروبي لمراقبة الحلال',
+      'الهيئة العالمية لتقييم المطابقة الحلال',
+      'سلطة ملبورن للحلال',
+      'مؤسسة جاكرتا لضمان الحلال',
+      'مجلس بينانغ للتحقق من الحلال',
+      'مركز ساو باولو لخدمات الحلال',
+      'هيئة إسطنبول لاعتماد الحلال',
+      'هيئة كراتشي لتصديق الحلال',
+    ]);
+    const countries = async (lang: string) => ((await get(`/api/public/conformity-bodies/filters?lang=${lang}`)).json().countries as { code: string }[]).map((c) => c.code);
+    expect(await countries('en')).toEqual(['AU', 'BR', 'FR', 'ID', 'MY', 'PK', 'TR']);
+    // أستراليا، البرازيل، إندونيسيا، باكستان، تركيا، فرنسا، ماليزيا
+    expect(await countries('ar')).toEqual(['AU', 'BR', 'ID', 'PK', 'TR', 'FR', 'MY']);
+  });
+
   it('pages the list', async () => {
     const p1 = (await get('/api/public/conformity-bodies?pageSize=3&pageNumber=1')).json();
     const p3 = (await get('/api/public/conformity-bodies?pageSize=3&pageNumber=3')).json();

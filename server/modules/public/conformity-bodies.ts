@@ -1,10 +1,11 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities } from '../../../db/schema';
 import { toDualDate, type DualDate } from './calendar';
 import { publicStatusOf, type PublicCertificateStatus } from './certificate-status';
 import { countryNames } from './countries';
 import { escapeLike } from './text';
+import type { Language } from '../../i18n';
 
 export interface AccreditedCb {
   publicId: string;
@@ -39,7 +40,7 @@ export interface CbQuery {
  * certificate is not accredited and is not listed. Name, country and category filter in the database; the status,
  * derived from dates at read time, filters the (small) result before paging.
  */
-export async function listAccreditedCbs(db: Db, query: CbQuery, now = new Date()) {
+export async function listAccreditedCbs(db: Db, query: CbQuery, lang: Language, now = new Date()) {
   const latest = sql`${certificates.id} = (
     select c2.id from ${certificates} c2
     where c2.facility_public_id = ${facilities.publicId} and c2.kind = 'cbDesignation'
@@ -57,7 +58,6 @@ export async function listAccreditedCbs(db: Db, query: CbQuery, now = new Date()
         query.category ? sql`${certificates.categories} @> ${JSON.stringify([query.category])}::jsonb` : undefined,
       ),
     )
-    .orderBy(facilities.nameEn);
   const all = rows.map(({ cb, cert }): AccreditedCb => ({
     publicId: cb.publicId,
     nameAr: cb.nameAr,
@@ -74,21 +74,24 @@ export async function listAccreditedCbs(db: Db, query: CbQuery, now = new Date()
       verificationCode: cert.verificationCode,
     },
   }));
+  // In the order of the names the reader sees (the other language's where one is missing), as the facility lists.
+  const collator = new Intl.Collator(lang);
+  const nameOf = (c: AccreditedCb) => (lang === 'ar' ? c.nameAr || c.nameEn : c.nameEn || c.nameAr);
+  all.sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
   const filtered = query.status ? all.filter((c) => c.certificate.status === query.status) : all;
   const start = (query.pageNumber - 1) * query.pageSize;
   return { totalCount: filtered.length, items: filtered.slice(start, start + query.pageSize) };
 }
 
 /** The countries and categories that occur among accredited CBs, for the filter drop-downs. */
-export async function accreditedCbFilters(db: Db) {
+export async function accreditedCbFilters(db: Db, lang: Language) {
   const rows = await db
     .selectDistinct({ countryCode: facilities.countryCode, categories: certificates.categories })
     .from(facilities)
     .innerJoin(certificates, and(eq(certificates.facilityPublicId, facilities.publicId), eq(certificates.kind, 'cbDesignation')))
-    .where(eq(facilities.type, 'ConformityBody'))
-    .orderBy(desc(facilities.countryCode));
+    .where(eq(facilities.type, 'ConformityBody'));
   const countries = [...new Set(rows.map((r) => r.countryCode))].map((code) => ({ code, ...countryNames(code) }));
-  countries.sort((a, b) => a.countryNameEn.localeCompare(b.countryNameEn));
+  countries.sort((a, b) => (lang === 'ar' ? a.countryNameAr.localeCompare(b.countryNameAr, 'ar') : a.countryNameEn.localeCompare(b.countryNameEn, 'en')));
   const categories = [...new Set(rows.flatMap((r) => r.categories))].sort();
   return { countries, categories };
 }

@@ -100,7 +100,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ totalCount: z.number(), items: z.array(ZAccreditedCb) }), ...errorResponses },
       },
     },
-    async (request) => listAccreditedCbs(app.db, request.query),
+    async (request) => listAccreditedCbs(app.db, request.query, request.lang),
   );
 
   app.get(
@@ -118,7 +118,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async () => accreditedCbFilters(app.db),
+    async (request) => accreditedCbFilters(app.db, request.lang),
   );
 
   app.get(
