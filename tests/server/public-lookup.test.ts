@@ -256,6 +256,14 @@ describe('our customers', () => {
     expect(ids).toEqual(['exf-bursa-meat', 'exf-surabaya-foods', 'inf-ahsa-dates', 'inf-najd-dairy']);
     expect(res.items.every((c: { type: string }) => c.type !== 'ConformityBody')).toBe(true);
   });
+
+  it('lists them in the order of the names the reader sees', async () => {
+    const names = async (lang: string, field: 'nameAr' | 'nameEn') =>
+      ((await get(`/api/public/customers?lang=${lang}`)).json().items as Record<string, string>[]).map((c) => c[field]);
+    expect(await names('en', 'nameEn')).toEqual(['Al-Ahsa Dates Factory', 'Bursa Processed Meat Co.', 'Najd Dairy Company', 'Surabaya Foods']);
+    // By the English names, مصنع الأحساء would come first in Arabic too.
+    expect(await names('ar', 'nameAr')).toEqual(['سورابايا للأغذية', 'شركة بورصة للحوم المصنعة', 'شركة نجد للألبان', 'مصنع الأحساء للتمور']);
+  });
 });
 
 describe('the chat assistant', () => {

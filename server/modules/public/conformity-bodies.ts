@@ -6,6 +6,7 @@ import { publicStatusOf, type PublicCertificateStatus } from './certificate-stat
 import { countryNames } from './countries';
 import { escapeLike } from './text';
 import type { Language } from '../../i18n';
+import { byReaderName } from './reader-order';
 
 export interface AccreditedCb {
   publicId: string;
@@ -74,10 +75,7 @@ export async function listAccreditedCbs(db: Db, query: CbQuery, lang: Language, 
       verificationCode: cert.verificationCode,
     },
   }));
-  // In the order of the names the reader sees (the other language's where one is missing), as the facility lists.
-  const collator = new Intl.Collator(lang);
-  const nameOf = (c: AccreditedCb) => (lang === 'ar' ? c.nameAr || c.nameEn : c.nameEn || c.nameAr);
-  all.sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
+  all.sort(byReaderName(lang));
   const filtered = query.status ? all.filter((c) => c.certificate.status === query.status) : all;
   const start = (query.pageNumber - 1) * query.pageSize;
   return { totalCount: filtered.length, items: filtered.slice(start, start + query.pageSize) };

@@ -5,6 +5,7 @@ import { certificates, facilities } from '../../../db/schema';
 import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { accreditedCbFilters, listAccreditedCbs } from './conformity-bodies';
+import { byReaderName } from './reader-order';
 import { publicStatusOf } from './certificate-status';
 import { countryNames } from './countries';
 import { parseHalalHsRules } from './halal-hs-rules';
@@ -173,8 +174,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (app) => {
         .select({ facility: facilities, cert: certificates })
         .from(certificates)
         .innerJoin(facilities, eq(facilities.publicId, certificates.facilityPublicId))
-        .where(inArray(certificates.kind, ['internalHalal', 'externalHalal']))
-        .orderBy(facilities.nameEn);
+        .where(inArray(certificates.kind, ['internalHalal', 'externalHalal']));
       const seen = new Map<string, (typeof rows)[number]['facility']>();
       for (const r of rows) {
         const status = publicStatusOf(r.cert, now);
@@ -189,6 +189,7 @@ const lookupRoutes: FastifyPluginAsyncZod = async (app) => {
         ...countryNames(f.countryCode),
         city: f.city,
       }));
+      all.sort(byReaderName(request.lang));
       const { pageNumber, pageSize } = request.query;
       return { totalCount: all.length, items: all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize) };
     },
