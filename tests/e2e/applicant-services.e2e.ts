@@ -13,7 +13,7 @@ import {
   payBill as harnessPayBill,
   screenshot,
   select,
-  signIn,
+  signInWithCookie,
   startServerWithData,
   submitWizard,
   testId,
@@ -82,7 +82,7 @@ describe('applicant services on an issued internal certificate', () => {
   async function userPage(userName: string, lang: Lang) {
     const opened = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
     opened.page.on('dialog', (d) => void d.dismiss());
-    await signIn(opened.page, userName);
+    await signInWithCookie(opened.page, server.url, userName);
     await opened.page.goto(`/home?lang=${lang}`);
     await waitForIdle(opened.page);
     return opened;

@@ -4,7 +4,7 @@ import arRequests from '../../locales/ar/requests.json';
 import enRequests from '../../locales/en/requests.json';
 import arStatus from '../../locales/ar/status.json';
 import enStatus from '../../locales/en/status.json';
-import { horizontalOverflow, issueCertificate, launchBrowser, openPage, screenshot, signIn, startServerWithData, testId, waitForIdle, type Lang, type RunningServer } from './harness';
+import { horizontalOverflow, issueCertificate, launchBrowser, openPage, screenshot, signInWithCookie, startServerWithData, testId, waitForIdle, type Lang, type RunningServer } from './harness';
 import { signInOverHttp, type HttpSession } from './harness/http-session';
 
 /**
@@ -79,7 +79,7 @@ describe('a CB designation certificate’s add-categories requests', () => {
   async function run(lang: Lang) {
     const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 390, height: 844 } });
     try {
-      await signIn(page, 'cb.main');
+      await signInWithCookie(page, server.url, 'cb.main');
       await page.goto(`/facility-profile/cb/${CB}/certifications/cb-halal-certificate/${certificateId}?lang=${lang}`);
       await waitForIdle(page);
       await testId(page, 'certificate-status').waitFor();

@@ -24,7 +24,7 @@ import {
   payBill,
   requestOf,
   screenshot,
-  signIn,
+  signInWithCookie,
   startServerWithData,
   startService,
   submitPlan,
@@ -127,7 +127,7 @@ describe('conformity-body services end to end', () => {
     const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
     opened.set(`${lang}-${userName}-${opened.size}`, page);
     page.on('dialog', (d) => void d.dismiss());
-    await signIn(page, userName);
+    await signInWithCookie(page, server.url, userName);
     await page.goto(`/${userName.startsWith('cb.') ? 'associated-facilities' : 'halal-profile'}?lang=${lang}`);
     await waitForIdle(page);
     expect(errors).toEqual([]);

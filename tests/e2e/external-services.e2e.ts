@@ -25,7 +25,7 @@ import {
   requestOf,
   screenshot,
   select,
-  signIn,
+  signInWithCookie,
   startServerWithData,
   startService,
   submitWizard,
@@ -153,7 +153,7 @@ describe('foreign factory services end to end', () => {
     const o = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
     opened.set(`${lang}-${userName}`, o);
     o.page.on('dialog', (d) => void d.dismiss());
-    await signIn(o.page, userName);
+    await signInWithCookie(o.page, server.url, userName);
     await o.page.goto(`/halal-profile?lang=${lang}`);
     await waitForIdle(o.page);
     return o.page;
@@ -479,7 +479,7 @@ describe('foreign factory services end to end', () => {
 
   it('an empty products step says "required" once, not twice', async () => {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'en-US' });
-    await signIn(page, 'external');
+    await signInWithCookie(page, server.url, 'external');
     await openFacilityRequests(page);
     const id = await startService(page, 'externalCertificate');
     await page.goto(`/requests/${id}/edit?step=products&lang=en`);

@@ -13,7 +13,7 @@ import {
   pdf,
   screenshot,
   select,
-  signIn,
+  signInWithCookie,
   startServer,
   submitPlan,
   testId,
@@ -54,7 +54,7 @@ describe('internal Halal certificate lifecycle', () => {
     const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
     opened.set(`${lang}-${userName}`, page);
     page.on('dialog', (d) => void d.dismiss());
-    await signIn(page, userName);
+    await signInWithCookie(page, server.url, userName);
     await page.goto(`/halal-profile?lang=${lang}`);
     await waitForIdle(page);
     expect(errors).toEqual([]);

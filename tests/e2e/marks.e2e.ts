@@ -5,7 +5,7 @@ import { certificates } from '../../db/schema';
 import { buildApp } from '../../server/app';
 import { testConfig } from '../../server/config';
 import { SYSTEM_ACTOR } from '../../machines/actor';
-import { launchBrowser, openPage, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, screenshot, signInWithCookie, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Issue 14 item 3 in real Chromium, in Arabic and in English: the holder opens the Halal-marks list from the menu,
@@ -86,7 +86,7 @@ describe('issued Halal marks', () => {
     it(`${lang}: lists, opens, downloads and cancels a mark with a reason; the list and the public page show it cancelled`, async () => {
       const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
       try {
-        await signIn(page, 'internal.main');
+        await signInWithCookie(page, server.url, 'internal.main');
         await go(page, '/home', lang);
         await page.locator('a[href^="/halal-marks"]').first().click();
         await page.waitForURL(/\/halal-marks/);
@@ -143,7 +143,7 @@ describe('issued Halal marks', () => {
     const lifecycle = async (user: string, lang: Lang, act: { action: 'SUSPEND' | 'REINSTATE'; reason: string } | null, status: string) => {
       const { page, context, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US', viewport: { width: 1280, height: 860 } });
       try {
-        await signIn(page, user);
+        await signInWithCookie(page, server.url, user);
         await go(page, `/certificates/${data.certificateId}`, lang);
         await expect.poll(() => testId(page, 'certificate-lifecycle').count()).toBe(1);
         await expect.poll(() => testId(page, 'history-item').count(), { message: 'the history reads the lifecycle' }).toBeGreaterThan(0);

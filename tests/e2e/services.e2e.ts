@@ -13,7 +13,7 @@ import {
   requestOf,
   screenshot,
   select,
-  signIn,
+  signInWithCookie,
   startServerWithData,
   startService,
   submitWizard as submit,
@@ -72,7 +72,7 @@ describe('generic service wizard', () => {
     const { page, errors } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
     opened.set(`${lang}-${userName}-${opened.size}`, page);
     page.on('dialog', (d) => void d.dismiss());
-    await signIn(page, userName);
+    await signInWithCookie(page, server.url, userName);
     await page.goto(`/associated-facilities?lang=${lang}`);
     await waitForIdle(page);
     expect(errors).toEqual([]);

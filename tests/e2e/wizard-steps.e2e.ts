@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import { facilities, facilityMembers, users } from '../../db/schema';
 import { countryName } from '../../web/src/lib/countries';
-import { fill, launchBrowser, next, openPage, screenshot, select, signIn, startServerWithData, startService, testId, waitForIdle, type Lang, type RunningServer } from './harness';
+import { fill, launchBrowser, next, openPage, screenshot, select, signInWithCookie, startServerWithData, startService, testId, waitForIdle, type Lang, type RunningServer } from './harness';
 
 /**
  * What the generic wizard checks at the step a person is on (found by the external walk), in Arabic and English:
@@ -45,7 +45,7 @@ describe('wizard steps check what they ask', () => {
 
   async function applicant(lang: Lang): Promise<{ page: Page; errors: string[] }> {
     const o = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
-    await signIn(o.page, 'external');
+    await signInWithCookie(o.page, server.url, 'external');
     await o.page.goto(`/facility-requests/${FACTORY}?lang=${lang}`);
     await waitForIdle(o.page);
     return o;

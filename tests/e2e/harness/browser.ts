@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { signInOverHttp } from './http-session';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const SCREENSHOT_DIR = join(ROOT, 'test-results/screenshots');
@@ -83,16 +84,31 @@ const circularAnswered = new WeakSet<Page>();
  */
 export async function signIn(page: Page, userName: string, options: { password?: string; offerCircular?: boolean } = {}): Promise<void> {
   const { password = DEMO_PASSWORD, offerCircular = false } = options;
-  if (!offerCircular && !circularAnswered.has(page)) {
-    circularAnswered.add(page);
-    await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
-  }
+  if (!offerCircular) await answerCircular(page);
   await page.goto('/account/login');
   await page.locator('input[name="userName"]').fill(userName);
   await page.locator('input[name="password"]').fill(password);
   await page.locator('[data-testid="login-submit"]').click();
   await page.waitForURL((url) => !url.pathname.startsWith('/account/login'));
   await waitForIdle(page);
+}
+
+/** Tells this page the circular letter was already downloaded, so its modal does not cover the screen under test. */
+async function answerCircular(page: Page): Promise<void> {
+  if (circularAnswered.has(page)) return;
+  circularAnswered.add(page);
+  await page.route('**/api/app/halal-user/is-external-user-downloaded-circular', (route) => route.fulfill({ json: true }));
+}
+
+/**
+ * Gives the page's context a demo user's session signed in over HTTP, for walks whose subject is not signing in
+ * (signing in on the sign-in page is walked by accounts.e2e.ts and shell.e2e.ts): it spares the sign-in page's load
+ * and the landing page's, per user and language. Navigates nowhere; the circular-letter offer is answered as by signIn.
+ */
+export async function signInWithCookie(page: Page, baseURL: string, userName: string): Promise<void> {
+  await answerCircular(page);
+  const session = await signInOverHttp(baseURL, userName);
+  await page.context().addCookies(session.jar.map((c) => ({ ...c, url: baseURL })));
 }
 
 /** Lets opening dialogs and drawers finish sliding in (endless animations such as spinners are skipped). */

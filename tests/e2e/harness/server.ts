@@ -1,12 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../../db/client';
-import { seed } from '../../../db/seed';
 import { spawnServer, type RunningServer } from './spawn';
 
 export { freePort, type RunningServer } from './spawn';
+
+/** A fresh DATA_DIR: a copy of the one global-setup.ts migrated and seeded (the server's own start then seeds nothing new). */
+function freshDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-'));
+  cpSync(inject('dataTemplate'), dataDir, { recursive: true });
+  return dataDir;
+}
 
 /**
  * The real server for a test file (spawn.ts), serving the web build made by global-setup.ts (so it must run under
@@ -20,22 +26,22 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
     // This run's own build (global-setup.ts), safe from a rebuild of web/dist meanwhile.
     WEB_DIST: inject('webDist'),
     ...env,
+    DATA_DIR: env.DATA_DIR ?? freshDataDir(),
   });
 }
 
 /**
- * A server on data prepared before it starts: a fresh DATA_DIR with the demo data (seed) and what `prepare` writes
+ * A server on data prepared before it starts: a fresh DATA_DIR with the demo data (freshDataDir) and what `prepare` writes
  * there (issued certificates a walk starts from, ...); returns the server and what `prepare` returned.
  */
 export async function startServerWithData<T>(
   prepare: (database: Database, dataDir: string) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<{ server: RunningServer; data: T }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'halal-e2e-'));
+  const dataDir = freshDataDir();
   let data: T;
   const database = await openDatabase({ dataDir });
   try {
-    await seed(database.db);
     data = await prepare(database, dataDir);
   } finally {
     await database.close();
