@@ -80,7 +80,9 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     titleKey: 'services:internalRenewal.title',
     subject: { type: 'certificate', certificateKinds: ['internalHalal'] },
     preconditions: [{ type: 'renewalWindow', threshold: 'expiringSoonDays' }, { type: 'oneOpenPerSubject' }],
-    sections: { ...sections, renewal: renewalSection() },
+    // The reason first, as the renewal began before it had a wizard: the other steps arrive filled from the certified
+    // request (prefill) and are only looked over, so the one step the applicant must write is where the wizard opens.
+    sections: { renewal: renewalSection(), ...sections },
     fees: {
       ...certificate.fees,
       renewal: ({ schedule, projection, context }) =>

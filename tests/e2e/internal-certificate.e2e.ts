@@ -431,15 +431,15 @@ describe('internal Halal certificate lifecycle', () => {
     await waitForIdle(applicant);
     expect(await testId(applicant, 'verify-result').getAttribute('data-status')).toBe('active');
     await screenshot(applicant, shot('verification'));
-    // A fresh certificate cannot be renewed yet: the page says why in the start's own words, with the days of the
-    // setting (60), and offers no start.
+    // A fresh certificate cannot be renewed yet: its renewal starts on the generic start page, which says why in the
+    // start's own words, with the days of the setting (60), and keeps "Start" disabled.
     await applicant.goto(`/internal-renewal-request/inf-almarai-foods/${certificatePath.split('/').pop()}`);
     await waitForIdle(applicant);
-    await testId(applicant, 'renewal-not-open').waitFor();
+    await testId(applicant, 'start-refused').waitFor();
     // The certificate is named as every start page names it (GET /api/certificates/:id, StartCertificate).
     expect(await testId(applicant, 'start-certificate-number').count()).toBe(1);
-    expect((await testId(applicant, 'renewal-not-open').innerText()).trim()).toBe(L(arErrors.RenewalNotOpen, enErrors.RenewalNotOpen).replace('{{days}}', '60'));
-    expect(await testId(applicant, 'start-renewal').count()).toBe(0);
+    expect((await testId(applicant, 'start-refused').innerText()).trim()).toBe(L(arErrors.RenewalNotOpen, enErrors.RenewalNotOpen).replace('{{days}}', '60'));
+    expect(await testId(applicant, 'start-service').isDisabled()).toBe(true);
     for (const p of [applicant, registration, audit, committee]) await p.context().close();
   }
 

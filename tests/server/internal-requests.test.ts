@@ -167,47 +167,49 @@ describe('internal certificate renewal (type 202)', () => {
 
   const RENEWAL = { reason: 'The certificate expires next month', notes: 'Same products and lines' };
 
-  it('opens under 60 days left: the renewal draft carries the certified request data, the certificate and the reason', async () => {
+  /** The generic start every service uses (POST /api/requests), for the renewal of a certificate. */
+  const startRenewal = (id: string) => applicant.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: 'inf-almarai-foods', certificateId: id });
+
+  it('opens under 60 days left through the generic start: the draft carries the certified request data and the certificate, the reason is asked in the wizard', async () => {
     const r = await draft();
-    const saved = (await save(applicant, r.id, r.version, { factory: FORM.factory })).json();
+    const saved = (await save(applicant, r.id, r.version, r.form)).json();
     const id = await certificate(30, r.id);
-    // The renewal screen's reason is required: without it nothing starts, and the field is named in the user's language.
-    const bare = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: { reason: '  ' } });
-    expect(bare.statusCode).toBe(400);
-    expect(bare.json().error.validationErrors[0].members[0]).toContain('reason');
-    const res = await applicant.post('/api/internal-requests/renewals', { certificateId: id, renewal: RENEWAL });
+    const res = await startRenewal(id);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({
-      kind: 'internalRenewal',
-      status: { code: 106 },
-      data: { factory: saved.data.factory, renewal: RENEWAL },
-      context: { subject: { certificateId: id } },
-    });
-    // One renewal of a certificate at a time.
-    const again = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: RENEWAL });
+    const renewal = res.json();
+    expect(renewal).toMatchObject({ kind: 'internalRenewal', status: { code: 106 }, data: { factory: saved.data.factory, products: saved.data.products }, context: { subject: { certificateId: id } } });
+    expect(renewal.data.renewal).toBeUndefined();
+    // The reason is required at submission: refused, the section named with the sentence a user reads, nothing written.
+    const bare = await submit(applicant, renewal.id, renewal.version);
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.validationErrors).toContainEqual(expect.objectContaining({ members: ['renewal'], message: 'This field is required' }));
+    const given = await save(applicant, renewal.id, renewal.version, { renewal: RENEWAL });
+    expect([given.statusCode, given.json().data.renewal]).toEqual([200, RENEWAL]);
+    // One renewal of a certificate at a time, said in the start's words.
+    const again = await startRenewal(id);
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'RequestAlreadyOpen']);
+    expect(again.json().error.message).toBe('A request for this service is already open. Continue it or wait until it is finished.');
   });
 
   it('stays closed with more than 60 days left, and a certificate of another facility does not exist for the caller', async () => {
     const id = await certificate(200);
-    const res = await applicant.post('/api/internal-requests/renewals?lang=en', { certificateId: id, renewal: RENEWAL });
+    const res = await startRenewal(id);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('RenewalNotOpen');
-    // The renewal page reads the certificate as the generic start page does: another facility's answers 404.
+    // The start page reads the certificate: another facility's answers 404.
     expect((await external.get(`/api/certificates/${id}`)).statusCode).toBe(404);
   });
 
   it('answers a start page before its button is pressed with the refusal the start itself would give, and starts nothing', async () => {
     const check = (c: Client, id: string, lang = 'en') =>
       c.get(`/api/requests/start-check?kind=internalRenewal&facilityId=inf-almarai-foods&certificateId=${id}&lang=${lang}`);
-    const start = (id: string) => applicant.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: 'inf-almarai-foods', certificateId: id });
     const far = await certificate(200);
     // A refused start is an answer (200), not an error: the page asked a question.
     const refused = await check(applicant, far);
     expect(refused.statusCode).toBe(200);
     expect(refused.json()).toMatchObject({ canStart: false, refusal: { code: 'RenewalNotOpen' } });
     // The same words as the start's own refusal, with the window's days, in the caller's language.
-    const started = await start(far);
+    const started = await startRenewal(far);
     expect(started.statusCode).toBe(400);
     expect(refused.json().refusal).toEqual(started.json().error);
     expect(refused.json().refusal.message).toBe('A certificate can be renewed only when fewer than 60 days of its validity remain.');
@@ -216,7 +218,7 @@ describe('internal certificate renewal (type 202)', () => {
     const near = await certificate(30);
     expect((await check(applicant, near)).json()).toEqual({ canStart: true, refusal: null });
     // Nothing was started by asking: the start goes through, and then the check says one is open.
-    expect((await start(near)).statusCode).toBe(201);
+    expect((await startRenewal(near)).statusCode).toBe(201);
     const open = await check(applicant, near);
     expect([open.statusCode, open.json().canStart, open.json().refusal.code]).toEqual([200, false, 'RequestAlreadyOpen']);
     // Another facility's user learns nothing about it.

@@ -11,7 +11,7 @@ import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
 
 /*
- * The start pages (StartServicePage, InternalRenewalPage) say why a start would be refused through one hook: the
+ * The start page (StartServicePage, every service's) says why a start would be refused through one hook: the
  * start check's refusal, in the start's words, drawn from its key when shown, so a reader who switches language reads
  * it in the new one (the answer came in the language of the call).
  */

@@ -70,7 +70,6 @@ export interface RouteEntry {
 
 const facilityPolicies = [P.facility.conformityBody, P.facility.internal, P.facility.external];
 const adminOnly: RouteAccess = { anyOf: [P.admin.manage] };
-const internalRequest: RouteAccess = { anyOf: [P.internalRequest.request] };
 
 export const routeTable: RouteEntry[] = [
   // Open to everyone: the public site (routes/public: home, user manual, HS codes, CBs, content pages, verify).
@@ -147,7 +146,6 @@ export const routeTable: RouteEntry[] = [
   { path: 'facility-profile/cb/$cbPublicId/edit', component: recordScreens.editCb, access: { anyOf: [P.facility.conformityBody] } },
   { path: 'facility-profile/external/$facilityPublicId/edit', component: recordScreens.editExternal, access: { anyOf: [P.facility.external] } },
   { path: 'invoices', component: recordScreens.invoices, access: { anyOf: [P.portals.general, P.portals.halalCenter] } },
-  { path: 'internal-renewal-request/$facilityPublicId/$certificateId', component: requestScreens.internalRenewal, access: internalRequest },
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];

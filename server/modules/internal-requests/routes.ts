@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { certificates } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import type { RequestView } from '../../../workflows/engine';
 import type { Actor } from '../../../machines/actor';
@@ -9,13 +7,12 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { presentRequest } from '../requests/present';
 import { ZRequest } from '../requests/schemas';
-import { noticeTexts, sendRequestEvent, startRequest, visibleRequest } from '../requests/service';
-import { renewalSection } from '../../../machines/services/internal';
+import { noticeTexts, sendRequestEvent, visibleRequest } from '../requests/service';
 
 /**
- * The internal certificate's conveniences: save draft steps (EDIT), submit or resubmit, and renewals (the wizard
- * itself uses the generic calls, like every service's). They go through the same request service as the generic
- * calls (server/modules/requests/service.ts), so the service contract validates them exactly the same way.
+ * The internal certificate's conveniences: save draft steps (EDIT), and submit or resubmit (the start, its renewal's
+ * too, and the wizard itself use the generic calls, like every service's). They go through the same request service as
+ * the generic calls (server/modules/requests/service.ts), so the service contract validates them exactly the same way.
  */
 const KINDS = new Set(['internalCertificate', 'internalRenewal']);
 const params = z.object({ id: z.uuid() });
@@ -68,31 +65,6 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
       const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
       return { ...presentRequest(request.t, next, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
-    },
-  );
-
-  app.post(
-    '/api/internal-requests/renewals',
-    {
-      config: { policy: Permissions.internalRequest.request },
-      schema: {
-        tags: ['internal-requests'],
-        summary: 'Start the renewal (type 202) of a certificate, as a draft holding the certified request’s data and the renewal’s reason and notes',
-        // The renewal screen asks the reason and notes first (spec 02 section 3); the same section schema SUBMIT checks.
-        body: z.object({ certificateId: z.uuid(), renewal: renewalSection().complete }),
-        response: { 201: ZRequest, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const [cert] = await app.db.select({ facilityPublicId: certificates.facilityPublicId }).from(certificates).where(eq(certificates.id, request.body.certificateId));
-      if (!cert) throw new AppError(AppErrorCode.EntityNotFound);
-      const view = await startRequest(app, request.actor!, request.sessionUser!.name, {
-        kind: 'internalRenewal',
-        facilityId: cert.facilityPublicId,
-        certificateId: request.body.certificateId,
-        data: { renewal: request.body.renewal },
-      });
-      return reply.status(201).send(presentRequest(request.t, view, app.services));
     },
   );
 };

@@ -9,6 +9,5 @@ export const requestScreens = {
   internalRequests: lazyRouteComponent(() => import('../internal-request/InternalRequestsPage'), 'InternalRequestsPage'),
   staffHome: lazyRouteComponent(() => import('../staff/StaffHomePage'), 'StaffHomePage'),
   correctiveActions: lazyRouteComponent(() => import('../corrective-actions/CorrectiveActionsPage'), 'CorrectiveActionsPage'),
-  internalRenewal: lazyRouteComponent(() => import('../internal-request/InternalRenewalPage'), 'InternalRenewalPage'),
   certificate: lazyRouteComponent(() => import('../certificates/CertificatePage'), 'CertificatePage'),
 };

@@ -12,7 +12,7 @@ export const REQUEST_SECTIONS: Readonly<Record<MachineKind, readonly string[]>> 
   cbRenewal: ['facilityInfo', 'certificatesAndSpecifications', 'categories', 'operations', 'renewal'],
   cbAddCategories: ['categories'],
   internalCertificate: ['factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments'],
-  internalRenewal: ['factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments', 'renewal'],
+  internalRenewal: ['renewal', 'factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments'],
   internalAddProducts: ['products', 'attachments'],
   internalHalalMark: ['products', 'package'],
   externalCertificate: ['factory', 'paymentWay', 'operations', 'products', 'attachments'],
