@@ -45,6 +45,7 @@ const ZPartyName = z.object({ publicId: z.string(), nameAr: z.string(), nameEn: 
 export const ZRenewalOffer = z.object({ kind: z.string(), start: z.string() });
 /** An open renewal request of a certificate: linked instead of a second renewal. */
 export const ZOpenRenewal = z.object({ id: z.string(), number: z.string(), kind: z.string() });
+export type OpenRenewalJson = z.infer<typeof ZOpenRenewal>;
 
 /** One row of the certificates list. */
 export const ZCertificateSummary = z.object({

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, ne, not, or
 import type { Db } from '../../../db/client';
 import { certificates, facilities } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
+import type { CertificateSummaryJson } from '../../../machines/forms/records';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import { EXPIRING_SOON_DAYS, publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
@@ -11,23 +12,13 @@ import type { CertificateRow } from './certificate-view';
 import { cancelledMarkIds, markCancelledSql } from './mark-state';
 import type { RenewalOffer } from './renewal-offer';
 
-/** One row of the certificates list (the certificate page has the rest), with its renewal offer (renewal-offer.ts). */
-export interface CertificateSummary extends RenewalOffer {
-  id: string;
-  number: string;
-  legacyNumber: string | null;
-  kind: string;
+/**
+ * One row of the certificates list (the certificate page has the rest), with its renewal offer (renewal-offer.ts): the
+ * answer's shape (ZCertificateSummary) before the route labels its kind and status in the reader's language.
+ */
+export type CertificateSummary = Omit<CertificateSummaryJson, 'kindLabel' | 'status'> & {
   status: { code: number; public: PublicCertificateStatus };
-  holder: { publicId: string; nameAr: string; nameEn: string };
-  issuer: { publicId: string; nameAr: string; nameEn: string } | null;
-  productCount: number;
-  /** The distinct brands of its products, in both languages. */
-  brands: { ar: string; en: string }[];
-  /** A Halal mark's product (one per mark); null for certificates. */
-  product: { nameAr: string; nameEn: string } | null;
-  issuedAt: string;
-  expiresAt: string;
-}
+};
 
 export interface CertificateQuery {
   /** Any of number (or old-system number), product name, brand. */

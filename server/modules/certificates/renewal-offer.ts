@@ -2,20 +2,15 @@ import type { Db } from '../../../db/client';
 import type { Actor } from '../../../machines/actor';
 import { renewalWindowOf, type ServiceDefinition, type ServiceRegistry } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
-import { openRequestsAbout, renewalRefusal, type OpenRequest } from '../requests/preconditions';
+import type { CertificateSummaryJson } from '../../../machines/forms/records';
+import { openRequestsAbout, renewalRefusal } from '../requests/preconditions';
 import type { CertificateRow } from './certificate-view';
 
-/** A renewal service offered from a certificate: its kind and its start path. */
-export interface CertificateRenewal {
-  kind: string;
-  start: string;
-}
-
-/** What a certificate's holder is offered: the renewal it may start now, or the renewal of it already open. */
-export interface RenewalOffer {
-  renewal: CertificateRenewal | null;
-  openRenewal: OpenRequest | null;
-}
+/**
+ * What a certificate's holder is offered: the renewal it may start now, or the renewal of it already open. Its shape is
+ * the answers' own (machines/forms/records.ts ZRenewalOffer, ZOpenRenewal), declared once there.
+ */
+export type RenewalOffer = Pick<CertificateSummaryJson, 'renewal' | 'openRenewal'>;
 
 /** The renewal service of a certificate of this kind (the service whose subject it is and that has a renewal window). */
 function renewalServiceOf(services: ServiceRegistry, kind: string): ServiceDefinition | undefined {

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
+import type { OpenRenewalJson } from '../../../machines/forms/records';
 import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
@@ -78,28 +79,21 @@ export function renewalRefusal(subject: CertificateRow, window: RenewalWindow, s
   return daysLeft(subject, now) > days ? { code: 'RenewalNotOpen', params: { days, number: subject.number } } : null;
 }
 
-/** A request still open about a certificate (its machine is not in a final state). */
-export interface OpenRequest {
-  id: string;
-  number: string;
-  kind: string;
-}
-
 /** The certificate a request is about, as its machine keeps it (context.subject). */
 const subjectIdSql = sql<string | null>`${requests.snapshot}->'context'->'subject'->>'certificateId'`;
 
 /**
  * The oneOpenPerSubject rule for many subjects in one query: the requests of these kinds, started by the given facility
  * about the given certificate, that are neither deleted nor in a state the machine tags final (the queue column).
- * Answers a lookup by (facility, certificate); the start refuses a second request by it, the certificates list links the
- * open one by it.
+ * Answers a lookup by (facility, certificate), in the shape the certificates answers link it (ZOpenRenewal); the start
+ * refuses a second request by it, the certificates list links the open one by it.
  */
 export async function openRequestsAbout(
   db: Db,
   kinds: readonly string[],
   subjects: readonly { facilityPublicId: string; certificateId: string }[],
   exceptRequestId?: string,
-): Promise<(facilityPublicId: string, certificateId: string) => OpenRequest | undefined> {
+): Promise<(facilityPublicId: string, certificateId: string) => OpenRenewalJson | undefined> {
   const rows =
     kinds.length && subjects.length
       ? await db

@@ -12,6 +12,7 @@ import { screenExists } from '../../screens';
 import { startParams } from '../services/services';
 import { statusPalette } from '../records/status-palette';
 import { CertificateLifecycle } from './CertificateLifecycle';
+import { OpenRenewalLink } from './OpenRenewalLink';
 import { certificateSections } from './certificate-sections';
 import { listSeparator } from '../../i18n';
 import { scopeText } from '../../lib/mark-scope';
@@ -60,13 +61,7 @@ export function CertificatePage() {
               </Button>
             )}
             {/* A renewal already open is linked instead of offered again. */}
-            {c.openRenewal && (
-              <Button asChild variant="outline" colorPalette="brand" data-testid="open-renewal">
-                <Link to="/requests/$requestId" params={{ requestId: c.openRenewal.id }}>
-                  {t('requests:renewal.open', { number: ltr(c.openRenewal.number) })}
-                </Link>
-              </Button>
-            )}
+            {c.openRenewal && <OpenRenewalLink request={c.openRenewal} look="button" />}
             {/* A mark's package: the horizontal and vertical SVG marks with its number and QR code, and the guidelines. */}
             {mark && (
               <Button asChild colorPalette="brand" variant="outline" data-testid="mark-zip">

@@ -3,10 +3,11 @@ import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelec
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath, servicesFor } from '../../../../machines/services';
-import { Ltr, ltr } from '../../components/Bidi';
+import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
+import { OpenRenewalLink } from '../certificates/OpenRenewalLink';
 import { useMemberFacility } from '../facilities/facilities-api';
 import { nameIn } from '../facilities/labels';
 import { useOptionalRouteParams } from '../../route-params';
@@ -197,13 +198,7 @@ function EntitiesView(p: { facilityId: string; kind: 'certificate' | 'halalMark'
             </Button>
           ))}
           {/* A renewal already open is linked instead of offered again (the server's own start check decides). */}
-          {r.openRenewal && (
-            <ChakraLink asChild colorPalette="brand" fontSize="sm">
-              <Link to="/requests/$requestId" params={{ requestId: r.openRenewal.id }} data-testid="open-renewal">
-                {t('requests:renewal.open', { number: ltr(r.openRenewal.number) })}
-              </Link>
-            </ChakraLink>
-          )}
+          {r.openRenewal && <OpenRenewalLink request={r.openRenewal} look="link" />}
         </Flex>
       ),
     });

@@ -14,6 +14,9 @@ const INTERNAL_SECTIONS = new Map(
   INTERNAL_REQUEST_STEPS.filter((s): s is InternalSection => s !== 'agreement').map((s) => [s, JSON.stringify(describeSchema(internalRequestForm.steps[s]))]),
 );
 
+/** specialStepOf's answers, per definition and section. */
+const specialSteps = new WeakMap<ServiceDefinition, Map<string, InternalSection | null>>();
+
 /**
  * Sections the internal certificate form has a component of its own for (WizardStep.tsx), reused by name when the
  * service's section has the same shape: products (with the .xlsx upload) when it has the internal product's fields,
@@ -22,6 +25,14 @@ const INTERNAL_SECTIONS = new Map(
  * its schema.
  */
 export function specialStepOf(def: ServiceDefinition, section: string): InternalSection | null {
+  // The wizard asks on every render; the answer depends on the (static) definition alone, so it is worked out once.
+  const known = specialSteps.get(def) ?? new Map<string, InternalSection | null>();
+  specialSteps.set(def, known);
+  if (!known.has(section)) known.set(section, specialStepByShape(def, section));
+  return known.get(section)!;
+}
+
+function specialStepByShape(def: ServiceDefinition, section: string): InternalSection | null {
   if (section === 'attachments' || section === 'categories') return section;
   const node = describeSchema(def.sections[section]!.complete);
   if (section === 'products') {
