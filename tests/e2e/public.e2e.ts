@@ -319,12 +319,18 @@ describe('public site', () => {
 
     await testId(page, 'chat-close').click();
     await page.setViewportSize({ width: 1280, height: 500 });
-    // Scroll for well over a second: the button hides, then comes back once scrolling stops.
-    for (let i = 0; i < 14; i++) {
+    // Keep scrolling: the button stays while the scrolling is under a second old, hides once it is over a second, then
+    // comes back once scrolling stops. Scrolled until it hides (at most ~6 s), not a fixed count: on a loaded machine a
+    // wheel can take longer than the 400 ms pause that counts as stopping, and the second starts again.
+    const scrollingSince = Date.now();
+    await page.mouse.wheel(0, 300);
+    expect(await testId(page, 'chat-button').getAttribute('data-hidden')).toBe('false');
+    for (let i = 1; i < 60 && (await testId(page, 'chat-button').getAttribute('data-hidden')) !== 'true'; i++) {
       await page.mouse.wheel(0, i % 2 ? -300 : 300);
       await page.waitForTimeout(100);
     }
     expect(await testId(page, 'chat-button').getAttribute('data-hidden')).toBe('true');
+    expect(Date.now() - scrollingSince).toBeGreaterThanOrEqual(1000);
     await expect.poll(() => testId(page, 'chat-button').getAttribute('data-hidden'), { timeout: 5000 }).toBe('false');
 
     await open(page, '/faq?lang=ar');
