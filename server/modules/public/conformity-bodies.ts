@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { certificates, facilities } from '../../../db/schema';
 import { toDualDate, type DualDate } from './calendar';
 import { publicStatusOf, type PublicCertificateStatus } from './certificate-status';
-import { countryNames } from './countries';
+import { countryNames, countryOrder } from './countries';
 import { escapeLike } from './text';
 import type { Language } from '../../i18n';
 import { byReaderName } from './reader-order';
@@ -89,7 +89,8 @@ export async function accreditedCbFilters(db: Db, lang: Language) {
     .innerJoin(certificates, and(eq(certificates.facilityPublicId, facilities.publicId), eq(certificates.kind, 'cbDesignation')))
     .where(eq(facilities.type, 'ConformityBody'));
   const countries = [...new Set(rows.map((r) => r.countryCode))].map((code) => ({ code, ...countryNames(code) }));
-  countries.sort((a, b) => (lang === 'ar' ? a.countryNameAr.localeCompare(b.countryNameAr, 'ar') : a.countryNameEn.localeCompare(b.countryNameEn, 'en')));
+  const order = countryOrder(lang);
+  countries.sort((a, b) => order.indexOf(a.code) - order.indexOf(b.code));
   const categories = [...new Set(rows.flatMap((r) => r.categories))].sort();
   return { countries, categories };
 }

@@ -9,19 +9,22 @@ export function countryNames(code: string): { countryNameAr: string; countryName
   };
 }
 
-const ORDER = new Map<string, string>();
+const ORDER = new Map<string, string[]>();
 
-/**
- * Every country code sorted by its name in `lang`, as one PostgreSQL array literal: a list sorted "by country" is in
- * the order of the names its reader sees (Germany/ألمانيا, Turkey/تركيا), not of the codes.
- */
-export function countryOrderLiteral(lang: 'ar' | 'en'): string {
-  let literal = ORDER.get(lang);
-  if (!literal) {
+/** Every country code sorted by its name in `lang`: a list sorted "by country" follows the names its reader sees. */
+export function countryOrder(lang: 'ar' | 'en'): string[] {
+  let order = ORDER.get(lang);
+  if (!order) {
     const collator = new Intl.Collator(lang);
     const names = countries.getNames(lang, { select: 'official' });
-    literal = `{${Object.keys(names).sort((a, b) => collator.compare(names[a]!, names[b]!)).join(',')}}`;
-    ORDER.set(lang, literal);
+    order = Object.keys(names).sort((a, b) => collator.compare(names[a]!, names[b]!));
+    ORDER.set(lang, order);
   }
-  return literal;
+  return order;
 }
+
+/**
+ * countryOrder as one PostgreSQL array literal (one parameter, for `array_position`), so a query sorts by the names
+ * (Germany/ألمانيا, Turkey/تركيا), not by the codes.
+ */
+export const countryOrderLiteral = (lang: 'ar' | 'en'): string => `{${countryOrder(lang).join(',')}}`;
