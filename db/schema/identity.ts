@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, boolean, uuid, jsonb } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, boolean, uuid, jsonb, integer, bigint } from 'drizzle-orm/pg-core';
 
 /** People who sign in: facility users and Halal-center staff. Passwords are scrypt hashes (server/auth/password.ts). */
 export const users = pgTable('users', {
@@ -28,4 +28,16 @@ export const sessions = pgTable('sessions', {
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   revokedReason: text('revoked_reason'),
+});
+
+/**
+ * One row (id 1) whose value moves, in the same commit, with every change a signed-in request's identity is read from:
+ * a session revoked or deleted, a user locked or edited, a facility membership or delegation, a facility's public id,
+ * a role's grants (deferred triggers, migration 0017). A server keeps each session's identity with the value it was
+ * read at, and per request reads only this value: the identity is read again whenever anything it depends on changed,
+ * in this process or another (server/plugins/auth.ts).
+ */
+export const authEpoch = pgTable('auth_epoch', {
+  id: integer('id').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull().default(0),
 });

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { facilities, facilityMembers, roles as roleTable, sessions, users } from '../../db/schema';
+import { authEpoch, facilities, facilityMembers, roles as roleTable, sessions, users } from '../../db/schema';
 import { grantsOf } from '../admin/role-store';
 import { memberPermissions, type Actor } from '../../machines/actor';
 import { UserInFacilityRole } from '../../machines/forms/facilities/schemas';
@@ -62,6 +62,11 @@ const grantsOfUser = sql<RoleGrant[]>`(
   select coalesce(jsonb_agg(jsonb_build_object('permissions', ${roleTable.permissions}, 'readOnly', ${roleTable.readOnly})), '[]'::jsonb)
   from ${roleTable} where ${roleTable.name} in (select jsonb_array_elements_text(${users.roles})))`.mapWith((v) => json(v) as RoleGrant[]);
 
+/** The identity epoch, read in the session's statement so that both come from one snapshot. */
+const epochOfIdentities = sql<number | null>`(select ${authEpoch.value} from ${authEpoch} where ${authEpoch.id} = 1)`.mapWith((v) =>
+  v === null ? null : Number(v),
+);
+
 /** True when the actor satisfies the policy (see RoutePolicy). */
 export function satisfies(actor: Actor | null, policy: RoutePolicy): boolean {
   if (policy === 'public') return true;
@@ -87,11 +92,38 @@ export default fp(async (app) => {
   // Built once: every signed-in request runs it, and building the query from drizzle's AST on each call was a few
   // per cent of an event POST's CPU (docs/performance-log.md, HTTP third pass).
   const sessionStatement = app.db
-    .select({ session: sessions, user: users, memberships: membershipsOfUser, grants: grantsOfUser })
+    .select({ session: sessions, user: users, memberships: membershipsOfUser, grants: grantsOfUser, epoch: epochOfIdentities })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sql.placeholder('sid')), isNull(sessions.revokedAt)))
     .prepare('auth_session');
+  const epochStatement = app.db.select({ value: authEpoch.value }).from(authEpoch).where(eq(authEpoch.id, 1)).prepare('auth_epoch');
+  type SessionRow = Awaited<ReturnType<typeof sessionStatement.execute>>[number];
+  /*
+   * Each session's row as last read, with the identity epoch it was read at (db/schema/identity.ts authEpoch). While
+   * the epoch has not moved and the remembered last use is more recent than both the touch interval and the idle
+   * limit, a fresh read would give the same identity and lead to the same decision (no touch, no expiry), so the
+   * request reads only the epoch: one small statement instead of the session's joins, and a revocation, a lock, a
+   * membership or a role change still takes effect at the next request on every server (docs/performance-log.md, "The
+   * session read and the identity epoch"). Bounded; the oldest entry goes first.
+   */
+  const remembered = new Map<string, SessionRow>();
+  const REMEMBERED_MAX = 10_000;
+  const remember = (row: SessionRow) => {
+    remembered.delete(row.session.id);
+    if (row.epoch === null) return;
+    if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+    remembered.set(row.session.id, row);
+  };
+  async function readSession(sid: string, now: number): Promise<SessionRow | undefined> {
+    const known = remembered.get(sid);
+    if (known && now - known.session.lastSeenAt.getTime() <= Math.min(TOUCH_AFTER_MS, idleMs())) {
+      const [current] = await epochStatement.execute();
+      if (current?.value === known.epoch) return known;
+    }
+    const [row] = await sessionStatement.execute({ sid });
+    return row;
+  }
 
   async function loadSession(request: FastifyRequest): Promise<'none' | 'expired' | 'ok'> {
     const token = request.cookies[SESSION_COOKIE];
@@ -102,21 +134,27 @@ export default fp(async (app) => {
     } catch {
       return 'expired';
     }
-    const [row] = await sessionStatement.execute({ sid: payload.sid });
-    // A user an administrator locked loses their sessions at the next request.
-    if (!row || row.user.lockedAt) return 'expired';
     const now = Date.now();
+    const row = await readSession(payload.sid, now);
+    // A user an administrator locked loses their sessions at the next request.
+    if (!row || row.user.lockedAt) {
+      remembered.delete(payload.sid);
+      return 'expired';
+    }
     const idle = now - row.session.lastSeenAt.getTime();
     if (idle > idleMs()) {
       await app.db
         .update(sessions)
         .set({ revokedAt: new Date(), revokedReason: 'idle' })
         .where(eq(sessions.id, row.session.id));
+      remembered.delete(row.session.id);
       return 'expired';
     }
     if (idle > TOUCH_AFTER_MS) {
-      await app.db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, row.session.id));
-    }
+      const lastSeenAt = new Date(now);
+      await app.db.update(sessions).set({ lastSeenAt }).where(eq(sessions.id, row.session.id));
+      remember({ ...row, session: { ...row.session, lastSeenAt } });
+    } else if (remembered.get(row.session.id) !== row) remember(row);
     const u = row.user;
     const sessionUser: SessionUser = {
       id: u.id,

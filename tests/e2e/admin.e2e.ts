@@ -49,6 +49,7 @@ async function httpClient(base: string, userName: string, password = DEMO_PASSWO
   };
   return {
     cookie: cookie(),
+    csrf,
     request,
     get: (url, opts = {}) => request({ ...opts, method: 'GET', url }),
     post: (url, payload, opts = {}) => request({ ...opts, method: 'POST', url, payload: payload as never }),

@@ -21,6 +21,7 @@ export interface Client {
   post(url: string, payload?: unknown, opts?: InjectOptions): Promise<LightMyRequestResponse>;
   put(url: string, payload?: unknown, opts?: InjectOptions): Promise<LightMyRequestResponse>;
   cookie: string;
+  csrf: string;
 }
 
 function cookiesOf(res: LightMyRequestResponse): string[] {
@@ -32,6 +33,7 @@ function client(app: FastifyInstance, cookie: string, csrf: string): Client {
     app.inject({ ...opts, headers: { cookie, ...(csrf ? { 'x-csrf-token': csrf } : {}), ...(opts.headers ?? {}) } });
   return {
     cookie,
+    csrf,
     request,
     get: (url, opts = {}) => request({ ...opts, method: 'GET', url }),
     post: (url, payload, opts = {}) => request({ ...opts, method: 'POST', url, payload: payload as never }),

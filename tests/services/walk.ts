@@ -58,6 +58,7 @@ export async function createWorld(): Promise<World> {
     const c = () => (session ??= t.login(name));
     return {
       cookie: '',
+      csrf: '',
       request: async (opts) => (await c()).request(opts),
       get: async (url, opts) => (await c()).get(url, opts),
       post: async (url, payload, opts) => (await c()).post(url, payload, opts),
