@@ -30,7 +30,7 @@ import {
  *    the committee issues, and the certificate page lists the new product;
  * 2. Halal-mark package: the applicant asks marks for that product with a package of tags, the summary shows the
  *    package price, the credit carried over and the VAT, submits, pays, and the marks list shows the product's mark.
- * Screenshots: test-results/screenshots/applicant-<lang>-*.png.
+ * Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/applicant-<lang>-*.png.
  */
 const DAY = 86_400_000;
 

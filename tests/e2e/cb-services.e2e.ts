@@ -46,7 +46,7 @@ import {
  *   bill (shown including VAT) -> the same certificate, 3 more years from its old expiry, categories kept and added;
  * - added categories (300), from a seeded valid certificate: audit takes it and accepts -> committee re-issues -> the
  *   certificate lists the old and the new categories, nothing billed.
- * Screenshots: test-results/screenshots/cb-<lang>-*.png.
+ * Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/cb-<lang>-*.png.
  */
 const CB = 'cb-global-halal';
 const DAY = 86_400_000;

@@ -56,7 +56,7 @@ import {
  *    the public verification page (the certificate's QR link) shows it valid.
  * Both walks use the same factory: the suspension rule of spec 02 section 4 refuses a request only when *another*
  * account holds a certificate for that facility; here the same account asks again, so it does not apply.
- * Screenshots: test-results/screenshots/external-<lang>-*.png.
+ * Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/external-<lang>-*.png.
  */
 const FACTORY = 'exf-anatolia-meat';
 const CB = 'cb-global-halal';

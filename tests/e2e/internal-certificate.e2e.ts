@@ -31,7 +31,7 @@ import enErrors from '../../locales/en/errors.json';
  * accepts -> audit plan -> applicant returns the plan -> audit revises -> applicant accepts -> audit fees ->
  * non-conformities (CONFMSG66) -> corrective actions, one rejected (CONFMSG28) and fixed -> report -> committee
  * returns to audit -> second round (compliant) -> committee approves -> payment option -> certificate fees ->
- * certificate issued -> certificate page -> public verification page. Screenshots: test-results/screenshots/.
+ * certificate issued -> certificate page -> public verification page. Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/.
  */
 
 describe('internal Halal certificate lifecycle', () => {

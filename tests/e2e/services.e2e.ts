@@ -29,7 +29,7 @@ import {
  * value first: its message shows and "Next" stays), uploads its certificate file and submits; an external facility
  * starts a shipment request, adds a product line and submits; an external certificate request is filled (the factory
  * chosen among the user's facilities, an operation plan uploaded, the reused products and attachments steps) and
- * submitted. Screenshots: test-results/screenshots/services-<lang>-*.png.
+ * submitted. Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/services-<lang>-*.png.
  */
 
 /**

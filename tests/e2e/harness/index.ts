@@ -5,7 +5,7 @@
  *   const browser = await launchBrowser();         // /usr/bin/chromium via playwright-core
  *   const { page } = await openPage(browser, server.url);
  *   await signIn(page, 'internal.main');           // demo users, password Demo@12345
- *   await screenshot(page, 'my-screen');           // test-results/screenshots/my-screen.png
+ *   await screenshot(page, 'my-screen');           // E2E_SCREENSHOTS=1: test-results/screenshots/my-screen.png
  *   ... await browser.close(); await server.stop();
  *
  * `npm run test:e2e` builds the web app once into a temp dir the servers serve (E2E_SKIP_BUILD=1 serves web/dist
