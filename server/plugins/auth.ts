@@ -105,7 +105,7 @@ export default fp(async (app) => {
    * limit, a fresh read would give the same identity and lead to the same decision (no touch, no expiry), so the
    * request reads only the epoch: one small statement instead of the session's joins, and a revocation, a lock, a
    * membership or a role change still takes effect at the next request on every server (docs/performance-log.md, "The
-   * session read and the identity epoch"). Bounded; the oldest entry goes first.
+   * event POST: the bench's client, and the session read against an identity epoch"). Bounded; the oldest goes first.
    */
   const remembered = new Map<string, SessionRow>();
   const REMEMBERED_MAX = 10_000;
