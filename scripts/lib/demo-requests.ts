@@ -320,6 +320,24 @@ class Driver {
 /** The first product of a service's data with other names and numbers (a product the food authority knows). */
 const productLike = (data: Record<string, unknown>, changes: Record<string, unknown>) => ({ ...(data.products as Record<string, unknown>[])[0], ...changes });
 
+/**
+ * An internal certificate of the demo factory due for renewal: issued through the portal (paid in full, so aging it
+ * bills nothing), then aged to 30 days before its expiry, inside the 60-day renewal window; no renewal is started.
+ */
+async function dueForRenewal(d: Driver): Promise<string> {
+  const id = await d.issue((await d.draft(INTERNAL.user, 'internalCertificate', INTERNAL.facility)).id, INTERNAL.user);
+  await d.age(id, 30);
+  return id;
+}
+
+/** `count` certificates of the demo factory due for renewal (dueForRenewal), on an app built by withDemoApp: a walk's own data. */
+export async function issueDueForRenewal(app: FastifyInstance, count: number): Promise<string[]> {
+  const d = new Driver(app);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await dueForRenewal(d));
+  return ids;
+}
+
 /** The internal factory's story: certificates issued, near and past expiry, and every internal service in flight. */
 async function internalFacility(d: Driver): Promise<void> {
   const { facility, user } = INTERNAL;
@@ -327,7 +345,7 @@ async function internalFacility(d: Driver): Promise<void> {
   const at = (code: number) => (r: RequestJson) => r.status.code === code;
 
   // Issued certificates: one in force (paid yearly: the next years are billed on their anniversaries), one expiring
-  // within 60 days, one expired.
+  // within 60 days (renewed below), one expired; and one due for renewal that nobody has asked to renew yet.
   const inForce = await d.issue((await start('internalCertificate')).id, user, 'yearly');
   const expiringSoon = await d.issue((await start('internalCertificate')).id, user);
   await d.age(expiringSoon, 40);
@@ -356,9 +374,10 @@ async function internalFacility(d: Driver): Promise<void> {
   const certificateFee = await start('internalCertificate');
   await d.walk(certificateFee.id, user, at(16), { option: 'full' }); // approved, the certificate fee unpaid
 
-  // The renewal of the certificate that expires soon, in the registration queue.
+  // The renewal of the certificate that expires soon, in the registration queue; another one due for renewal, not yet asked.
   const renewal = await start('internalRenewal', { certificateId: expiringSoon });
   await d.walk(renewal.id, user, at(1));
+  await dueForRenewal(d);
 
   // Added products: one done, one waiting for registration.
   const added = await start('internalAddProducts', { certificateId: inForce });

@@ -7,6 +7,7 @@ import {
   expectStatus,
   fill,
   launchBrowser,
+  next,
   openPage,
   openRequest,
   payBill as harnessPayBill,
@@ -14,8 +15,9 @@ import {
   screenshot,
   select,
   signInWithCookie,
-  startServer,
+  startServerWithData,
   submitPlan,
+  submitWizard,
   testId,
   waitForIdle,
   type Lang,
@@ -23,6 +25,13 @@ import {
 } from './harness';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
+import arStatus from '../../locales/ar/status.json';
+import enStatus from '../../locales/en/status.json';
+import arValidation from '../../locales/ar/validation.json';
+import enValidation from '../../locales/en/validation.json';
+import { issueDueForRenewal, withDemoApp } from '../../scripts/lib/demo-requests';
+import { testConfig } from '../../server/config';
+import { internalCertificateData } from '../services/fixtures';
 
 /**
  * Issue 5 end to end in real Chromium: the whole internal facility Halal certificate lifecycle through the UI,
@@ -31,15 +40,24 @@ import enErrors from '../../locales/en/errors.json';
  * accepts -> audit plan -> applicant returns the plan -> audit revises -> applicant accepts -> audit fees ->
  * non-conformities (CONFMSG66) -> corrective actions, one rejected (CONFMSG28) and fixed -> report -> committee
  * returns to audit -> second round (compliant) -> committee approves -> payment option -> certificate fees ->
- * certificate issued -> certificate page -> public verification page. Screenshots (E2E_SCREENSHOTS=1): test-results/screenshots/.
+ * certificate issued -> certificate page -> public verification page. Then, in each language, the renewal of a
+ * certificate due for renewal (issued through the engine and aged before the server starts, as the demo seed does):
+ * certificate page -> start page -> reason (required) -> the prefilled steps -> submitted. Screenshots
+ * (E2E_SCREENSHOTS=1): test-results/screenshots/.
  */
 
 describe('internal Halal certificate lifecycle', () => {
   let server: RunningServer;
   let browser: Browser;
+  /** Two certificates due for renewal (one per language: a certificate has one renewal open at a time). */
+  let dueForRenewal: Record<Lang, string>;
 
   beforeAll(async () => {
-    server = await startServer();
+    // Issued and aged as the demo seed does it, through the portal and its engine (scripts/lib/demo-requests.ts).
+    ({ server, data: dueForRenewal } = await startServerWithData(async (database) => {
+      const [ar, en] = await withDemoApp(testConfig(), database, (app) => issueDueForRenewal(app, 2));
+      return { ar: ar!, en: en! };
+    }));
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -443,9 +461,55 @@ describe('internal Halal certificate lifecycle', () => {
     for (const p of [applicant, registration, audit, committee]) await p.context().close();
   }
 
-  async function withFailureShots(lang: Lang) {
+  /**
+   * The renewal of a certificate 30 days before its expiry, as the applicant sees it: the certificate page offers it,
+   * the generic start page starts it, the wizard opens on the reason (required), the other steps arrive filled from
+   * the certified request and are only looked over, and the submitted renewal shows its status; the certificate page
+   * then links the open renewal instead of offering another.
+   */
+  async function renew(lang: Lang) {
+    const applicant = await userPage('internal.main', lang);
+    const certificateId = dueForRenewal[lang];
+    await applicant.goto(`/certificates/${certificateId}`);
+    await waitForIdle(applicant);
+    await testId(applicant, 'renew-certificate').click();
+    await applicant.waitForURL(new RegExp(`/internal-renewal-request/inf-almarai-foods/${certificateId}`));
+    await waitForIdle(applicant);
+    await testId(applicant, 'start-certificate-number').waitFor();
+    expect(await testId(applicant, 'start-refused').count()).toBe(0);
+    await testId(applicant, 'start-service').click();
+    await applicant.waitForURL(/\/requests\/[0-9a-f-]{36}\/edit$/);
+    await waitForIdle(applicant);
+    const requestId = applicant.url().split('/').at(-2)!;
+    // The wizard opens on the reason, and does not go on without it (the field's message in the page's language).
+    await testId(applicant, 'wizard-step-renewal').waitFor();
+    await testId(applicant, 'wizard-next').click();
+    await expect.poll(() => testId(applicant, 'field-error').first().innerText()).toBe(lang === 'ar' ? arValidation.required : enValidation.required);
+    await testId(applicant, 'wizard-step-renewal').waitFor();
+    await fill(applicant, 'renewal.reason', lang === 'ar' ? 'تنتهي الشهادة الشهر القادم والإنتاج مستمر' : 'The certificate expires next month and production continues');
+    await fill(applicant, 'renewal.notes', lang === 'ar' ? 'لا تغيير في المنتجات' : 'No change to the products');
+    // The other steps arrive filled from the certified request: looked over, a product of it on its step.
+    const products = internalCertificateData().products as { nameEn: string }[];
+    for (const step of ['factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments', 'summary']) {
+      await next(applicant, step);
+      if (step === 'products') expect(await applicant.locator(`[name="products.${products.length - 1}.nameEn"]`).inputValue()).toBe(products.at(-1)!.nameEn);
+    }
+    await submitWizard(applicant, requestId, `internal-renewal-${lang}`);
+    const code = await testId(applicant, 'request-status').getAttribute('data-code');
+    const labels = (lang === 'ar' ? arStatus : enStatus).internalRenewal as Record<string, string>;
+    expect((await testId(applicant, 'request-status').innerText()).trim()).toBe(labels[code!]);
+    // The certificate page now links this renewal instead of offering a second one.
+    await applicant.goto(`/certificates/${certificateId}`);
+    await waitForIdle(applicant);
+    await testId(applicant, 'open-renewal').waitFor();
+    expect(await testId(applicant, 'renew-certificate').count()).toBe(0);
+    expect(await testId(applicant, 'open-renewal').getAttribute('href')).toBe(`/requests/${requestId}`);
+    await applicant.context().close();
+  }
+
+  async function withFailureShots(lang: Lang, walk: (lang: Lang) => Promise<void> = runLifecycle) {
     try {
-      await runLifecycle(lang);
+      await walk(lang);
     } catch (e) {
       for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `internal-certificate-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
@@ -456,4 +520,8 @@ describe('internal Halal certificate lifecycle', () => {
   it('walks the whole lifecycle in Arabic', () => withFailureShots('ar'), 900_000);
 
   it('walks the whole lifecycle in English', () => withFailureShots('en'), 900_000);
+
+  it('renews a certificate due for renewal in Arabic', () => withFailureShots('ar', renew));
+
+  it('renews a certificate due for renewal in English', () => withFailureShots('en', renew));
 });

@@ -24,6 +24,7 @@ interface Row {
   status: { code: number; label: string };
 }
 interface CertificateRow {
+  id: string;
   number: string;
   kind: string;
   status: { code: number };
@@ -94,7 +95,14 @@ describe('demo requests (npm run seed:demo)', () => {
   it('issues certificates in force, expiring within 60 days and expired, and Halal marks', async () => {
     const internal = (await list<CertificateRow>(w.as['internal.main'], '/api/certificates?facilityId=inf-almarai-foods&kind=internalHalal&pageSize=100')).items;
     expect(internal.filter((c) => c.status.code === 1 && daysLeft(c) > 60)).toHaveLength(1);
-    expect(internal.filter((c) => c.status.code === 3 && daysLeft(c) > 0 && daysLeft(c) < 60)).toHaveLength(1);
+    const expiring = internal.filter((c) => c.status.code === 3 && daysLeft(c) > 0 && daysLeft(c) < 60);
+    expect(expiring).toHaveLength(2);
+    // One has its renewal open; the other is due for renewal: its start page lets the applicant start it.
+    const check = async (c: CertificateRow) =>
+      (await w.as['internal.main'].get(`/api/requests/start-check?kind=internalRenewal&facilityId=inf-almarai-foods&certificateId=${c.id}&lang=en`)).json();
+    const checks = await Promise.all(expiring.map(check));
+    expect(checks.map((c) => c.canStart).sort()).toEqual([false, true]);
+    expect(checks.find((c) => !c.canStart).refusal.code).toBe('RequestAlreadyOpen');
     expect(internal.filter((c) => c.status.code === 2 && daysLeft(c) < 0)).toHaveLength(1);
     const external = (await list<CertificateRow>(w.as.external, '/api/certificates?facilityId=exf-anatolia-meat&pageSize=100')).items;
     expect(external.some((c) => c.kind === 'externalHalal' && c.status.code === 3 && daysLeft(c) < 60)).toBe(true);

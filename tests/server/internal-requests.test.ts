@@ -185,6 +185,18 @@ describe('internal certificate renewal (type 202)', () => {
     expect(bare.json().error.validationErrors).toContainEqual(expect.objectContaining({ members: ['renewal'], message: 'This field is required' }));
     const given = await save(applicant, renewal.id, renewal.version, { renewal: RENEWAL });
     expect([given.statusCode, given.json().data.renewal]).toEqual([200, RENEWAL]);
+    // The files came with the certified request's data: they are its own, and the renewal is sent with them as they are.
+    expect(renewal.data.attachments).toEqual(saved.data.attachments);
+    const sent = await submit(applicant, renewal.id, given.json().version);
+    expect(sent.statusCode, sent.body).toBe(200);
+    // A file of another request of the facility (not the certified one) is still refused.
+    const other = await draft();
+    const [stray] = other.form.attachments;
+    const second = (await startRenewal(await certificate(30, r.id))).json();
+    const strayed = await save(applicant, second.id, second.version, { renewal: RENEWAL, attachments: [stray, ...saved.data.attachments.slice(1)] });
+    const refused = await submit(applicant, second.id, strayed.json().version);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.validationErrors).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/^A file named in this request was not found/) }));
     // One renewal of a certificate at a time, said in the start's words.
     const again = await startRenewal(id);
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'RequestAlreadyOpen']);

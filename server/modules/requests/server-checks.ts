@@ -56,10 +56,13 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   async attachmentsBelongToRequest(i) {
     const ids = [...new Set(i.projection.attachmentIds)];
     if (!ids.length) return [];
+    // A renewal starts with the data of the request that issued its certificate, files included (prefill): those stay
+    // that request's (same facility: the subject certificate is the caller's) and are sent as they are unless replaced.
+    const owners = [i.requestId, ...(i.def.prefill === 'subjectRequest' && i.subject?.requestId ? [i.subject.requestId] : [])];
     const rows = await i.db
       .select({ id: attachments.id })
       .from(attachments)
-      .where(and(inArray(attachments.id, ids), eq(attachments.requestId, i.requestId), isNull(attachments.deletedAt)));
+      .where(and(inArray(attachments.id, ids), inArray(attachments.requestId, owners), isNull(attachments.deletedAt)));
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
     return missing.length ? [{ path: i.def.attachmentSection ?? '', message: 'form.attachmentNotFound', params: { count: missing.length } }] : [];
