@@ -11,6 +11,7 @@ import {
   openPage,
   openRequest,
   payBill as harnessPayBill,
+  saveScreenshot,
   screenshot,
   select,
   signInWithCookie,
@@ -233,7 +234,7 @@ describe('applicant services on an issued internal certificate', () => {
         await screenshot(applicant, shot('marks-list'));
         expect(errors).toEqual([]);
       } catch (e) {
-        await screenshot(applicant, shot('failure')).catch(() => undefined);
+        await saveScreenshot(applicant, shot('failure')).catch(() => undefined);
         throw e;
       } finally {
         for (const c of staff) await c.close();

@@ -23,6 +23,7 @@ import {
   openRequest,
   payBill,
   requestOf,
+  saveScreenshot,
   screenshot,
   signInWithCookie,
   startServerWithData,
@@ -420,7 +421,7 @@ describe('conformity-body services end to end', () => {
       await renewal(p, lang);
       await addCategories(p, lang);
     } catch (e) {
-      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `cb-failure-${name}`).catch(() => undefined);
+      for (const [name, page] of opened) if (!page.isClosed()) await saveScreenshot(page, `cb-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
       throw e;
     } finally {

@@ -23,6 +23,7 @@ import {
   payBill,
   pdf,
   requestOf,
+  saveScreenshot,
   screenshot,
   select,
   signInWithCookie,
@@ -463,7 +464,7 @@ describe('foreign factory services end to end', () => {
       await shipment(applicant, lang, PRODUCTS[lang][1]!);
       for (const { errors } of opened.values()) expect(errors).toEqual([]);
     } catch (e) {
-      for (const [name, o] of opened) if (!o.page.isClosed()) await screenshot(o.page, `external-failure-${name}`).catch(() => undefined);
+      for (const [name, o] of opened) if (!o.page.isClosed()) await saveScreenshot(o.page, `external-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
       throw e;
     } finally {

@@ -12,6 +12,7 @@ import {
   openRequest,
   payBill as harnessPayBill,
   pdf,
+  saveScreenshot,
   screenshot,
   select,
   signInWithCookie,
@@ -511,7 +512,7 @@ describe('internal Halal certificate lifecycle', () => {
     try {
       await walk(lang);
     } catch (e) {
-      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `internal-certificate-failure-${name}`).catch(() => undefined);
+      for (const [name, page] of opened) if (!page.isClosed()) await saveScreenshot(page, `internal-certificate-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
       throw e;
     }

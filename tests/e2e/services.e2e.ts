@@ -11,6 +11,7 @@ import {
   openPage,
   pdf,
   requestOf,
+  saveScreenshot,
   screenshot,
   select,
   signInWithCookie,
@@ -232,7 +233,7 @@ describe('generic service wizard', () => {
       // Separate users and requests, each in its own browser context: run side by side to keep the file short.
       await Promise.all([cbDesignation(lang), shipment(lang), externalCertificate(lang), ...(lang === 'en' ? [deleteDraft(lang)] : [])]);
     } catch (e) {
-      for (const [name, page] of opened) if (!page.isClosed()) await screenshot(page, `services-failure-${name}`).catch(() => undefined);
+      for (const [name, page] of opened) if (!page.isClosed()) await saveScreenshot(page, `services-failure-${name}`).catch(() => undefined);
       console.error(server.output().slice(-4000));
       throw e;
     }

@@ -130,7 +130,11 @@ export async function finishAnimations(page: Page): Promise<void> {
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await finishAnimations(page);
-  if (process.env.E2E_SCREENSHOTS !== '1') return;
+  if (process.env.E2E_SCREENSHOTS === '1') await saveScreenshot(page, name);
+}
+
+/** Saves test-results/screenshots/<name>.png in any case: what each user saw when a walk failed. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

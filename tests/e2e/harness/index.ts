@@ -14,7 +14,7 @@
  * you unless { offerCircular: true }. On a failure, server.output() has the server's log.
  */
 export { startServer, startServerWithData, freePort, type RunningServer } from './server';
-export { launchBrowser, openPage, overlaps, signIn, signInWithCookie, textOverlaps, screenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
+export { launchBrowser, openPage, overlaps, signIn, signInWithCookie, textOverlaps, screenshot, saveScreenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
 export * from './flows';
 export { issueCertificate } from './data';
 export { datesDrawn, horizontalOverflow, listCells, numberDrawn } from './drawn';
