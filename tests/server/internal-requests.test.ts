@@ -192,6 +192,11 @@ describe('internal certificate renewal (type 202)', () => {
     // A file of another request of the facility (not the certified one) is still refused.
     const other = await draft();
     const [stray] = other.form.attachments;
+    // The renewal's file list names the prefilled files (the wizard and the request page show each by it), no other's.
+    const listed = (await applicant.get(`/api/attachments?facilityPublicId=inf-almarai-foods&requestId=${renewal.id}`)).json() as { id: string; name: string }[];
+    expect(listed.map((a) => a.id).sort()).toEqual(saved.data.attachments.map((a: { id: string }) => a.id).sort());
+    expect(listed.every((a) => a.name.length > 0)).toBe(true);
+    expect(listed.map((a) => a.id)).not.toContain(stray.id);
     const second = (await startRenewal(await certificate(30, r.id))).json();
     const strayed = await save(applicant, second.id, second.version, { renewal: RENEWAL, attachments: [stray, ...saved.data.attachments.slice(1)] });
     const refused = await submit(applicant, second.id, strayed.json().version);

@@ -14,7 +14,7 @@ import {
   type AttachmentRow,
   type FilesOpen,
 } from './service';
-import { requestFilesOpen } from '../requests/service';
+import { requestFileOwners, requestFilesOpen } from '../requests/service';
 import './errors';
 import { safeFileName } from '../../../lib/hostile-text';
 
@@ -145,13 +145,14 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: 'authenticated' },
       schema: {
         tags: ['attachments'],
-        summary: "The files of a facility, or of one of its requests (members of the facility and Halal-center staff)",
+        summary: "The files of a facility, or those one of its requests may name: its own, and a renewal's prefilled ones (members of the facility and Halal-center staff)",
         querystring: z.object({ facilityPublicId: z.string().min(1).max(100), requestId: z.uuid().optional() }),
         response: { 200: z.array(ZAttachment), ...errorResponses },
       },
     },
     async (request) => {
-      const rows = await listAttachments(app.db, request.actor!, request.query.facilityPublicId, request.query.requestId);
+      const { facilityPublicId, requestId } = request.query;
+      const rows = await listAttachments(app.db, request.actor!, facilityPublicId, requestId ? await requestFileOwners(app, requestId) : undefined);
       return rows.map(info);
     },
   );

@@ -225,8 +225,11 @@ export async function attachmentForDownload(db: Db, actor: Actor, id: string): P
   return row;
 }
 
-/** The files of a facility, or of one of its requests. */
-export async function listAttachments(db: Db, actor: Actor, facilityPublicId: string, requestId?: string): Promise<AttachmentRow[]> {
+/**
+ * The files of a facility, or those a request may name: its own and, for a renewal, those of the request that issued
+ * its certificate (`owners`, requests/service.ts requestFileOwners), so the renewal's prefilled files show their names.
+ */
+export async function listAttachments(db: Db, actor: Actor, facilityPublicId: string, owners?: readonly string[]): Promise<AttachmentRow[]> {
   if (!maySee(actor, facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
   return db
     .select()
@@ -234,7 +237,7 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
     .where(
       and(
         eq(attachments.facilityPublicId, facilityPublicId),
-        requestId ? eq(attachments.requestId, requestId) : undefined,
+        owners ? inArray(attachments.requestId, [...owners]) : undefined,
         isNull(attachments.deletedAt),
       ),
     )

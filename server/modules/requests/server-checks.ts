@@ -19,6 +19,15 @@ import { isValidCertificate, type CertificateRow } from './preconditions';
  * paths from the data's root and `validation` keys, so they read like the schema's own.
  */
 
+/**
+ * The requests whose files a request's data may name: its own, and for a renewal the request that issued its
+ * certificate too. A renewal starts with that request's data, files included (prefill); those files stay that
+ * request's (same facility: the subject certificate is the caller's) and are sent as they are unless replaced.
+ */
+export function fileOwners(def: Pick<ServiceDefinition, 'prefill'> | undefined, requestId: string, subject: Pick<CertificateRow, 'requestId'> | null): string[] {
+  return def?.prefill === 'subjectRequest' && subject?.requestId ? [requestId, subject.requestId] : [requestId];
+}
+
 export interface CheckInput {
   db: Db;
   def: ServiceDefinition;
@@ -56,9 +65,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   async attachmentsBelongToRequest(i) {
     const ids = [...new Set(i.projection.attachmentIds)];
     if (!ids.length) return [];
-    // A renewal starts with the data of the request that issued its certificate, files included (prefill): those stay
-    // that request's (same facility: the subject certificate is the caller's) and are sent as they are unless replaced.
-    const owners = [i.requestId, ...(i.def.prefill === 'subjectRequest' && i.subject?.requestId ? [i.subject.requestId] : [])];
+    const owners = fileOwners(i.def, i.requestId, i.subject);
     const rows = await i.db
       .select({ id: attachments.id })
       .from(attachments)

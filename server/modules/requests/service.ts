@@ -20,7 +20,7 @@ import { actorOf } from '../../plugins/auth';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
-import { productsAlreadyOnCertificate, runServerChecks } from './server-checks';
+import { fileOwners, productsAlreadyOnCertificate, runServerChecks } from './server-checks';
 
 /*
  * The one way a request is started or moved, whichever door the call came through (the generic request calls, a
@@ -298,6 +298,16 @@ async function prepareSubmission(
  * them EDIT the service's attachment section — in a draft, or when registration returned that section (or the
  * whole request). Submitted files are otherwise frozen.
  */
+/** The requests whose files a request may name (server-checks.ts fileOwners), read for its file list. */
+export async function requestFileOwners(app: FastifyInstance, requestId: string): Promise<string[]> {
+  const view = await app.engine.get(requestId);
+  const def = view && isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  const certificateId = (view?.context as Partial<RequestContext> | undefined)?.subject?.certificateId;
+  if (def?.prefill !== 'subjectRequest' || !certificateId) return [requestId];
+  const [subject] = await app.db.select({ requestId: certificates.requestId }).from(certificates).where(eq(certificates.id, certificateId));
+  return fileOwners(def, requestId, subject ?? null);
+}
+
 export async function requestFilesOpen(app: FastifyInstance, actor: Actor, requestId: string): Promise<boolean> {
   const view = await app.engine.get(requestId);
   if (!view || view.deleted) return false;

@@ -518,7 +518,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The files of a facility, or of one of its requests (members of the facility and Halal-center staff)
+         * The files of a facility, or those one of its requests may name: its own, and a renewal's prefilled ones (members of the facility and Halal-center staff)
          * @description Who may call it: Any signed-in user.
          */
         get: operations["getAttachments"];
