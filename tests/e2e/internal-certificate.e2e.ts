@@ -26,6 +26,8 @@ import {
 } from './harness';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
+import arRequests from '../../locales/ar/requests.json';
+import enRequests from '../../locales/en/requests.json';
 import arStatus from '../../locales/ar/status.json';
 import enStatus from '../../locales/en/status.json';
 import arValidation from '../../locales/ar/validation.json';
@@ -494,6 +496,13 @@ describe('internal Halal certificate lifecycle', () => {
     for (const step of ['factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments', 'summary']) {
       await next(applicant, step);
       if (step === 'products') expect(await applicant.locator(`[name="products.${products.length - 1}.nameEn"]`).inputValue()).toBe(products.at(-1)!.nameEn);
+      // The certified request's files came too, each shown by its name (not as an unnamed "attached file").
+      if (step === 'attachments') {
+        const unnamed = (lang === 'ar' ? arRequests : enRequests).wizard.attached;
+        const names = () => applicant.locator('[data-testid="attachment-name"]').allInnerTexts();
+        await expect.poll(async () => (await names()).length).toBeGreaterThan(0);
+        await expect.poll(async () => (await names()).filter((n) => n.trim() === unnamed)).toEqual([]);
+      }
     }
     await submitWizard(applicant, requestId, `internal-renewal-${lang}`);
     const code = await testId(applicant, 'request-status').getAttribute('data-code');
