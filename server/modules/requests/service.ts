@@ -293,11 +293,6 @@ async function prepareSubmission(
   return { version: edited.version, notices: [{ key: 'requests:notices.productsExcluded', names: { products: excluded } }] };
 }
 
-/**
- * Whether the actor may change the form's files of a request now (issue 10 item 8): only while the machine lets
- * them EDIT the service's attachment section — in a draft, or when registration returned that section (or the
- * whole request). Submitted files are otherwise frozen.
- */
 /** The requests whose files a request may name (server-checks.ts fileOwners), read for its file list. */
 export async function requestFileOwners(app: FastifyInstance, requestId: string): Promise<string[]> {
   const view = await app.engine.get(requestId);
@@ -308,6 +303,11 @@ export async function requestFileOwners(app: FastifyInstance, requestId: string)
   return fileOwners(def, requestId, subject ?? null);
 }
 
+/**
+ * Whether the actor may change the form's files of a request now (issue 10 item 8): only while the machine lets
+ * them EDIT the service's attachment section — in a draft, or when registration returned that section (or the
+ * whole request). Submitted files are otherwise frozen.
+ */
 export async function requestFilesOpen(app: FastifyInstance, actor: Actor, requestId: string): Promise<boolean> {
   const view = await app.engine.get(requestId);
   if (!view || view.deleted) return false;
