@@ -35,6 +35,7 @@ import enValidation from '../../locales/en/validation.json';
 import { issueDueForRenewal, withDemoApp } from '../../scripts/lib/demo-requests';
 import { testConfig } from '../../server/config';
 import { internalCertificateData } from '../services/fixtures';
+import { SERVICES } from '../../machines/services';
 
 /**
  * Issue 5 end to end in real Chromium: the whole internal facility Halal certificate lifecycle through the UI,
@@ -493,7 +494,8 @@ describe('internal Halal certificate lifecycle', () => {
     await fill(applicant, 'renewal.notes', lang === 'ar' ? 'لا تغيير في المنتجات' : 'No change to the products');
     // The other steps arrive filled from the certified request: looked over, a product of it on its step.
     const products = internalCertificateData().products as { nameEn: string }[];
-    for (const step of ['factory', 'address', 'branches', 'trademarks', 'products', 'hsCodes', 'categories', 'operations', 'production', 'validity', 'attachments', 'summary']) {
+    // Every step after the reason, in the service's own order (the wizard draws a step per section), then the summary.
+    for (const step of [...Object.keys(SERVICES.internalRenewal.sections).filter((s) => s !== 'renewal'), 'summary']) {
       await next(applicant, step);
       if (step === 'products') expect(await applicant.locator(`[name="products.${products.length - 1}.nameEn"]`).inputValue()).toBe(products.at(-1)!.nameEn);
       // The certified request's files came too, each shown by its name (not as an unnamed "attached file").
