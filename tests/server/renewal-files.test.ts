@@ -108,3 +108,56 @@ describe.each(CASES)('$renewal: the prefilled files of the certified request', (
     expect(nextSent.statusCode, nextSent.body).toBe(200);
   }, 120_000);
 });
+
+/**
+ * The wizard's "Remove" on a prefilled file (web WizardStep, attachments step): it deletes only a file the list does
+ * not show as locked, then saves the step without it. A prefilled file is the certified request's, frozen since that
+ * request was sent: removing it drops it from the renewal only, and the renewal is sent with the rest and a new upload.
+ */
+describe('externalRenewal: removing a prefilled file', () => {
+  it('leaves it with the certified request, and the renewal is sent without it', async () => {
+    const applicant = w.as.external;
+    const FACTORY = 'exf-anatolia-meat';
+    // Placeholders the draft helper uploads as real files: the required acknowledgment, and a test certificate (a
+    // category staff may add to a running case too).
+    const attachments = [
+      { id: '00000000-0000-4000-8000-000000000031', category: 'finalAcknowledgment' },
+      { id: '00000000-0000-4000-8000-000000000032', category: 'testCertificate' },
+    ];
+    const certified = await completeDraft(applicant, 'externalCertificate', FACTORY, { data: { attachments } });
+    const { request, steps } = await walk(w, certified.id, { applicant: 'external', until: 105, option: 'full' });
+    expect(request.status.code, JSON.stringify(steps)).toBe(105);
+    const [certificate] = await certificatesOf(w, applicant, certified.id);
+    await setExpiry(w, certificate.id, 30);
+    const renewal = (await applicant.post('/api/requests', { kind: 'externalRenewal', facilityId: FACTORY, certificateId: certificate.id })).json() as RequestJson;
+    const prefilled = renewal.data.attachments as { id: string; category: string }[];
+    expect(prefilled.map((a) => a.category)).toEqual(['finalAcknowledgment', 'testCertificate']);
+
+    // What the wizard reads to decide: every prefilled file is shown locked, so it sends no deletion...
+    const listed = (await applicant.get(`/api/attachments?facilityPublicId=${FACTORY}&requestId=${renewal.id}`)).json() as { id: string; locked: boolean }[];
+    expect(listed.filter((a) => prefilled.some((p) => p.id === a.id)).map((a) => a.locked)).toEqual([true, true]);
+    // ... and a deletion sent anyway is refused: the file is the certified request's, and that request is closed to it.
+    for (const a of prefilled) {
+      const del = await applicant.request({ method: 'DELETE', url: `/api/attachments/${a.id}?lang=en` });
+      expect([a.category, del.statusCode]).toEqual([a.category, 409]);
+      expect(del.json().error.code).toBe('AttachmentLocked');
+    }
+
+    // Both removed from the renewal (each "Remove" saves the step at once), the required one replaced by a new upload.
+    const removed = await send(applicant, renewal.id, 'EDIT', renewal.version, { data: { renewal: renewalSection(), attachments: [] } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const fresh = await uploadTo(applicant, FACTORY, renewal.id, 'finalAcknowledgment');
+    const replaced = await send(applicant, renewal.id, 'EDIT', removed.json().version, { data: { attachments: [{ id: fresh, category: 'finalAcknowledgment' }] } });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    const sent = await send(applicant, renewal.id, 'SUBMIT', replaced.json().version, { agreementAccepted: true });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((sent.json() as RequestJson).data.attachments).toEqual([{ id: fresh, category: 'finalAcknowledgment' }]);
+
+    // The certified request keeps both: in its data, in its file list, and downloadable.
+    const after = (await applicant.get(`/api/requests/${certified.id}`)).json() as RequestJson;
+    expect(after.data.attachments).toEqual(prefilled);
+    const own = (await applicant.get(`/api/attachments?facilityPublicId=${FACTORY}&requestId=${certified.id}`)).json() as { id: string }[];
+    expect(own.map((a) => a.id)).toEqual(expect.arrayContaining(prefilled.map((a) => a.id)));
+    for (const a of prefilled) expect((await applicant.get(`/api/attachments/${a.id}/download`)).statusCode).toBe(200);
+  }, 120_000);
+});

@@ -280,7 +280,7 @@ export async function attachToRequest(db: Db, facilityPublicId: string, requestI
   return moved.length;
 }
 
-/** Freezes a request's files when it is submitted (called by the request's submit effect). */
+/** Freezes a request's files when it is submitted or resubmitted (requests/service.ts sendRequestEvent). */
 export async function lockRequestAttachments(db: Db, requestId: string): Promise<void> {
   await db
     .update(attachments)

@@ -17,6 +17,7 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
+import { lockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
@@ -197,7 +198,11 @@ export async function sendRequestEvent(
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
-  return { view: await app.engine.send(view.id, event, actor, expectedVersion, options), notices };
+  const sent = await app.engine.send(view.id, event, actor, expectedVersion, options);
+  // The files sent are frozen from now on: shown locked, a later request that starts with them (a renewal) only drops
+  // them from its own data, and a deletion is refused unless the machine lets this request's files be edited again.
+  if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) await lockRequestAttachments(app.db, view.id);
+  return { view: sent, notices };
 }
 
 /**
