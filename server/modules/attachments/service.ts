@@ -22,6 +22,7 @@ import { safeFileName } from '../../../lib/hostile-text';
 import { UploadError } from './errors';
 import type { FileStore } from './file-store';
 import { readImageSize } from './image-size';
+import { inFileScope, type FileScope } from '../requests/server-checks';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 
@@ -226,10 +227,10 @@ export async function attachmentForDownload(db: Db, actor: Actor, id: string): P
 }
 
 /**
- * The files of a facility, or those a request may name: its own and, for a renewal, those of the request that issued
- * its certificate (`owners`, requests/service.ts requestFileOwners), so the renewal's prefilled files show their names.
+ * The files of a facility, or those a request may name: its own and, for a renewal, those named by the request that
+ * issued its certificate (`owners`, requests/service.ts requestFileOwners), so the renewal's prefilled files show their names.
  */
-export async function listAttachments(db: Db, actor: Actor, facilityPublicId: string, owners?: readonly string[]): Promise<AttachmentRow[]> {
+export async function listAttachments(db: Db, actor: Actor, facilityPublicId: string, owners?: FileScope): Promise<AttachmentRow[]> {
   if (!maySee(actor, facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
   return db
     .select()
@@ -237,7 +238,7 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
     .where(
       and(
         eq(attachments.facilityPublicId, facilityPublicId),
-        owners ? inArray(attachments.requestId, [...owners]) : undefined,
+        owners ? inFileScope(owners) : undefined,
         isNull(attachments.deletedAt),
       ),
     )
@@ -279,7 +280,7 @@ export async function attachToRequest(db: Db, facilityPublicId: string, requestI
   return moved.length;
 }
 
-/** Freezes a request's files when it is submitted (called by the request's submit effect). */
+/** Freezes a request's files when it is submitted or resubmitted (requests/service.ts sendRequestEvent). */
 export async function lockRequestAttachments(db: Db, requestId: string): Promise<void> {
   await db
     .update(attachments)

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -19,14 +19,27 @@ import { isValidCertificate, type CertificateRow } from './preconditions';
  * paths from the data's root and `validation` keys, so they read like the schema's own.
  */
 
-/**
- * The requests whose files a request's data may name: its own, and for a renewal the request that issued its
- * certificate too. A renewal starts with that request's data, files included (prefill); those files stay that
- * request's (same facility: the subject certificate is the caller's) and are sent as they are unless replaced.
- */
-export function fileOwners(def: Pick<ServiceDefinition, 'prefill'> | undefined, requestId: string, subject: Pick<CertificateRow, 'requestId'> | null): string[] {
-  return def?.prefill === 'subjectRequest' && subject?.requestId ? [requestId, subject.requestId] : [requestId];
+/** The files a request's data may name (fileOwners): all of its own, and more by id. */
+export interface FileScope {
+  requestId: string;
+  /** Files of earlier requests: a renewal's prefilled ones. */
+  files: string[];
 }
+
+/**
+ * The files a request's data may name: its own, and for a renewal those named by the request that issued (or last
+ * renewed) its certificate. A renewal starts with that request's data, files included (prefill); those files stay
+ * their owner's (a request of the same facility: the subject certificate is the caller's) and are sent as they are
+ * unless replaced. They are taken by id, not by owner: once renewed, the certificate names the renewal as its request,
+ * and the next renewal starts with the renewal's data, which still names the files of the request before it.
+ */
+export function fileOwners(def: Pick<ServiceDefinition, 'prefill'> | undefined, requestId: string, subjectRequestFiles: readonly string[]): FileScope {
+  return { requestId, files: def?.prefill === 'subjectRequest' ? [...new Set(subjectRequestFiles)] : [] };
+}
+
+/** The condition on `attachments` of a file in the scope. */
+export const inFileScope = (scope: FileScope) =>
+  scope.files.length ? or(eq(attachments.requestId, scope.requestId), inArray(attachments.id, scope.files)) : eq(attachments.requestId, scope.requestId);
 
 export interface CheckInput {
   db: Db;
@@ -36,6 +49,8 @@ export interface CheckInput {
   context: RequestContext;
   projection: Projection;
   subject: CertificateRow | null;
+  /** The files the request's data may name (fileOwners). */
+  files: FileScope;
   settings: BusinessSettings;
   now: Date;
   /** The external services the checks ask (server/adapters). */
@@ -65,11 +80,10 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   async attachmentsBelongToRequest(i) {
     const ids = [...new Set(i.projection.attachmentIds)];
     if (!ids.length) return [];
-    const owners = fileOwners(i.def, i.requestId, i.subject);
     const rows = await i.db
       .select({ id: attachments.id })
       .from(attachments)
-      .where(and(inArray(attachments.id, ids), inArray(attachments.requestId, owners), isNull(attachments.deletedAt)));
+      .where(and(inArray(attachments.id, ids), inFileScope(i.files), isNull(attachments.deletedAt)));
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
     return missing.length ? [{ path: i.def.attachmentSection ?? '', message: 'form.attachmentNotFound', params: { count: missing.length } }] : [];

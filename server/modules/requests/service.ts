@@ -17,10 +17,11 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
+import { lockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
-import { fileOwners, productsAlreadyOnCertificate, runServerChecks } from './server-checks';
+import { fileOwners, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
 
 /*
  * The one way a request is started or moved, whichever door the call came through (the generic request calls, a
@@ -197,7 +198,11 @@ export async function sendRequestEvent(
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
-  return { view: await app.engine.send(view.id, event, actor, expectedVersion, options), notices };
+  const sent = await app.engine.send(view.id, event, actor, expectedVersion, options);
+  // The files sent are frozen from now on: shown locked, a later request that starts with them (a renewal) only drops
+  // them from its own data, and a deletion is refused unless the machine lets this request's files be edited again.
+  if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) await lockRequestAttachments(app.db, view.id);
+  return { view: sent, notices };
 }
 
 /**
@@ -282,6 +287,7 @@ async function prepareSubmission(
     context: current,
     projection: def.project(current.data ?? {}, current),
     subject: subject ?? null,
+    files: await requestFileOwners(app, view.id),
     settings,
     now,
     registry: crRegistryOf(app),
@@ -293,14 +299,23 @@ async function prepareSubmission(
   return { version: edited.version, notices: [{ key: 'requests:notices.productsExcluded', names: { products: excluded } }] };
 }
 
-/** The requests whose files a request may name (server-checks.ts fileOwners), read for its file list. */
-export async function requestFileOwners(app: FastifyInstance, requestId: string): Promise<string[]> {
+/** The files a request may name (server-checks.ts fileOwners): checked at its submission, and its file list. */
+export async function requestFileOwners(app: FastifyInstance, requestId: string): Promise<FileScope> {
   const view = await app.engine.get(requestId);
   const def = view && isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const certificateId = (view?.context as Partial<RequestContext> | undefined)?.subject?.certificateId;
-  if (def?.prefill !== 'subjectRequest' || !certificateId) return [requestId];
+  if (def?.prefill !== 'subjectRequest' || !certificateId) return fileOwners(def, requestId, []);
   const [subject] = await app.db.select({ requestId: certificates.requestId }).from(certificates).where(eq(certificates.id, certificateId));
-  return fileOwners(def, requestId, subject ?? null);
+  return fileOwners(def, requestId, subject?.requestId ? await namedFiles(app, subject.requestId) : []);
+}
+
+/** The files a request's data names, read by its service's projection (as its submission check read them). */
+async function namedFiles(app: FastifyInstance, requestId: string): Promise<string[]> {
+  const view = await app.engine.get(requestId);
+  const def = view && isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  if (!view || !def) return [];
+  const context = view.context as unknown as RequestContext;
+  return def.project(context.data ?? {}, context).attachmentIds;
 }
 
 /**
