@@ -76,6 +76,31 @@ describe('files of a submitted request', () => {
   });
 });
 
+describe('the lock itself (what the wizard reads: a locked file is dropped from a later request, never deleted)', () => {
+  const lockedFlags = async (requestId: string) =>
+    ((await applicant.get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${requestId}`)).json() as { locked: boolean }[]).map((f) => f.locked);
+
+  it('is set by the submission, in its own transaction', async () => {
+    const draft = await completeDraft(applicant, 'internalCertificate', FACILITY);
+    expect(new Set(await lockedFlags(draft.id))).toEqual(new Set([false]));
+    await accept(applicant, draft.id, 'SUBMIT', { agreementAccepted: true });
+    expect(new Set(await lockedFlags(draft.id))).toEqual(new Set([true]));
+  });
+
+  it('is set once the submission is accepted by an engine that has no transaction of ours (Temporal: alsoWrite not called)', async () => {
+    const engine = t.app.engine;
+    const send = engine.send;
+    engine.send = (id, event, actor, version, options) => send.call(engine, id, event, actor, version, options && { admit: options.admit });
+    try {
+      const draft = await completeDraft(applicant, 'internalCertificate', FACILITY);
+      await accept(applicant, draft.id, 'SUBMIT', { agreementAccepted: true });
+      expect(new Set(await lockedFlags(draft.id))).toEqual(new Set([true]));
+    } finally {
+      engine.send = send;
+    }
+  });
+});
+
 describe('files of a shipment request', () => {
   it('take the invoices while a draft, and are frozen for another facility', async () => {
     const external = await t.login('external');

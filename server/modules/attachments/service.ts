@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
+import type { Db, Tx } from '../../../db/client';
 import { attachments, facilities, requests } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
 import { FACILITY_ACCESS, FILE_WRITE_PERMISSIONS } from '../../../machines/forms/facilities/permissions';
@@ -281,7 +281,7 @@ export async function attachToRequest(db: Db, facilityPublicId: string, requestI
 }
 
 /** Freezes a request's files when it is submitted or resubmitted (requests/service.ts sendRequestEvent). */
-export async function lockRequestAttachments(db: Db, requestId: string): Promise<void> {
+export async function lockRequestAttachments(db: Db | Tx, requestId: string): Promise<void> {
   await db
     .update(attachments)
     .set({ lockedAt: sql`coalesce(${attachments.lockedAt}, now())` })

@@ -198,10 +198,20 @@ export async function sendRequestEvent(
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
-  const sent = await app.engine.send(view.id, event, actor, expectedVersion, options);
+  if (!def || (body.type !== 'SUBMIT' && body.type !== 'RESUBMIT')) return { view: await app.engine.send(view.id, event, actor, expectedVersion, options), notices };
   // The files sent are frozen from now on: shown locked, a later request that starts with them (a renewal) only drops
   // them from its own data, and a deletion is refused unless the machine lets this request's files be edited again.
-  if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) await lockRequestAttachments(app.db, view.id);
+  // Locked in the event's own transaction (committed with the submission or not at all); an engine without one
+  // (Temporal) does not call alsoWrite, and the files are locked once it has answered (the lock is idempotent).
+  let lockedInEvent = false;
+  const sent = await app.engine.send(view.id, event, actor, expectedVersion, {
+    ...options,
+    alsoWrite: async (tx) => {
+      lockedInEvent = true;
+      await Promise.all([options.alsoWrite?.(tx), lockRequestAttachments(tx, view.id)]);
+    },
+  });
+  if (!lockedInEvent) await lockRequestAttachments(app.db, view.id);
   return { view: sent, notices };
 }
 
