@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../../db/client';
+import { attachments } from '../../db/schema';
 import { SYSTEM_ACTOR } from '../../machines/actor';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { accept, completeDraft, uploadTo } from '../helpers/requests';
@@ -98,6 +103,29 @@ describe('the lock itself (what the wizard reads: a locked file is dropped from 
     } finally {
       engine.send = send;
     }
+  });
+});
+
+describe('migration 0018: the files of requests submitted before a submission locked them', () => {
+  it('locks what a submission sent, and leaves a draft\'s files and a report uploaded since open', async () => {
+    const sent = await completeDraft(applicant, 'internalCertificate', FACILITY);
+    await accept(applicant, sent.id, 'SUBMIT', { agreementAccepted: true });
+    // As such a request was stored before: its files never locked.
+    await t.app.db.update(attachments).set({ lockedAt: null }).where(eq(attachments.requestId, sent.id));
+    const report = (await uploadCode(applicant, sent.id, 'report')).json() as { id: string };
+    const draft = await completeDraft(applicant, 'internalCertificate', FACILITY);
+
+    const text = readFileSync(join(MIGRATIONS_FOLDER, '0018_lock_submitted_files.sql'), 'utf8');
+    for (const statement of text.split('--> statement-breakpoint')) await t.app.db.execute(sql.raw(statement));
+
+    const listed = async (requestId: string) =>
+      (await applicant.get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${requestId}`)).json() as { id: string; locked: boolean }[];
+    const files = await listed(sent.id);
+    expect(files.filter((f) => f.id !== report.id).every((f) => f.locked)).toBe(true);
+    expect(files.find((f) => f.id === report.id)?.locked).toBe(false);
+    expect(new Set((await listed(draft.id)).map((f) => f.locked))).toEqual(new Set([false]));
+    // The report, uploaded since, is still the applicant's to remove.
+    expect((await remove(applicant, report.id)).statusCode).toBe(204);
   });
 });
 
