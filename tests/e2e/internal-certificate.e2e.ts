@@ -58,8 +58,9 @@ describe('internal Halal certificate lifecycle', () => {
 
   beforeAll(async () => {
     // Issued and aged as the demo seed does it, through the portal and its engine (scripts/lib/demo-requests.ts).
-    ({ server, data: dueForRenewal } = await startServerWithData(async (database) => {
-      const [ar, en] = await withDemoApp(testConfig(), database, (app) => issueDueForRenewal(app, 2));
+    // The server's own data folder: the certified requests' files are stored where the server reads them.
+    ({ server, data: dueForRenewal } = await startServerWithData(async (database, dataDir) => {
+      const [ar, en] = await withDemoApp(testConfig({ DATA_DIR: dataDir }), database, (app) => issueDueForRenewal(app, 2));
       return { ar: ar!, en: en! };
     }));
     browser = await launchBrowser();
@@ -504,6 +505,18 @@ describe('internal Halal certificate lifecycle', () => {
         const names = () => applicant.locator('[data-testid="attachment-name"]').allInnerTexts();
         await expect.poll(async () => (await names()).length).toBeGreaterThan(0);
         await expect.poll(async () => (await names()).filter((n) => n.trim() === unnamed)).toEqual([]);
+        // A prefilled file removed and another sent in its place: the removal says which file left, with no error, and
+        // the file stays the certified request's (frozen at its submission: it still downloads).
+        const section = testId(applicant, 'attachments-commercialRegistrationCopy');
+        const prefilled = section.locator('[data-testid="attachment-name"]').first();
+        const [name, href] = [(await prefilled.innerText()).trim(), await prefilled.getAttribute('href')];
+        await section.locator('[data-testid="attachment-remove"]').first().click();
+        const removed = (lang === 'ar' ? arRequests : enRequests).attachments.removed.replace('{{name}}', name);
+        await expect.poll(() => testId(applicant, 'toast').allInnerTexts()).toContainEqual(expect.stringContaining(removed));
+        await expect.poll(() => section.locator(`a[href="${href}"]`).count()).toBe(0);
+        await testId(applicant, 'attachment-commercialRegistrationCopy').setInputFiles(pdf('commercial-registration-renewed.pdf'));
+        await expect.poll(() => section.locator('[data-testid="attachment-name"]').allInnerTexts()).toEqual(['commercial-registration-renewed.pdf']);
+        expect((await applicant.request.get(href!)).status()).toBe(200);
       }
     }
     await submitWizard(applicant, requestId, `internal-renewal-${lang}`);

@@ -265,6 +265,19 @@ describe('downloading and listing', () => {
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('دليل الجودة.pdf')}`);
   });
 
+  it('a file whose content is gone from the file store is refused with its message in the page\'s language, and the server goes on', async () => {
+    const lost = pdf(2100);
+    const lostId = (await upload(main, { name: 'lost.pdf', type: 'application/pdf', content: lost }, { category: 'productCatalogue' })).json().id;
+    rmSync(new FileStore(dataDir).pathOf(createHash('sha256').update(lost).digest('hex')));
+    for (const lang of ['ar', 'en']) {
+      const res = await main.get(`/api/attachments/${lostId}/download?lang=${lang}`);
+      expect(res.statusCode).toBe(404);
+      const messages = { en: 'This file is on record but its content cannot be found. Please contact the National Halal Center.', ar: 'هذا الملف مسجَّل لكن محتواه غير موجود. يُرجى التواصل مع المركز الوطني للحلال.' };
+      expect(res.json().error).toMatchObject({ code: 'AttachmentContentMissing', message: messages[lang as 'ar' | 'en'] });
+    }
+    expect((await main.get(`/api/attachments/${id}/download`)).rawPayload.equals(content)).toBe(true);
+  });
+
   it('Halal-center staff may download', async () => {
     const staff = await t.login('registration');
     expect((await staff.get(`/api/attachments/${id}/download`)).statusCode).toBe(200);

@@ -26,9 +26,12 @@ export const UploadError = {
   AttachmentLocked: 'AttachmentLocked',
   /** The form carried no file part. */
   NoFile: 'UploadNoFile',
+  /** The file is on record but its content is not in the file store (a data folder restored without its files). */
+  ContentMissing: 'AttachmentContentMissing',
 } as const;
 
 registerErrorStatus({
+  AttachmentContentMissing: 404,
   UploadContentMismatch: 400,
   UploadContentTypeMismatch: 400,
   UploadTwoDotsInName: 400,

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -95,8 +95,17 @@ export class FileStore {
     return exists(this.pathOf(sha256));
   }
 
-  read(sha256: string): ReadStream {
-    return createReadStream(this.pathOf(sha256));
+  /**
+   * The stored file, opened before anything is sent: undefined when its content is not on disk (a data folder restored
+   * without its files), which the caller answers as an error instead of a response broken half-way.
+   */
+  async read(sha256: string): Promise<ReadStream | undefined> {
+    try {
+      return (await open(this.pathOf(sha256), 'r')).createReadStream();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
   }
 
   /**

@@ -15,7 +15,8 @@ import {
   type FilesOpen,
 } from './service';
 import { requestFileOwners, requestFilesOpen } from '../requests/service';
-import './errors';
+import { UploadError } from './errors';
+import { AppError } from '../../../lib/app-error';
 import { safeFileName } from '../../../lib/hostile-text';
 
 const PREFIX = '/api/attachments';
@@ -170,12 +171,18 @@ const attachmentsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await attachmentForDownload(app.db, request.actor!, request.params.id);
+      const content = await store.read(row.sha256);
+      if (!content) {
+        // Operators must hear of it: a file on record whose content is gone is lost data, not a user's mistake.
+        request.log.error({ attachmentId: row.id, sha256: row.sha256 }, 'attachment content missing from the file store');
+        throw new AppError(UploadError.ContentMissing);
+      }
       return reply
         .header('content-type', row.contentType)
         .header('content-length', row.size)
         .header('content-disposition', contentDisposition(row.name))
         .header('cache-control', 'private, no-store')
-        .send(store.read(row.sha256));
+        .send(content);
     },
   );
 
