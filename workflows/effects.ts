@@ -220,6 +220,19 @@ async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, proj
   return goods.list(contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
 }
 
+/**
+ * The certificate's products its renewal never saw: neither in the renewal nor in what it was prefilled with, the data
+ * of the request the certificate names, as the renewal's own sections read it (requests/service.ts prefillFrom).
+ */
+async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectContext, deps: EffectDeps, renewal: Projection) {
+  const def = serviceOf(ctx.request.kind, deps.services);
+  const [renewed] = cert.requestId ? await tx.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, cert.requestId)) : [];
+  const context = renewed?.snapshot.context as RequestContext | undefined;
+  const prefilled = def && context ? def.project(Object.fromEntries(Object.entries(context.data ?? {}).filter(([k]) => k in def.sections)), context).products : [];
+  const seen = new Set([...prefilled, ...renewal.products].map(productKey));
+  return cert.products.filter((p) => !seen.has(productKey(p)));
+}
+
 /** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
@@ -386,6 +399,8 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
    * A renewal extends the existing certificate (spec 02 section 4: "must be renewed"): the new validity runs on from its
    * expiry (from today when it has expired), its products become the renewal's and its categories gain the renewal's
    * (categories added earlier are never removed); its lifecycle hears RENEW with the new date and instalments.
+   * The renewal started with the products of the request the certificate names (prefill), so it can only drop one of
+   * those: a product the certificate gained otherwise (an add-products request, set A's ADD_PRODUCTS) stays.
    */
   'effect.renewCertificate': async (tx, params, ctx, deps) => {
     const certificateKind = str(params, 'certificateKind');
@@ -399,7 +414,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       .update(certificates)
       .set({
         expiresAt,
-        products: projection.products.length ? projection.products : cert.products,
+        products: projection.products.length ? [...projection.products, ...(await productsAddedSince(tx, cert, ctx, deps, projection))] : cert.products,
         categories: [...new Set([...cert.categories, ...projection.categories])],
         requestId: ctx.request.id,
       })
