@@ -114,13 +114,14 @@ const columnList = (table: typeof certificates | typeof bills) =>
   sql.join(Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)), sql`, `);
 
 /**
- * The request's own certificate (not a mark), else the facility's newest valid one: one round trip for what were two
+ * The request's own certificate (not a mark: the one it issued, or last renewed), else the facility's newest valid one: one round trip for what were two
  * queries, with the same order of preference (`pick`).
  */
 const subjectStatement = hot<CertificateRow>(
   'wf_subject_certificate',
   sql`select ${columnList(certificates)} from (
-        (select *, 0 as pick from ${certificates} where "request_id" = ${sql.placeholder('requestId')} and "kind" <> 'halalMark'
+        (select *, 0 as pick from ${certificates}
+          where ("request_id" = ${sql.placeholder('requestId')} or "issued_by_request_id" = ${sql.placeholder('requestId')}) and "kind" <> 'halalMark'
           order by "issued_at" desc limit 1)
         union all
         (select *, 1 as pick from ${certificates} where "facility_public_id" = ${sql.placeholder('facilityPublicId')} and "status" in (1, 3)
@@ -374,6 +375,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         number: await nextNumber(tx, 'certificate', ctx.now, table.prefix),
         kind: table.kind,
         requestId: ctx.request.id,
+        issuedByRequestId: ctx.request.id,
         facilityPublicId: owner.facilityPublicId,
         cbPublicId: owner.cbPublicId,
         scope: projection.scope,

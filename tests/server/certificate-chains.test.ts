@@ -1,10 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from '../../db/client';
+import { certificates } from '../../db/schema';
 import { productKey } from '../../machines/services';
 import { certificateFee, withVat, toHalalas, formatAmount } from '../../machines/services/fees';
-import { completeDraft, send, type RequestJson } from '../helpers/requests';
+import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
+import { issueCertificate } from '../e2e/harness/data';
 import { VALID_DATA, renewalSection, addProductsData, externalCertificateData } from '../services/fixtures';
 import { goodProduct } from '../forms/fixtures';
-import { billsOf, certificatesOf, createWorld, money, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, createWorld, fireTimer, money, payBill, type BillJson, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
 /**
  * Certificates through CHAINS of lifecycles over the HTTP API: once renewed, a certificate names the renewal as its
@@ -142,9 +148,11 @@ describe('external Halal certificate: issue, renew, renew again, add products, a
     goodProduct({ nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000002', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
   let cert: CertificateJson;
   let issuedProducts: string[];
+  let certifiedId: string;
 
   beforeAll(async () => {
     const certified = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
+    certifiedId = certified.id;
     const { request, steps } = await walk(w, certified.id, { applicant: 'external', until: 105 });
     expect(request.status.code, JSON.stringify(steps)).toBe(105);
     [cert] = await certificatesOf(w, w.as.external, certified.id);
@@ -200,6 +208,34 @@ describe('external Halal certificate: issue, renew, renew again, add products, a
     expect(after.requestId).toBe(renewal.id);
     expect(productKeys(after)).toEqual(before);
   }, 300_000);
+
+  it('adds a product through the renewed certificate’s first request (set A 105 -> 108): to that certificate, not to a newer one of the factory', async () => {
+    // Another certificate of the same factory, issued after this one (still valid): the newest the factory holds.
+    const now = new Date();
+    const other = await issueCertificate(w.t.database, 'external', {
+      number: 'HC-CHAIN-OTHER',
+      kind: 'externalHalal',
+      facilityPublicId: FACTORY,
+      categories: ['C0'],
+      products: [],
+      verificationCode: 'CHAINOTHER234567',
+      issuedAt: now,
+      validFrom: now,
+      expiresAt: addMonths(now, 12),
+    });
+    const before = productKeys(await certificateOf('external', cert.id));
+    const veal = goodProduct({ nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020220000000', globalHsCode: '020220', productNumber: 'TRX00000000000003', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
+    await accept(w.as.external, certifiedId, 'ADD_PRODUCTS', { products: [veal] });
+    expect((await walk(w, certifiedId, { applicant: 'external', until: 128 })).request.status.code).toBe(128);
+    await fireTimer(w.t, certifiedId, 'INVOICE_ISSUED');
+    // The month-end invoice (the request study fee of the change) paid on the portal.
+    const bulk = ((await w.as.external.get(`/api/bills?facilityId=${FACTORY}&pageSize=100`)).json().items as BillJson[]).find((b) => b.feeKind.code === 'bulkInvoice' && b.status.code === 1)!;
+    expect(money(bulk)).toEqual(billed(toHalalas(fees().application)));
+    await payBill(w.t, bulk.id, bulk);
+    expect(await statusOf('external', certifiedId)).toEqual({ code: 108, label: 'Certificate Products Updated' });
+    expect(productKeys(await certificateOf('external', cert.id))).toEqual([...before, ...namesOf([veal])].sort());
+    expect((await certificateOf('external', other)).products).toEqual([]);
+  }, 180_000);
 });
 
 describe('CB designation: issue, renew, add categories', () => {
@@ -235,4 +271,25 @@ describe('CB designation: issue, renew, add categories', () => {
     const refused = await send(w.as['cb.main'], again.id, 'SUBMIT', again.version, { agreementAccepted: true });
     expect(refused.statusCode, refused.body).toBe(400);
   }, 300_000);
+});
+
+describe('migration 0019: the request that issued each certificate', () => {
+  it('is the request a certificate names unless a renewal took it over (then unknown); marks name none', async () => {
+    const rows = () =>
+      w.t.database.db.select({ id: certificates.id, kind: certificates.kind, requestId: certificates.requestId, issuedBy: certificates.issuedByRequestId }).from(certificates);
+    const issued = await rows();
+    const renewed = issued.filter((c) => c.requestId && c.issuedBy && c.requestId !== c.issuedBy);
+    const own = issued.filter((c) => c.kind !== 'halalMark' && c.requestId && c.requestId === c.issuedBy);
+    // This file's chains left both kinds: certificates renewed (internal, external, CB) and ones only issued (a shipment's).
+    expect(renewed.length).toBeGreaterThanOrEqual(3);
+    expect(own.length).toBeGreaterThanOrEqual(1);
+    // As they were stored before the column.
+    await w.t.database.db.update(certificates).set({ issuedByRequestId: null });
+    const text = readFileSync(join(MIGRATIONS_FOLDER, '0019_issued_by_request.sql'), 'utf8');
+    for (const statement of text.split('--> statement-breakpoint').filter((st) => !/^\s*ALTER TABLE/i.test(st))) await w.t.database.db.execute(sql.raw(statement));
+    const after = new Map((await rows()).map((c) => [c.id, c.issuedBy]));
+    for (const c of own) expect([c.kind, after.get(c.id)]).toEqual([c.kind, c.requestId]);
+    for (const c of renewed) expect([c.kind, after.get(c.id)]).toEqual([c.kind, null]);
+    for (const c of issued.filter((m) => m.kind === 'halalMark')) expect(after.get(c.id)).toBeNull();
+  });
 });
