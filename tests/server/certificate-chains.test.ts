@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { productKey } from '../../machines/services';
-import { certificateFee, withVat, toHalalas, formatAmount } from '../../machines/services/fees';
+import { certificateFee, formatAmount, markFee, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { issueCertificate } from '../e2e/harness/data';
 import { VALID_DATA, renewalSection, addProductsData, externalCertificateData } from '../services/fixtures';
 import { goodProduct } from '../forms/fixtures';
-import { billsOf, certificatesOf, createWorld, fireTimer, money, payBill, type BillJson, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, payBill, type BillJson, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
 /**
  * Certificates through CHAINS of lifecycles over the HTTP API: once renewed, a certificate names the renewal as its
@@ -126,9 +126,17 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     expect(request.status.code, JSON.stringify(steps)).toBe(1005);
     const marks = await certificatesOf(w, w.as['internal.main'], mark.id);
     expect(marks.map((m) => nameOf(m.products[0])).sort()).toEqual(namesOf(VALID_DATA.internalHalalMark().products).sort());
-    for (const m of marks) expect(m.kind).toBe('halalMark');
+    // One year each, well inside the renewed certificate's validity (years away).
+    const certificateExpiry = (await certificateOf('internal.main', cert.id)).expiresAt.iso;
+    for (const m of marks) {
+      expect(m.kind).toBe('halalMark');
+      expect(monthsBetween(m.validFrom.iso, m.expiresAt.iso)).toBe(12);
+      expect(m.expiresAt.iso < certificateExpiry).toBe(true);
+    }
+    // The package billed in full: its tags for a whole year each (more than a year of the certificate remains).
     const [bill] = await billsOf(w.as['internal.main'], mark.id);
-    expect(bill.feeKind.code).toBe('halalMark');
+    const tags = (VALID_DATA.internalHalalMark().package as { tags: number }).tags;
+    expect([bill.feeKind.code, money(bill)]).toEqual(['halalMark', billed(markFee(fees(), tags, 12))]);
   }, 180_000);
 
   it('renewed once more after products were added: the added product is still on the certificate', async () => {
@@ -137,6 +145,23 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     const after = await certificateOf('internal.main', cert.id);
     expect(after.requestId).toBe(renewal.id);
     expect(productKeys(after)).toEqual(before);
+  }, 300_000);
+
+  it('a renewal may still drop a product it was prefilled with; the product added since stays', async () => {
+    const before = await certificateOf('internal.main', cert.id);
+    const from = await setExpiry(w, cert.id, R.daysLeft);
+    const draft = (await w.as['internal.main'].post('/api/requests?lang=en', { kind: R.kind, facilityId: FACILITY, certificateId: cert.id })).json() as RequestJson;
+    // The bread and its brand's trademark (a brand must have products) removed in the wizard.
+    const kept = (draft.data.products as { nameEn: string }[]).filter((p) => p.nameEn !== 'Sliced White Bread');
+    const trademarks = (draft.data.trademarks as { nameEn: string }[]).filter((t) => t.nameEn !== 'Lusine');
+    expect([kept.length, trademarks.length]).toEqual([1, 1]);
+    const edited = await send(w.as['internal.main'], draft.id, 'EDIT', draft.version, { data: { renewal: renewalSection(), products: kept, trademarks } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, option: 'full' });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    const after = await certificateOf('internal.main', cert.id);
+    expect(productKeys(after)).toEqual(productKeys(before).filter((k) => k !== 'name:lusine|sliced white bread'));
+    expect(after.expiresAt.iso).toBe(addMonths(from, 36).toISOString());
   }, 300_000);
 });
 
@@ -235,6 +260,31 @@ describe('external Halal certificate: issue, renew, renew again, add products, a
     expect(await statusOf('external', certifiedId)).toEqual({ code: 108, label: 'Certificate Products Updated' });
     expect(productKeys(await certificateOf('external', cert.id))).toEqual([...before, ...namesOf([veal])].sort());
     expect((await certificateOf('external', other)).products).toEqual([]);
+
+    // And a category, the same way (set A 105 -> 131 -> 132): on this certificate, added to what it had.
+    const categories = (await certificateOf('external', cert.id)).categories;
+    await accept(w.as.external, certifiedId, 'ADD_CATEGORIES', { categories: ['CI'] });
+    const added = await walk(w, certifiedId, { applicant: 'external', until: 132 });
+    expect(added.request.status.code, JSON.stringify(added.steps)).toBe(132);
+    expect((await certificateOf('external', cert.id)).categories).toEqual([...categories, 'CI']);
+    expect((await certificateOf('external', other)).categories).toEqual(['C0']);
+  }, 180_000);
+
+  it('issues a Halal mark for a product of the renewed certificate, and for the one added after the renewal', async () => {
+    // As the mark wizard takes them from the certificate (its products' food-authority numbers identify them).
+    const products = [...(externalCertificateData().products as Record<string, string>[]), lamb()].map((p) => ({
+      nameAr: p.nameAr,
+      nameEn: p.nameEn,
+      brandAr: p.brandAr,
+      brandEn: p.brandEn,
+      productNumber: p.productNumber,
+      scope: 'Global',
+    }));
+    const mark = await completeDraft(w.as.external, 'externalHalalMark', FACTORY, { certificateId: cert.id, data: { products } });
+    const { request, steps } = await walk(w, mark.id, { applicant: 'external', until: 1005 });
+    expect(request.status.code, JSON.stringify(steps)).toBe(1005);
+    const marks = await certificatesOf(w, w.as.external, mark.id);
+    expect(marks.map((m) => m.products[0].nameEn).sort()).toEqual(['Frozen Beef', 'Frozen Lamb']);
   }, 180_000);
 });
 
@@ -270,6 +320,12 @@ describe('CB designation: issue, renew, add categories', () => {
     const again = await completeDraft(w.as['cb.main'], 'cbAddCategories', CB, { certificateId: cert.id });
     const refused = await send(w.as['cb.main'], again.id, 'SUBMIT', again.version, { agreementAccepted: true });
     expect(refused.statusCode, refused.body).toBe(400);
+
+    // Renewed again: the added category stays (categories are never removed), three more years from the expiry.
+    const second = await renew(R, cert.id);
+    const again2 = await certificateOf('cb.main', cert.id);
+    expect(again2.categories).toEqual([...cert.categories, 'E']);
+    expect(again2.expiresAt.iso).toBe(addMonths(second.from, 36).toISOString());
   }, 300_000);
 });
 
