@@ -137,6 +137,17 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     const [bill] = await billsOf(w.as['internal.main'], mark.id);
     const tags = (VALID_DATA.internalHalalMark().package as { tags: number }).tags;
     expect([bill.feeKind.code, money(bill)]).toEqual(['halalMark', billed(markFee(fees(), tags, 12))]);
+
+    // A product named as the certificate's page shows it (name and brand; the page shows no food-authority number).
+    const shown = (await certificateOf('internal.main', cert.id)).products.map((p) => ({ nameAr: p.nameAr, nameEn: p.nameEn, brandAr: p.brandAr, brandEn: p.brandEn, scope: 'Saudi' }));
+    const byName = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: cert.id, data: { products: shown } });
+    const sent = await send(w.as['internal.main'], byName.id, 'SUBMIT', byName.version, { agreementAccepted: true });
+    expect(sent.statusCode, sent.body).toBe(200);
+    // One it does not list is still refused.
+    const other = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: cert.id, data: { products: [{ ...shown[0], nameEn: 'Goat Cheese' }] } });
+    const refused = await send(w.as['internal.main'], other.id, 'SUBMIT', other.version, { agreementAccepted: true });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.validationErrors).toEqual([expect.objectContaining({ key: 'validation:form.productNotOnCertificate', members: ['products.0'] })]);
   }, 180_000);
 
   it('renewed once more after products were added: the added product is still on the certificate', async () => {
