@@ -8,7 +8,7 @@ import { productKey } from '../../machines/services';
 import { certificateFee, formatAmount, markFee, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { issueCertificate } from '../e2e/harness/data';
-import { VALID_DATA, renewalSection, addProductsData, externalCertificateData } from '../services/fixtures';
+import { VALID_DATA, renewalSection, addProductsData, externalCertificateData, shipmentData } from '../services/fixtures';
 import { goodProduct } from '../forms/fixtures';
 import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, payBill, type BillJson, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
@@ -227,14 +227,19 @@ describe('external Halal certificate: issue, renew, renew again, add products, a
     expect(bills.map((b) => [b.service.code, b.feeKind.code, b.status.code, money(b)])).toEqual([[7, 'addProducts', 2, billed(toHalalas(fees().application))]]);
   }, 180_000);
 
-  it('issues a shipment certificate for a product of the renewed certificate', async () => {
-    const draft = await completeDraft(w.as.external, 'shipment', FACTORY);
+  it('issues a shipment certificate for the renewed certificate’s product and the one added after the renewal', async () => {
+    const fixture = shipmentData();
+    const [beefLine] = fixture.products as Record<string, unknown>[];
+    const lambLine = { ...beefLine, saudiHsCode: lamb().saudiHsCode, globalHsCode: lamb().globalHsCode };
+    const draft = await completeDraft(w.as.external, 'shipment', FACTORY, { data: { products: [beefLine, lambLine] } });
     const { request, steps } = await walk(w, draft.id, { applicant: 'external', until: 1008 });
     expect(request.status.code, JSON.stringify(steps)).toBe(1008);
     const [shipment] = await certificatesOf(w, w.as.external, draft.id);
     expect(shipment.kind).toBe('shipment');
-    // Its product line is named after the factory's certified product of the same HS code.
-    expect(shipment.products.filter((p) => p.line === 'product').map((p) => p.nameEn)).toEqual(['Frozen Beef']);
+    // Its product lines are named after the factory's certified products of the same HS codes.
+    expect(shipment.products.filter((p) => p.line === 'product').map((p) => p.nameEn)).toEqual(['Frozen Beef', 'Frozen Lamb']);
+    const bills = await billsOf(w.as.external, draft.id);
+    expect(bills.map((b) => [b.service.code, b.feeKind.code, b.status.code])).toEqual([[4, 'shipment', 2]]);
   }, 180_000);
 
   it('renewed once more after a product was added: the added product is still on the certificate', async () => {
