@@ -114,13 +114,14 @@ const columnList = (table: typeof certificates | typeof bills) =>
   sql.join(Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)), sql`, `);
 
 /**
- * The request's own certificate (not a mark), else the facility's newest valid one: one round trip for what were two
+ * The request's own certificate (not a mark: the one it issued, or last renewed), else the facility's newest valid one: one round trip for what were two
  * queries, with the same order of preference (`pick`).
  */
 const subjectStatement = hot<CertificateRow>(
   'wf_subject_certificate',
   sql`select ${columnList(certificates)} from (
-        (select *, 0 as pick from ${certificates} where "request_id" = ${sql.placeholder('requestId')} and "kind" <> 'halalMark'
+        (select *, 0 as pick from ${certificates}
+          where ("request_id" = ${sql.placeholder('requestId')} or "issued_by_request_id" = ${sql.placeholder('requestId')}) and "kind" <> 'halalMark'
           order by "issued_at" desc limit 1)
         union all
         (select *, 1 as pick from ${certificates} where "facility_public_id" = ${sql.placeholder('facilityPublicId')} and "status" in (1, 3)
@@ -218,6 +219,19 @@ async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, proj
     .where(and(eq(certificates.facilityPublicId, holderPublicId), eq(certificates.kind, CERTIFICATE_TABLE[goods.certifiedBy].kind)))
     .orderBy(desc(certificates.expiresAt));
   return goods.list(contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
+}
+
+/**
+ * The certificate's products its renewal never saw: neither in the renewal nor in what it was prefilled with, the data
+ * of the request the certificate names, as the renewal's own sections read it (requests/service.ts prefillFrom).
+ */
+async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectContext, deps: EffectDeps, renewal: Projection) {
+  const def = serviceOf(ctx.request.kind, deps.services);
+  const [renewed] = cert.requestId ? await tx.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, cert.requestId)) : [];
+  const context = renewed?.snapshot.context as RequestContext | undefined;
+  const prefilled = def && context ? def.project(Object.fromEntries(Object.entries(context.data ?? {}).filter(([k]) => k in def.sections)), context).products : [];
+  const seen = new Set([...prefilled, ...renewal.products].map(productKey));
+  return cert.products.filter((p) => !seen.has(productKey(p)));
 }
 
 /** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
@@ -361,6 +375,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         number: await nextNumber(tx, 'certificate', ctx.now, table.prefix),
         kind: table.kind,
         requestId: ctx.request.id,
+        issuedByRequestId: ctx.request.id,
         facilityPublicId: owner.facilityPublicId,
         cbPublicId: owner.cbPublicId,
         scope: projection.scope,
@@ -386,6 +401,8 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
    * A renewal extends the existing certificate (spec 02 section 4: "must be renewed"): the new validity runs on from its
    * expiry (from today when it has expired), its products become the renewal's and its categories gain the renewal's
    * (categories added earlier are never removed); its lifecycle hears RENEW with the new date and instalments.
+   * The renewal started with the products of the request the certificate names (prefill), so it can only drop one of
+   * those: a product the certificate gained otherwise (an add-products request, set A's ADD_PRODUCTS) stays.
    */
   'effect.renewCertificate': async (tx, params, ctx, deps) => {
     const certificateKind = str(params, 'certificateKind');
@@ -399,7 +416,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       .update(certificates)
       .set({
         expiresAt,
-        products: projection.products.length ? projection.products : cert.products,
+        products: projection.products.length ? [...projection.products, ...(await productsAddedSince(tx, cert, ctx, deps, projection))] : cert.products,
         categories: [...new Set([...cert.categories, ...projection.categories])],
         requestId: ctx.request.id,
       })

@@ -18,7 +18,13 @@ export const certificates = pgTable(
     legacyNumber: text('legacy_number'),
     /** 'internalHalal' | 'externalHalal' | 'cbDesignation' | 'halalMark' */
     kind: text('kind').notNull(),
+    /** The request that issued it or last renewed it (a renewal takes the certificate over). */
     requestId: uuid('request_id'),
+    /**
+     * The request that issued it, kept through renewals: an issued external certificate request still changes the
+     * certificate it issued (set A 107 / 131) once a renewal took it over. Null for certificates renewed before 0019.
+     */
+    issuedByRequestId: uuid('issued_by_request_id'),
     facilityPublicId: text('facility_public_id').notNull(),
     /** Issuing CB for external certificates. */
     cbPublicId: text('cb_public_id'),

@@ -107,7 +107,9 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
 
   async productsOnCertificate(i) {
     if (!i.subject) return [{ path: 'products', message: 'form.productNotOnCertificate' }];
-    const on = new Set(i.subject.products.map(productKey));
+    // A certified product is also known by its name under its brand, as its certificate's page shows it (without the
+    // food-authority number): a mark may name it so.
+    const on = new Set(i.subject.products.flatMap((p) => [productKey(p), productKey({ nameEn: p.nameEn, brandEn: p.brandEn })]));
     return i.projection.products.flatMap((p, index) => (on.has(productKey(p)) ? [] : [{ path: `products.${index}`, message: 'form.productNotOnCertificate' }]));
   },
 
