@@ -40,7 +40,12 @@ export const certificates = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   },
-  (t) => [index('certificates_facility_idx').on(t.facilityPublicId)],
+  (t) => [
+    index('certificates_facility_idx').on(t.facilityPublicId),
+    // An effect finds a request's certificate by the request that names it or issued it (workflows/effects.ts).
+    index('certificates_request_idx').on(t.requestId),
+    index('certificates_issued_by_request_idx').on(t.issuedByRequestId),
+  ],
 );
 
 /**

@@ -1,0 +1,2 @@
+CREATE INDEX "certificates_request_idx" ON "certificates" USING btree ("request_id");--> statement-breakpoint
+CREATE INDEX "certificates_issued_by_request_idx" ON "certificates" USING btree ("issued_by_request_id");
