@@ -38,7 +38,8 @@ export interface MachineCatalogue {
   mayAct?(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number, type: string): boolean;
   statusOf(snapshot: AnyMachineSnapshot): number;
   queueOf(snapshot: AnyMachineSnapshot): string | null;
-  deadlinesOf(snapshot: AnyMachineSnapshot): Deadline[];
+  /** The active deadlines; `now` (default: the wall clock) places those computed from the calendar (month end, at once). */
+  deadlinesOf(snapshot: AnyMachineSnapshot, now?: Date): Deadline[];
   /**
    * The one validation of an event (machines/validate-event.ts parseEvent): its payload schema and, for request kinds,
    * the service contract against the request's stored data. Returns the payload the transition must use.

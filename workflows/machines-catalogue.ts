@@ -26,8 +26,8 @@ export function createMachinesCatalogue(services: ServiceRegistry = SERVICES): M
     mayAct: (kind, snapshot, actor, version, type) => mayAct(toSnapshot(getMachine(kindOf(kind), version), snapshot), actor, type),
     statusOf: (snapshot) => statusOf(snapshot),
     queueOf: (snapshot) => queueOf(snapshot),
-    deadlinesOf: (snapshot) =>
-      deadlinesOf(snapshot).map(({ event, after, dueAt, stateId }) => ({ event, after, stateId, ...(dueAt ? { computedDueAt: dueAt } : {}) })),
+    deadlinesOf: (snapshot, now) =>
+      deadlinesOf(snapshot, now).map(({ event, after, dueAt, stateId }) => ({ event, after, stateId, ...(dueAt ? { computedDueAt: dueAt } : {}) })),
     parseEvent: (kind, event, context) => parseEvent(kindOf(kind), event, context, services),
     parseStartData: (kind, data) => parseStartData(kindOf(kind), data, services),
   };

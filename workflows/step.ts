@@ -189,7 +189,7 @@ export interface Derived {
  * `stored`: the snapshot's stored form when it is already known (the one a send restored), else it is serialised
  * (`storedData`: see persistSnapshot).
  */
-export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot, storedData?: unknown): Derived {
+export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, snapshot: AnyMachineSnapshot, stored?: StoredSnapshot, storedData?: unknown, now?: Date): Derived {
   const queue = catalogue.queueOf(snapshot);
   const assignee = (snapshot.context as { assigneeUserId?: unknown }).assigneeUserId;
   return {
@@ -198,7 +198,7 @@ export function derive(catalogue: MachineCatalogue, machine: AnyStateMachine, sn
     queue,
     stateValue: stateValueText(snapshot.value as StateValue),
     finished: snapshot.status === 'done' || queue === 'final',
-    deadlines: snapshot.status === 'done' ? [] : catalogue.deadlinesOf(snapshot),
+    deadlines: snapshot.status === 'done' ? [] : catalogue.deadlinesOf(snapshot, now),
     assigneeUserId: typeof assignee === 'string' ? assignee : null,
   };
 }
@@ -217,13 +217,14 @@ export function startStep(
   kind: string,
   machine: AnyStateMachine,
   input: Record<string, unknown>,
+  now?: Date,
 ): { ok: true; step: StartStep; input: Record<string, unknown> } | { ok: false; refusal: Refusal } {
   const data = input.data as Record<string, unknown> | undefined;
   const parsed = catalogue.parseStartData(kind, data);
   if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
   const fullInput = data === undefined ? input : { ...input, data: parsed.payload };
   const [snapshot, actions] = machineInitialTransition(machine, fullInput);
-  return { ok: true, step: { next: derive(catalogue, machine, snapshot), effects: effectsOf(actions) }, input: fullInput };
+  return { ok: true, step: { next: derive(catalogue, machine, snapshot, undefined, undefined, now), effects: effectsOf(actions) }, input: fullInput };
 }
 
 export type Refusal =
@@ -263,6 +264,7 @@ export function sendStep(
   stored: StoredSnapshot,
   event: WorkflowEvent,
   actor: Actor,
+  now?: Date,
 ): SendStep {
   const snapshot = restoreSnapshot(machine, stored);
   const handled = snapshot.status === 'active' && getNextTransitions(snapshot).some((t) => t.eventType === event.type);
@@ -283,8 +285,9 @@ export function sendStep(
   // own objects, so unchanged data is the stored (JSON) data itself.
   const data = (snapshot.context as { data?: unknown }).data;
   const dataChanged = (nextSnapshot.context as { data?: unknown }).data !== data;
-  const prev = derive(catalogue, machine, snapshot, stored);
-  const next = derive(catalogue, machine, nextSnapshot, undefined, !dataChanged && data === stored.context.data ? data : undefined);
+  // Deadlines read the transition's clock (the one its effects read): a month-end timer falls in the month its invoice line was written.
+  const prev = derive(catalogue, machine, snapshot, stored, undefined, now);
+  const next = derive(catalogue, machine, nextSnapshot, undefined, !dataChanged && data === stored.context.data ? data : undefined, now);
   const before = new Set(prev.deadlines.map(deadlineKey));
   const after = new Set(next.deadlines.map(deadlineKey));
   return {

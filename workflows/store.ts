@@ -405,7 +405,7 @@ export function entityPort(tx: Tx, deps: StoreDeps, now: Date, written?: Written
       const machineVersion = deps.catalogue.currentVersion(kind);
       const machine = deps.catalogue.getMachine(kind, machineVersion);
       const input = { requestId: rec.id, ownerUserId: rec.ownerUserId, facilityId: rec.facilityPublicId, data: rec.data };
-      const started = startStep(deps.catalogue, kind, machine, input);
+      const started = startStep(deps.catalogue, kind, machine, input, now);
       if (!started.ok) throw new Error(`the ${kind} lifecycle refused its start: ${JSON.stringify(started.refusal)}`);
       await persistStart(
         tx,
@@ -437,7 +437,7 @@ export async function sendToEntity(tx: Tx, deps: StoreDeps, now: Date, id: strin
   const row = await lockRequest(tx, id, written?.get(id));
   if (!row) return false;
   const machine = deps.catalogue.getMachine(row.kind, row.machineVersion);
-  const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, actor);
+  const step = sendStep(deps.catalogue, row.kind, row.machineVersion, machine, row.snapshot as unknown as StoredSnapshot, event, actor, now);
   if (!step.ok) return false;
   await persistTransition(tx, row, { ...step, actor, now, written }, deps);
   return true;

@@ -69,10 +69,10 @@ export class EmbeddedEngine implements WorkflowEngine {
     const machineVersion = this.catalogue.currentVersion(kind);
     const machine = this.catalogue.getMachine(kind, machineVersion);
     const id = randomUUID();
-    const started = startStep(this.catalogue, kind, machine, { ...input, requestId: id });
+    const now = this.now();
+    const started = startStep(this.catalogue, kind, machine, { ...input, requestId: id }, now);
     if (!started.ok) throw refusalError(started.refusal);
     const { step: { next, effects }, input: fullInput } = started;
-    const now = this.now();
     const written = this.writtenRows();
     const row = await this.db.transaction((tx) =>
       persistStart(
@@ -154,9 +154,10 @@ export class EmbeddedEngine implements WorkflowEngine {
   ): Promise<{ ok: true; row: LockedRow } | { ok: false; refusal: Refusal }> {
     const machine = this.catalogue.getMachine(row.kind, row.machineVersion);
     const stored = row.snapshot as unknown as StoredSnapshot;
-    const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor);
+    const now = this.now();
+    const step = sendStep(this.catalogue, row.kind, row.machineVersion, machine, stored, event, actor, now);
     if (!step.ok) return step;
-    const updated = await persistTransition(tx, row, { ...step, actor, now: this.now(), written }, this.deps);
+    const updated = await persistTransition(tx, row, { ...step, actor, now, written }, this.deps);
     return { ok: true, row: updated };
   }
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import type { Db } from '../../../db/client';
-import { bills, facilities, requests } from '../../../db/schema';
+import { billLines, bills, facilities, requests } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
@@ -136,7 +136,8 @@ export async function listBills(db: Db, actor: Actor, q: BillQuery, t: TFunction
   if (q.issued === false) where.push(isNull(bills.paymentReference));
   if (q.status !== undefined) where.push(eq(bills.status, q.status));
   if (q.facilityId) where.push(eq(bills.facilityPublicId, q.facilityId));
-  if (q.requestId) where.push(eq(bills.requestId, q.requestId));
+  // A request's bills include the month-end bulk bill its invoice line joined (set A additions): the one it awaits and pays.
+  if (q.requestId) where.push(or(eq(bills.requestId, q.requestId), inArray(bills.id, db.select({ id: billLines.billId }).from(billLines).where(eq(billLines.requestId, q.requestId))))!);
   if (q.bulk !== undefined) where.push(eq(bills.bulk, q.bulk));
   if (q.any?.trim()) {
     const p = like(q.any);
