@@ -49,6 +49,7 @@ afterAll(async () => {
   await closeSims?.();
 });
 
+const personId = async () => (await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.nationalId, NATIONAL_ID)))[0].id;
 const lastOtp = async (phone: string) => (await smsTo(phone))[0]!.text.match(/\b(\d{6})\b/)![1];
 
 /** The main user's delegation wizard to the person, start to acknowledgment. */
@@ -68,6 +69,13 @@ async function delegate(permissions: string[], fresh: boolean) {
   expect(done.json().status, done.body).toBe('active');
   return id;
 }
+
+const actionsOf = async (c: Client, id: string) => {
+  const res = await c.get(`/api/requests/${id}/actions`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().actions as { type: string }[]).map((a) => a.type).sort();
+};
+const versionOf = async (id: string) => ((await w.as['internal.main'].get(`/api/requests/${id}`)).json() as RequestJson).version;
 
 /** The answers of every door of one request (and of what it issued) to one person, as status codes. */
 async function doors(c: Client, r: { id: string; version: number }, refs: { attachmentId: string; certificateId: string; billId: string }) {
@@ -158,8 +166,7 @@ describe('a delegate removed after submitting, then delegated again with less', 
   });
 
   it('removed: every door answers as for a stranger (404 for what names an id, 403 for a facility), nothing is listed; the main user keeps all', async () => {
-    const personId = (await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.nationalId, NATIONAL_ID)))[0].id;
-    const removed = await w.as['internal.main'].post(REMOVE, { facilityPublicId: FACILITY, userId: personId });
+    const removed = await w.as['internal.main'].post(REMOVE, { facilityPublicId: FACILITY, userId: await personId() });
     expect(removed.statusCode, removed.body).toBe(200);
 
     expect(await doors(person, request, refs)).toEqual({
@@ -189,7 +196,7 @@ describe('a delegate removed after submitting, then delegated again with less', 
     expect(await doors(w.as['internal.main'], request, refs)).toEqual(OPEN);
   });
 
-  it('delegated again with only seeing the facility and drafting: the request reads again, but nothing an applicant submits or pays', async () => {
+  it('delegated again with less: requests read again; with Request they draft and take the applicant’s later steps but never submit; with the profile only, no step and no payment', async () => {
     await delegate([P.facility.internal, P.internalRequest.request], false);
     const detail = (await person.get(`/api/Facility/GetCurruntUserDetailInFacility/${FACILITY}`)).json();
     expect(detail.permissions.sort()).toEqual([P.facility.internal, P.internalRequest.request].sort());
@@ -205,15 +212,30 @@ describe('a delegate removed after submitting, then delegated again with less', 
       const submit = await send(person, later.id, 'SUBMIT', later.version, { agreementAccepted: true });
       expect([kind, submit.statusCode]).toEqual([kind, 403]);
     }
+    // Nor the applicant's later steps on the main user's requests: the payment way, the application fee.
+    const atChoice = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    await walk(w, atChoice.id, { applicant: 'internal.main', until: -1, stopBefore: 'CHOOSE_PAYMENT_OPTION' });
+    expect(await actionsOf(w.as['internal.main'], atChoice.id)).toContain('CHOOSE_PAYMENT_OPTION');
+    // Request covers the applicant's steps other than submitting (the machines' rule): the payment way is theirs to choose.
+    expect(await actionsOf(person, atChoice.id)).toContain('CHOOSE_PAYMENT_OPTION');
+
+    // Narrowed once more, to seeing the facility only: no applicant step at all, no fee paid, no draft.
+    expect((await w.as['internal.main'].post(REMOVE, { facilityPublicId: FACILITY, userId: await personId() })).statusCode).toBe(200);
+    await delegate([P.facility.internal], false);
+    expect((await person.get(`/api/requests/${atChoice.id}`)).statusCode).toBe(200);
+    expect(await actionsOf(person, atChoice.id)).toEqual([]);
+    const choose = await send(person, atChoice.id, 'CHOOSE_PAYMENT_OPTION', await versionOf(atChoice.id), { option: 'full' });
+    expect(choose.statusCode).toBe(403);
+    expect((await person.post('/api/requests', { kind: 'internalCertificate', facilityId: FACILITY })).statusCode).toBe(403);
+    const submitted = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    expect((await send(w.as['internal.main'], submitted.id, 'SUBMIT', submitted.version, { agreementAccepted: true })).statusCode).toBe(200);
+    const [fee] = await billsOf(person, submitted.id);
+    const pay = await person.post(`/api/bills/${fee.id}/pay?lang=en`, {});
+    expect(pay.statusCode, pay.body).toBe(403);
+    expect(pay.json().error.code).toBe('FacilityPermissionMissing');
+    expect((await billsOf(w.as['internal.main'], submitted.id))[0].status.code).toBe(1);
   });
 });
-
-const actionsOf = async (c: Client, id: string) => {
-  const res = await c.get(`/api/requests/${id}/actions`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json().actions as { type: string }[]).map((a) => a.type).sort();
-};
-const versionOf = async (id: string) => ((await w.as['internal.main'].get(`/api/requests/${id}`)).json() as RequestJson).version;
 
 describe('a registration employee whose role changes after taking a request', () => {
   let employee: Client;
