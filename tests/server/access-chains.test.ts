@@ -380,3 +380,77 @@ describe("another facility and a renewed, then changed certificate", () => {
     expect(check.json()).toEqual({ canStart: true, refusal: null });
   });
 });
+
+describe('a sub user locked, then moved to another facility mid-lifecycle', () => {
+  const CB = 'cb-global-halal';
+  let id: string;
+  let certificateId: string;
+
+  beforeAll(async () => {
+    const submitted = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    expect((await send(w.as['internal.main'], submitted.id, 'SUBMIT', submitted.version, { agreementAccepted: true })).statusCode).toBe(200);
+    id = submitted.id;
+    const issued = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    expect((await walk(w, issued.id, { applicant: 'internal.main', until: 25, option: 'full' })).request.status.code).toBe(25);
+    [{ id: certificateId }] = await certificatesOf(w, w.as['internal.main'], issued.id);
+    await setExpiry(w, certificateId, 30);
+  }, 240_000);
+
+  it('locked: the open session ends at once; unlocked and signed in again, the facility is theirs again', async () => {
+    const sub = await w.t.login('internal.sub');
+    expect((await sub.get(`/api/requests/${id}`)).statusCode).toBe(200);
+    expect((await w.as.admin.post(`/api/identity/users/${w.userId('internal.sub')}/lock`, {})).statusCode).toBe(200);
+    expect((await sub.get(`/api/requests/${id}`)).statusCode).toBe(401);
+    expect((await sub.get(`/api/attachments?facilityPublicId=${FACILITY}`)).statusCode).toBe(401);
+    expect((await w.t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { userName: 'internal.sub', password: 'Demo@12345' } })).statusCode).not.toBe(200);
+    expect((await w.as.admin.post(`/api/identity/users/${w.userId('internal.sub')}/unlock`, {})).statusCode).toBe(200);
+    expect((await (await w.t.login('internal.sub')).get(`/api/requests/${id}`)).statusCode).toBe(200);
+  });
+
+  it('moved to a CB: nothing of the old facility by id, list, search, dashboard or start page; the CB is theirs', async () => {
+    const sub = await w.t.login('internal.sub');
+    const before = {
+      request: (await sub.get(`/api/requests/${id}`)).statusCode,
+      certificate: (await sub.get(`/api/certificates/${certificateId}`)).statusCode,
+      renewal: (await sub.get(`/api/requests/start-check?kind=internalRenewal&facilityId=${FACILITY}&certificateId=${certificateId}`)).statusCode,
+      addProducts: (await sub.get(`/api/requests/start-check?kind=internalAddProducts&facilityId=${FACILITY}&certificateId=${certificateId}`)).statusCode,
+    };
+    expect(before).toEqual({ request: 200, certificate: 200, renewal: 200, addProducts: 200 });
+
+    expect((await w.as['internal.main'].post(REMOVE, { facilityPublicId: FACILITY, userId: w.userId('internal.sub') })).statusCode).toBe(200);
+    const path = '/api/ConformityBodyDelegation/SubmitCBDelegationRequest';
+    const { DEMO_IDENTITIES } = await import('../../db/demo-identities');
+    const started = await w.as['cb.main'].post(path, {
+      step: 'start',
+      facilityPublicId: CB,
+      delegate: { nationalId: DEMO_IDENTITIES['internal.sub'].nationalId, firstName: 'Saad', lastName: 'Al-Ghamdi', birthDate: '1990-01-01', preferredLanguage: 'en' },
+      delegationType: 1,
+      permissions: [],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const code = await lastOtp(DEMO_IDENTITIES['internal.sub'].phone);
+    expect((await w.as['cb.main'].post(path, { step: 'verifyOtp', delegationId: started.json().id, code })).statusCode).toBe(200);
+    expect((await w.as['cb.main'].post(path, { step: 'acknowledge', delegationId: started.json().id, acknowledged: true })).json().status).toBe('active');
+
+    expect((await sub.get('/api/Facility/GetUserFacilities')).json().items.map((f: { publicId: string }) => f.publicId)).toEqual([CB]);
+    const after = {
+      request: (await sub.get(`/api/requests/${id}`)).statusCode,
+      history: (await sub.get(`/api/requests/${id}/history`)).statusCode,
+      certificate: (await sub.get(`/api/certificates/${certificateId}`)).statusCode,
+      renewal: (await sub.get(`/api/requests/start-check?kind=internalRenewal&facilityId=${FACILITY}&certificateId=${certificateId}`)).statusCode,
+      addProducts: (await sub.get(`/api/requests/start-check?kind=internalAddProducts&facilityId=${FACILITY}&certificateId=${certificateId}`)).statusCode,
+      // From the new facility, naming the old one's certificate.
+      addCategories: (await sub.get(`/api/requests/start-check?kind=cbAddCategories&facilityId=${CB}&certificateId=${certificateId}`)).statusCode,
+      files: (await sub.get(`/api/attachments?facilityPublicId=${FACILITY}`)).statusCode,
+      facility: (await sub.get(`/api/Facility/GetFacilityByPublicId?publicId=${FACILITY}`)).statusCode,
+    };
+    expect(after).toEqual({ request: 404, history: 404, certificate: 404, renewal: 404, addProducts: 404, addCategories: 404, files: 403, facility: 404 });
+    const found = await findable(sub, (await w.as['internal.main'].get(`/api/requests/${id}`)).json().number, certificateId);
+    expect(found).toMatchObject({ searched: 0, certificate: false, dashboardFacilities: [CB] });
+    const anyOld = ((await sub.get('/api/queues/all?tab=any&pageSize=100')).json().items as { facilityId: string }[]).filter((r) => r.facilityId === FACILITY);
+    expect(anyOld).toEqual([]);
+    const oldBills = ((await sub.get('/api/bills?pageSize=100')).json().items as { requestId: string | null }[]).filter((b) => b.requestId === id);
+    expect(oldBills).toEqual([]);
+    expect((await sub.get(`/api/ConformityBody/get/${CB}`)).statusCode).toBe(200);
+  });
+});
