@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { Permissions as P } from '../../machines/permissions';
 import { createTestApp, type Client } from '../helpers/app';
-import { completeDraft, send, type RequestJson } from '../helpers/requests';
+import { completeDraft, send, uploadTo, type RequestJson } from '../helpers/requests';
 import { startSimulators } from '../helpers/simulators';
 import type { SimulatedSms } from '../../server/simulators/sms';
 import { billsOf, certificatesOf, fireDue, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
@@ -136,6 +136,8 @@ describe('a delegate removed after submitting, then delegated again with less', 
   let person: Client;
   let request: RequestJson;
   let refs: { attachmentId: string; certificateId: string; billId: string };
+  /** A draft the delegate leaves unfinished when removed. */
+  let unfinished: RequestJson;
 
   beforeAll(async () => {
     await delegate([], true);
@@ -144,6 +146,7 @@ describe('a delegate removed after submitting, then delegated again with less', 
     expect((await w.t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Delegate@2026' })).statusCode).toBe(200);
     person = await w.t.login(NATIONAL_ID, 'Delegate@2026');
 
+    unfinished = await completeDraft(person, 'internalCertificate', FACILITY);
     // The delegate prepares and submits the request; the main user and the center take it to its certificate.
     const draft = await completeDraft(person, 'internalCertificate', FACILITY);
     const submitted = await send(person, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true });
@@ -194,6 +197,15 @@ describe('a delegate removed after submitting, then delegated again with less', 
     expect((await person.post('/api/requests', { kind: 'internalAddProducts', facilityId: FACILITY, certificateId: refs.certificateId })).statusCode).toBe(404);
 
     expect(await doors(w.as['internal.main'], request, refs)).toEqual(OPEN);
+    // Nor their files: no removing one from the draft they left, no uploading to it.
+    const files = (await w.as['internal.main'].get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${unfinished.id}`)).json() as { id: string }[];
+    expect((await person.request({ method: 'DELETE', url: `/api/attachments/${files[0]!.id}` })).statusCode).toBe(403);
+    await expect(uploadTo(person, FACILITY, unfinished.id, 'productCatalogue')).rejects.toThrow(/403/);
+    // The draft they left is the facility's: gone for them, the main user finishes it.
+    expect((await person.get(`/api/requests/${unfinished.id}`)).statusCode).toBe(404);
+    expect(await actionsOf(w.as['internal.main'], unfinished.id)).toEqual(['DELETE', 'EDIT', 'SUBMIT']);
+    const finished = await send(w.as['internal.main'], unfinished.id, 'SUBMIT', unfinished.version, { agreementAccepted: true });
+    expect(finished.statusCode, finished.body).toBe(200);
   });
 
   it('delegated again with less: requests read again; with Request they draft and take the applicant’s later steps but never submit; with the profile only, no step and no payment', async () => {
