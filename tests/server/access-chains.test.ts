@@ -285,6 +285,11 @@ describe('a registration employee whose role changes after taking a request', ()
       const refused = await send(employee, id, event, await versionOf(id), event === 'ACCEPT' ? {} : undefined);
       expect([event, refused.statusCode]).toEqual([event, 403]);
     }
+    // Still in their hands until someone takes it over: their list says so, the registration queue lists it as taken.
+    const stuck = (await employee.get('/api/queues/registration?tab=mine&pageSize=100')).json().items.map((r: { id: string }) => r.id);
+    const waiting = (await w.as.registration.get('/api/queues/registration?tab=waiting&pageSize=100')).json().items as { id: string; assigneeUserId: string | null }[];
+    expect(stuck).toContain(id);
+    expect(waiting.filter((r) => r.id === id).map((r) => r.assigneeUserId)).toEqual([employeeId]);
     // A registration employee may take it over (assign to others), never hand it back to someone without the queue's permission.
     const colleague = await actionsOf(w.as.registration, id);
     expect(colleague).toEqual(expect.arrayContaining(['ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']));
