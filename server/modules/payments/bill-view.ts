@@ -2,7 +2,9 @@ import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL }
 import type { TFunction } from 'i18next';
 import type { Db } from '../../../db/client';
 import { billLines, bills, facilities, requests } from '../../../db/schema';
-import type { Actor } from '../../../machines/actor';
+import { holdsForFacility, type Actor } from '../../../machines/actor';
+import { START_ROUTES } from '../../../machines/services/start-routes';
+import '../facilities/errors';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import type { Page } from '../../../workflows/engine';
@@ -36,6 +38,17 @@ export function maySeeBill(actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>
 
 /** Only the facility's own users pay its bills. */
 export const mayPayBill = (actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>): boolean => actor.facilityIds.includes(bill.facilityPublicId);
+
+/** The permissions to work a facility's requests: any service's start permission (the applicant's steps need one). */
+const WORK_REQUESTS = [...new Set(Object.values(START_ROUTES).flatMap((r) => r.startPermissions))];
+
+/**
+ * Paying moves the bill's request on, as the applicant's payment step does: a user of the facility who may not work
+ * its requests there (a delegate given only its profile) sees the bill but may not pay it.
+ */
+export function assertMayPayBill(actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>): void {
+  if (!holdsForFacility(actor, bill.facilityPublicId, WORK_REQUESTS)) throw new AppError('FacilityPermissionMissing');
+}
 
 /** The bill, if the actor may see it; otherwise 404 as for a missing bill, so ids cannot be probed. */
 export async function loadBill(db: Db, actor: Actor, id: string, may: (a: Actor, b: BillRow) => boolean = maySeeBill): Promise<BillRow> {

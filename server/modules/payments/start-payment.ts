@@ -6,7 +6,7 @@ import type { Actor } from '../../../machines/actor';
 import { AppError } from '../../errors';
 import { tFor, type Language } from '../../i18n';
 import { paymentPortalOf } from '../../adapters/payment-portal';
-import { billServiceName, loadBill, mayPayBill } from './bill-view';
+import { assertMayPayBill, billServiceName, loadBill, mayPayBill } from './bill-view';
 import { toHalalas } from '../../../machines/services/fees';
 import './errors';
 
@@ -34,7 +34,7 @@ export function paymentDescription(bill: Pick<typeof bills.$inferSelect, 'servic
 
 /**
  * Starts paying a bill: registers the payment at the government payment portal and records the attempt. The bill
- * must be awaiting payment and within its payment window; only users of the bill's facility may pay it.
+ * must be awaiting payment and within its payment window; only users of the bill's facility who may work its requests pay it.
  */
 export async function startPayment(
   app: FastifyInstance,
@@ -44,6 +44,7 @@ export async function startPayment(
   now = new Date(),
 ): Promise<StartedPayment> {
   const bill = await loadBill(app.db, actor, billId, mayPayBill);
+  assertMayPayBill(actor, bill);
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
 
