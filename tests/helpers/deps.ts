@@ -23,7 +23,7 @@ export function withProductionEntities(fixture: MachineCatalogue): MachineCatalo
     // Status, queue and deadlines read the snapshot's own machine: the fixture's when it is one of its kinds.
     statusOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).statusOf(snapshot),
     queueOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).queueOf(snapshot),
-    deadlinesOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).deadlinesOf(snapshot),
+    deadlinesOf: (snapshot, now) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).deadlinesOf(snapshot, now),
     parseEvent: (kind, event, context) => pick(kind).parseEvent(kind, event, context),
     parseStartData: (kind, data) => pick(kind).parseStartData(kind, data),
   };
