@@ -6,7 +6,7 @@ import { billLines, bills, certificates, facilities, facilityMembers, markPackag
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
-import { emptyProjection, serviceOf, productKey } from '../machines/services';
+import { emptyProjection, prefilledData, serviceOf, productKey } from '../machines/services';
 import { chargeColumns, discounted, formatAmount, toHalalas, withVat } from '../machines/services/fees';
 import type { BusinessSettings } from '../machines/services/settings';
 import type { RequestContext } from '../machines/types';
@@ -223,13 +223,13 @@ async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, proj
 
 /**
  * The certificate's products its renewal never saw: neither in the renewal nor in what it was prefilled with, the data
- * of the request the certificate names, as the renewal's own sections read it (requests/service.ts prefillFrom).
+ * of the request the certificate names, as the renewal's own sections read it (the same prefilledData).
  */
 async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectContext, deps: EffectDeps, renewal: Projection) {
   const def = serviceOf(ctx.request.kind, deps.services);
   const [renewed] = cert.requestId ? await tx.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, cert.requestId)) : [];
   const context = renewed?.snapshot.context as RequestContext | undefined;
-  const prefilled = def && context ? def.project(Object.fromEntries(Object.entries(context.data ?? {}).filter(([k]) => k in def.sections)), context).products : [];
+  const prefilled = def && context ? def.project(prefilledData(def, context.data ?? {}), context).products : [];
   const seen = new Set([...prefilled, ...renewal.products].map(productKey));
   return cert.products.filter((p) => !seen.has(productKey(p)));
 }

@@ -78,6 +78,19 @@ export function parseDraftSections(def: ServiceDefinition, sections: Data): Pars
   return issues.length ? { ok: false, issues } : { ok: true, data: out };
 }
 
+/**
+ * What a request prefilled from another request's data starts with (a renewal, `prefill: 'subjectRequest'`): each of
+ * that data's sections this service has, parsed by its draft schema; one that does not parse is left out.
+ */
+export function prefilledData(def: Pick<ServiceDefinition, 'sections'>, data: Data): Data {
+  const out: Data = {};
+  for (const [key, value] of Object.entries(data)) {
+    const parsed = Object.hasOwn(def.sections, key) ? def.sections[key].draft.safeParse(value) : undefined;
+    if (parsed?.success) out[key] = parsed.data;
+  }
+  return out;
+}
+
 /** The stored data after merging an edit: refuses a request that would outgrow REQUEST_MAX_BYTES. */
 export function checkRequestSize(data: Data): DataIssue[] {
   return jsonBytesOver(data, REQUEST_MAX_BYTES) ? [{ path: '', message: DataMessage.requestTooLarge }] : [];

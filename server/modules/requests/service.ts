@@ -5,7 +5,7 @@ import { attachments, certificates, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
-import { isRequestKind, productKey, serviceOf, validateSubmission, type FeeRule, type ServiceDefinition } from '../../../machines/services';
+import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, type FeeRule, type ServiceDefinition } from '../../../machines/services';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
 import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
@@ -85,14 +85,7 @@ function definitionOf(app: FastifyInstance, kind: string): ServiceDefinition {
 async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject: CertificateRow | null): Promise<Record<string, unknown>> {
   if (def.prefill !== 'subjectRequest' || !subject?.requestId) return {};
   const original = await app.engine.get(subject.requestId);
-  const data = ((original?.context as Partial<RequestContext> | undefined)?.data ?? {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    const section = def.sections[key];
-    const parsed = section?.draft.safeParse(value);
-    if (parsed?.success) out[key] = parsed.data;
-  }
-  return out;
+  return prefilledData(def, ((original?.context as Partial<RequestContext> | undefined)?.data ?? {}) as Record<string, unknown>);
 }
 
 /**
@@ -297,7 +290,7 @@ async function prepareSubmission(
     context: current,
     projection: def.project(current.data ?? {}, current),
     subject: subject ?? null,
-    files: await requestFileOwners(app, view.id),
+    files: await fileScope(app, def, view.id, subject ?? null),
     settings,
     now,
     registry: crRegistryOf(app),
@@ -309,14 +302,20 @@ async function prepareSubmission(
   return { version: edited.version, notices: [{ key: 'requests:notices.productsExcluded', names: { products: excluded } }] };
 }
 
-/** The files a request may name (server-checks.ts fileOwners): checked at its submission, and its file list. */
+/** The files a request may name (server-checks.ts fileOwners), for its file list: the request and its subject read here. */
 export async function requestFileOwners(app: FastifyInstance, requestId: string): Promise<FileScope> {
   const view = await app.engine.get(requestId);
   const def = view && isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const certificateId = (view?.context as Partial<RequestContext> | undefined)?.subject?.certificateId;
   if (def?.prefill !== 'subjectRequest' || !certificateId) return fileOwners(def, requestId, []);
   const [subject] = await app.db.select({ requestId: certificates.requestId }).from(certificates).where(eq(certificates.id, certificateId));
-  return fileOwners(def, requestId, subject?.requestId ? await namedFiles(app, subject.requestId) : []);
+  return fileScope(app, def, requestId, subject ?? null);
+}
+
+/** The files a request may name, with its service and subject certificate in hand (its submission has both). */
+async function fileScope(app: FastifyInstance, def: ServiceDefinition, requestId: string, subject: Pick<CertificateRow, 'requestId'> | null): Promise<FileScope> {
+  if (def.prefill !== 'subjectRequest' || !subject?.requestId) return fileOwners(def, requestId, []);
+  return fileOwners(def, requestId, await namedFiles(app, subject.requestId));
 }
 
 /** The files a request's data names, read by its service's projection (as its submission check read them). */
