@@ -12,6 +12,7 @@ import { initI18n, pickLanguage, tFor } from './i18n';
 import errors from './plugins/errors';
 import { AppErrorCode } from './errors';
 import hostileInput from './plugins/hostile-input';
+import expectContinue from './plugins/expect-continue';
 import privateAnswers from './plugins/private-answers';
 import auth from './plugins/auth';
 import csrf from './plugins/csrf';
@@ -144,6 +145,7 @@ export async function buildApp({ config, database, extra = [] }: BuildOptions): 
   await app.register(rateLimit, { global: false });
   await app.register(errors);
   await app.register(hostileInput);
+  await app.register(expectContinue);
   await app.register(privateAnswers);
   await app.register(swagger, {
     openapi: {
