@@ -8,7 +8,7 @@ import { tFor } from '../../server/i18n';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { multipartBody, pdf } from '../helpers/multipart';
 import { markData, renewalSection, shipmentData } from '../services/fixtures';
-import { billsOf, certificatesOf, createWorld, fireTimer, money, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, createWorld, fireDue, fireTimer, money, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
 /*
  * Shipment certificates and Halal marks through CHAINS of lifecycles over HTTP (spec 02 sections 3-5 and 9): the
@@ -261,6 +261,31 @@ describe('Halal marks across their certificate’s lifecycle', () => {
       expect(await markOf(m.id, 'en')).toMatchObject({ public: 'expiringSoon', label: 'Expiring soon' });
       expect((await markOf(m.id, 'ar')).label).toBe(tFor('ar')('payments:certificate.status.expiringSoon'));
     }
+  });
+});
+
+describe('a mark package paid while its certificate is suspended', () => {
+  it('waits, paid, in "pending certificate issuance" (both languages) with no mark issued; once the certificate is reinstated its marks are issued', async () => {
+    await setExpiry(w, internalCert.id, 400);
+    const mark = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: internalCert.id });
+    await accept(w.as['internal.main'], mark.id, 'SUBMIT', { agreementAccepted: true });
+    await committeeSends(internalCert.id, 'SUSPEND', 'Audit found a breach');
+    try {
+      const [bill] = await billsOf(w.as['internal.main'], mark.id);
+      await payBill(w.t, bill.id, bill);
+      await fireDue(w.t);
+      expect((await requestOf('internal.main', mark.id)).status).toEqual({ code: 1004, label: 'Pending Certificate Issuance' });
+      expect((await requestOf('internal.main', mark.id, 'ar')).status.label).toBe(tFor('ar')('status:internalHalalMark.1004'));
+      expect((await billsOf(w.as['internal.main'], mark.id)).map((b) => b.status.code)).toEqual([2]);
+      expect(await certificatesOf(w, w.as['internal.main'], mark.id)).toEqual([]);
+    } finally {
+      await committeeSends(internalCert.id, 'REINSTATE', 'Breach corrected');
+    }
+    await fireDue(w.t);
+    expect((await requestOf('internal.main', mark.id)).status.code).toBe(1005);
+    expect((await certificatesOf(w, w.as['internal.main'], mark.id)).map((m) => m.products[0].nameEn).sort()).toEqual(
+      (markData().products as { nameEn: string }[]).map((p) => p.nameEn).sort(),
+    );
   });
 });
 
