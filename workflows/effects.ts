@@ -145,10 +145,10 @@ const currentBillStatement = hot<typeof bills.$inferSelect>(
  */
 const billInsertStatement = hot<{ number: string }>(
   'wf_insert_bill',
-  sql`insert into ${bills} ("id", "number", "request_id", "facility_public_id", "service", "fee_kind", "amount", "vat", "total", "credit", "status", "due_at", "created_at")
+  sql`insert into ${bills} ("id", "number", "request_id", "facility_public_id", "service", "fee_kind", "amount", "vat", "total", "credit", "valid_until", "status", "due_at", "created_at")
       select ${sql.placeholder('id')}, 'B-' || ${sql.placeholder('year')}::text || '-' || lpad(n, greatest(6, length(n)), '0'),
         ${sql.placeholder('requestId')}, ${sql.placeholder('facilityPublicId')}, ${sql.placeholder('service')}, ${sql.placeholder('feeKind')},
-        ${sql.placeholder('amount')}, ${sql.placeholder('vat')}, ${sql.placeholder('total')}, ${sql.placeholder('credit')}, 1,
+        ${sql.placeholder('amount')}, ${sql.placeholder('vat')}, ${sql.placeholder('total')}, ${sql.placeholder('credit')}, ${sql.placeholder('validUntil')}::timestamptz, 1,
         ${sql.placeholder('dueAt')}::timestamptz, ${sql.placeholder('createdAt')}::timestamptz
       from (select nextval('${sql.raw(NUMBER_SERIES.bill)}')::text as n) as drawn
       returning "number"`,
@@ -181,6 +181,17 @@ async function requireSubject(tx: Tx, ctx: EffectContext): Promise<CertificateRo
 async function currentBill(tx: Tx, requestId: string) {
   const [bill] = await currentBillStatement.execute(tx, { requestId });
   return bill;
+}
+
+/**
+ * The end of the validity a Halal-mark package is priced for (its fee rule: one year, or the whole months the subject
+ * certificate has left when less): one year from now, or the certificate's expiry when sooner.
+ */
+async function markValidityEnd(tx: Tx, ctx: EffectContext): Promise<Date | undefined> {
+  const subject = await subjectCertificate(tx, ctx);
+  if (!subject) return undefined;
+  const oneYear = addMonths(ctx.now, 12);
+  return subject.expiresAt < oneYear ? subject.expiresAt : oneYear;
 }
 
 /** Halalas of the bill a transition asks for, before discount and VAT. */
@@ -283,6 +294,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       feeKind,
       ...columns,
       credit: markCredit ? formatAmount(markCredit.credit) : null,
+      validUntil: feeKind === 'halalMark' ? ((await markValidityEnd(tx, ctx))?.toISOString() ?? null) : null,
       dueAt: new Date(ctx.now.getTime() + settings.paymentWindowHours * 3_600_000).toISOString(),
       createdAt: ctx.now.toISOString(),
     });
@@ -450,8 +462,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     if (!(cert.status === 1 || cert.status === 3) || cert.expiresAt <= ctx.now) {
       throw new Error(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
     }
-    const oneYear = addMonths(ctx.now, 12);
-    const expiresAt = cert.expiresAt < oneYear ? cert.expiresAt : oneYear;
+    // Never beyond what the package was priced for: a certificate renewed between the bill and its payment does not
+    // lengthen marks billed for the months it had left then.
+    const priced = (await currentBill(tx, ctx.request.id))?.validUntil;
+    const expiresAt = [addMonths(ctx.now, 12), cert.expiresAt, ...(priced ? [priced] : [])].reduce((a, b) => (b < a ? b : a));
     const projection = projectionOf(ctx, deps);
     for (const product of projection.products) {
       const [mark] = await tx

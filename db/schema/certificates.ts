@@ -72,6 +72,11 @@ export const bills = pgTable(
      * left after it (never below zero). Null for every other bill.
      */
     credit: numeric('credit', { precision: 14, scale: 2 }),
+    /**
+     * Halal-mark packages: the end of the validity the package was priced for (one year, or the certificate's expiry
+     * when sooner, as it was when billed); the marks are never issued beyond it. Null for every other bill.
+     */
+    validUntil: timestamp('valid_until', { withTimezone: true }),
     status: integer('status').notNull().default(1),
     paymentReference: text('payment_reference'),
     /** True for a month-end bulk invoice; `period` is its Gregorian month ('2026-11'). */

@@ -6,7 +6,8 @@ import { unitField } from '../forms/product';
 import { MAIN_CATEGORIES } from '../forms/catalogues';
 import type { HsRulesSource } from '../forms/hs-relevance';
 import { UNIFIED_NUMBER_RE, CR_NUMBER_RE } from '../forms/facilities/formats';
-import { draftList, draftObject, enumField, optionalField, type IssueSink } from '../forms/parts';
+import { draftObject, draftShape, enumField, optionalField, type IssueSink } from '../forms/parts';
+import { riyadhDate } from '../working-days';
 import { shipmentFee, toGrams } from './fees';
 import { readSection } from './project';
 import { emptyProjection, type CertificateProduct, type SectionDefinition, type ServiceDefinition } from './types';
@@ -74,10 +75,15 @@ const productLineShape = (hsRules?: HsRulesSource) => ({
   productionDate: isoDate(),
   expiryDate: isoDate(),
 });
-function productLineRules(p: { netWeight: number; grossWeight: number; actualGrossWeight: number; productionDate: string; expiryDate: string }, ctx: IssueSink) {
-  if (p.grossWeight < p.netWeight) ctx.addIssue({ code: 'custom', message: M.grossBelowNet, path: ['grossWeight'] });
-  if (p.actualGrossWeight < p.grossWeight * (1 - GROSS_TOLERANCE)) ctx.addIssue({ code: 'custom', message: 'actualGrossTooLow', path: ['actualGrossWeight'] });
-  if (p.expiryDate < p.productionDate) ctx.addIssue({ code: 'custom', message: 'form.expiryBeforeProduction', path: ['expiryDate'] });
+/**
+ * A line's rules, on a complete line and on a draft's row alike: each compares the fields it names once they are
+ * filled, so no door (draft save, start, submission) stores weights or dates that break them.
+ */
+function productLineRules(p: Partial<{ netWeight: number; grossWeight: number; actualGrossWeight: number; productionDate: string; expiryDate: string }>, ctx: IssueSink) {
+  const { netWeight: net, grossWeight: gross, actualGrossWeight: actual } = p;
+  if (gross !== undefined && net !== undefined && gross < net) ctx.addIssue({ code: 'custom', message: M.grossBelowNet, path: ['grossWeight'] });
+  if (actual !== undefined && gross !== undefined && actual < gross * (1 - GROSS_TOLERANCE)) ctx.addIssue({ code: 'custom', message: 'actualGrossTooLow', path: ['actualGrossWeight'] });
+  if (p.expiryDate && p.productionDate && p.expiryDate < p.productionDate) ctx.addIssue({ code: 'custom', message: 'form.expiryBeforeProduction', path: ['expiryDate'] });
 }
 
 const slaughterShape = (hsRules?: HsRulesSource) => ({
@@ -91,11 +97,19 @@ const slaughterShape = (hsRules?: HsRulesSource) => ({
   saudiHsCode: hsCodeField(hsRules),
   globalHsCode: hsCodeField(hsRules),
 });
-const today = () => new Date().toISOString().slice(0, 10);
-function slaughterRules(s: { netWeight: number; actualWeight: number; slaughterDate: string }, ctx: IssueSink) {
-  if (s.actualWeight < s.netWeight) ctx.addIssue({ code: 'custom', message: 'actualAtLeastNet', path: ['actualWeight'] });
-  if (s.slaughterDate > today()) ctx.addIssue({ code: 'custom', message: 'form.slaughterDateFuture', path: ['slaughterDate'] });
+/** Today on the authority's clock (Riyadh), as every date the portal shows. */
+const today = () => riyadhDate(Date.now());
+function slaughterRules(s: Partial<{ netWeight: number; actualWeight: number; slaughterDate: string }>, ctx: IssueSink) {
+  if (s.actualWeight !== undefined && s.netWeight !== undefined && s.actualWeight < s.netWeight) ctx.addIssue({ code: 'custom', message: 'actualAtLeastNet', path: ['actualWeight'] });
+  if (s.slaughterDate && s.slaughterDate > today()) ctx.addIssue({ code: 'custom', message: 'form.slaughterDateFuture', path: ['slaughterDate'] });
 }
+
+/** A draft's rows: every field optional, filled fields valid, and the line's rules over what is filled. */
+const draftRows = <S extends Record<string, z.ZodType>>(shape: S, rules: (row: Record<string, unknown>, ctx: IssueSink) => void) =>
+  z
+    .array(z.object(draftShape(shape), { error: M.invalid }).superRefine((row, ctx) => rules(row as Record<string, unknown>, ctx)), { error: M.invalid })
+    .max(LIST_MAX, M.tooManyItems)
+    .optional();
 
 type Line = { netWeight: number; unit: number };
 
@@ -117,14 +131,14 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
         .array(z.object(productLineShape(hsRules), { error: M.invalid }).superRefine(productLineRules), { error: M.invalid })
         .max(LIST_MAX, M.tooManyItems)
         .default([]),
-      draft: draftList(productLineShape(hsRules), LIST_MAX),
+      draft: draftRows(productLineShape(hsRules), productLineRules),
     },
     slaughters: {
       complete: z
         .array(z.object(slaughterShape(hsRules), { error: M.invalid }).superRefine(slaughterRules), { error: M.invalid })
         .max(LIST_MAX, M.tooManyItems)
         .default([]),
-      draft: draftList(slaughterShape(hsRules), LIST_MAX),
+      draft: draftRows(slaughterShape(hsRules), slaughterRules),
     },
   };
   const lines = (data: Readonly<Record<string, unknown>>): Line[] => [

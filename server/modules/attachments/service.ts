@@ -56,6 +56,9 @@ export interface UploadDeps {
 
 export type FilesOpen = (actor: Actor, requestId: string) => Promise<boolean>;
 
+/** Whether a request's lifecycle has ended (its machine reached a final state): nothing is added to it or taken away. */
+const machineDone = sql<boolean>`coalesce(${requests.snapshot}->>'status' = 'done', false)`;
+
 /** Content types a client may declare for each extension (old browsers send the x-/p- variants). */
 const DECLARED_TYPES: Record<FileExtension, readonly string[]> = {
   pdf: ['application/pdf', 'application/x-pdf'],
@@ -104,14 +107,14 @@ async function authorizeUpload(deps: UploadDeps, actor: Actor, target: UploadTar
   if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
   if (target.requestId) {
     const [request] = await db
-      .select({ facilityPublicId: requests.facilityPublicId })
+      .select({ facilityPublicId: requests.facilityPublicId, done: machineDone })
       .from(requests)
       .where(and(eq(requests.id, target.requestId), isNull(requests.deletedAt)));
     if (!request) throw new AppError(AppErrorCode.EntityNotFound);
     if (request.facilityPublicId !== target.facilityPublicId) throw new AppError(UploadError.UnauthorizedUpload);
     // A submitted request's form files are frozen unless its files were returned; case documents (audit reports,
-    // corrective-action evidence) are added while the case runs.
-    if (!rule.staffMayUpload && !(await deps.filesOpen(actor, target.requestId))) throw new AppError(UploadError.AttachmentLocked);
+    // corrective-action evidence) are added while the case runs, never once it has ended (a completed shipment).
+    if (request.done || (!rule.staffMayUpload && !(await deps.filesOpen(actor, target.requestId)))) throw new AppError(UploadError.AttachmentLocked);
   }
 }
 
@@ -255,7 +258,8 @@ export async function deleteAttachment(db: Db, actor: Actor, id: string, filesOp
   if (!mayWrite(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
   const caseDocument = isAttachmentCategory(row.category) && ATTACHMENT_CATEGORIES[row.category].staffMayUpload;
   const open = row.requestId ? await filesOpen(actor, row.requestId) : !row.lockedAt;
-  if (!open && !(caseDocument && !row.lockedAt)) throw new AppError(UploadError.AttachmentLocked);
+  const ended = row.requestId ? (await db.select({ done: machineDone }).from(requests).where(eq(requests.id, row.requestId)))[0]?.done : false;
+  if (ended || (!open && !(caseDocument && !row.lockedAt))) throw new AppError(UploadError.AttachmentLocked);
   await db.update(attachments).set({ deletedAt: new Date() }).where(eq(attachments.id, id));
 }
 

@@ -12,6 +12,7 @@ import { importerProblem, lookUpImporter, type ImporterRecord } from './importer
 import { markPackageIssues } from '../../../machines/services/mark-package';
 import { tFor } from '../../i18n';
 import { isValidCertificate, type CertificateRow } from './preconditions';
+import { riyadhDate } from '../../../machines/working-days';
 
 /*
  * The checks of the service contract that need the database (machines/services/types.ts ServerCheck). The request
@@ -287,7 +288,8 @@ async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
   if (!factory || !other) return [];
   const products = sectionOf<ShipmentLine[]>(i.def, i.context, 'products') ?? [];
   const slaughters = sectionOf<SlaughterLine[]>(i.def, i.context, 'slaughters') ?? [];
-  const date = other.billOfLading?.date ?? i.now.toISOString().slice(0, 10);
+  // Without a bill of lading, the day of submission on the authority's clock (Riyadh), as the slaughter date's "today".
+  const date = other.billOfLading?.date ?? riyadhDate(i.now.getTime());
   // Whole days (UTC): a certificate issued today is valid for a shipment dated today; one expiring today still is.
   const dayStart = new Date(`${date}T00:00:00Z`).getTime();
 

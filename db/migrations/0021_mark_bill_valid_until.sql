@@ -1,0 +1,1 @@
+ALTER TABLE "bills" ADD COLUMN "valid_until" timestamp with time zone;
