@@ -47,7 +47,8 @@ export interface EffectParams {
   'effect.expireBill': Record<string, never>;
   /** Mark the request's open bill paid (bill status 2) when the payment portal confirms it. */
   'effect.markBillPaid': Record<string, never>;
-  'effect.issueCertificate': { certificateKind: CertificateKind; validityMonths?: number };
+  /** `whileFactoryCertified`: a shipment's, issued only while the factory's Halal certificate is in force (else it fails, to be retried). */
+  'effect.issueCertificate': { certificateKind: CertificateKind; validityMonths?: number; whileFactoryCertified?: boolean };
   'effect.renewCertificate': { certificateKind: CertificateKind; validityMonths?: number };
   /** Add the products of the request to the facility's certificate. */
   'effect.updateCertificateProducts': Record<string, never>;

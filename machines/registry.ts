@@ -11,7 +11,7 @@ import { internalHalalMarkV1 } from './internal-halal-mark';
 import { externalCertificateV1 } from './external-certificate';
 import { externalRenewalV1 } from './external-renewal';
 import { externalAddProductsV1 } from './external-add-products';
-import { shipmentV1 } from './shipment';
+import { shipmentV1, shipmentV2 } from './shipment';
 import { externalHalalMarkV1 } from './external-halal-mark';
 import { billV1 } from './bill';
 import { certificateV1 } from './certificate';
@@ -37,6 +37,7 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   externalRenewalV1,
   externalAddProductsV1,
   shipmentV1,
+  shipmentV2,
   externalHalalMarkV1,
   billV1,
   certificateV1,

@@ -6,9 +6,12 @@ import { SET_B } from './set-b';
 import type { RequestContext } from './types';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
+import { may } from './guards';
 
 const applicant = { request: P.shipment.default, submit: P.shipment.submit };
 const issue = { type: 'effect.issueCertificate' as const, params: { certificateKind: 'shipment' as const } };
+/** The issue fails (and its timer retries it) while the factory's Halal certificate is suspended or expired. */
+const issueWhileCertified = { type: 'effect.issueCertificate' as const, params: { certificateKind: 'shipment' as const, whileFactoryCertified: true } };
 
 /** Payment services 2-4 of spec 02 section 3 by the kind of goods (field `goods` of section `shipmentType` of the request data). */
 export function shipmentService(context: RequestContext): PaymentService {
@@ -16,7 +19,13 @@ export function shipmentService(context: RequestContext): PaymentService {
   return goods === 'poultry' ? 3 : goods === 'meat' ? 4 : 2;
 }
 
-const machine = requestSetup.createMachine({
+/**
+ * Version 1 issues the certificate in the payment's own transition. Version 2 (the current one) issues it from a
+ * paid waiting state, through a durable timer, and only while the factory's Halal certificate is in force: a payment
+ * that was under way at the portal when that certificate was suspended or expired is kept, and the shipment waits,
+ * paid, until it is valid again (as a paid Halal-mark package waits in 1004).
+ */
+const shipmentMachine = (paidWaits: boolean) => requestSetup.createMachine({
   id: 'shipment',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -31,11 +40,25 @@ const machine = requestSetup.createMachine({
       expired: { name: 'paymentExpired', code: SET_B.paymentExpired, stopped: true },
       service: shipmentService,
       feeKind: 'shipment',
-      paid: { target: '#completed', actions: issue },
+      paid: paidWaits ? { target: '#issuing' } : { target: '#completed', actions: issue },
       cancel: { target: '#draft', actions: 'resetToDraft', kind: 'toDraft' },
       applicant,
       ids: true,
     }),
+    ...(paidWaits
+      ? {
+          issuing: {
+            id: 'issuing',
+            tags: ['payment'],
+            meta: {
+              status: SET_B.inProgress,
+              deadline: { after: 'immediately', event: 'ISSUE_CERTIFICATE' },
+              description: 'Paid (or fee waived): the system issues the certificate at once, or once the factory’s Halal certificate is valid again.',
+            },
+            on: { ISSUE_CERTIFICATE: { guard: may({ relation: 'system' }), target: '#completed', actions: issueWhileCertified } },
+          },
+        }
+      : {}),
     completed: {
       id: 'completed',
       type: 'final',
@@ -45,6 +68,9 @@ const machine = requestSetup.createMachine({
     deleted: deletedState,
   }, P.portals.halalCenter),
 });
+
+const machine = shipmentMachine(false);
+const machineV2 = shipmentMachine(true);
 
 export const shipmentV1: MachineDefinition = {
   kind: 'shipment',
@@ -59,5 +85,15 @@ export const shipmentV1: MachineDefinition = {
     'Shipment certificates are "issued immediately": draft (0) -> submitted and in progress while its bill is unpaid (1007) -> paid: completed with the certificate issued (1008). Set B’s 1007 "in progress" and 1008 "completed" are read as the shipment statuses; an unpaid bill expires to 4 (payment expired, stopped).',
     'The bill service follows the goods: poultry 3, meat 4, other shipments 2 (spec 02 section 3), from the field `goods` of the request data section `shipmentType`; the amount (1,000 SAR per 27 tons of net weight) is the server’s.',
     'Before completion the shipment can be cancelled (back to draft, the bill cancelled) and edited as a draft; "after a shipment request is completed it cannot be modified or cancelled": 1008 is final.',
+  ],
+};
+
+export const shipmentV2: MachineDefinition = {
+  ...shipmentV1,
+  version: 2,
+  machine: machineV2,
+  readings: [
+    ...shipmentV1.readings,
+    'A paid shipment (or one whose fee is waived) stays 1007 "in progress" until the system issues its certificate: at once, unless the factory’s Halal certificate has been suspended or has expired since submission (spec 02 sections 4 and 8: services are blocked meanwhile); then it waits, paid, and is issued once that certificate is valid again. Such a bill cannot be started at the payment portal meanwhile.',
   ],
 };

@@ -4,6 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
 import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
+import { certificateBehind } from './certificate-behind';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
 import { emptyProjection, prefilledData, serviceOf, productKey } from '../machines/services';
@@ -376,6 +377,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const table = CERTIFICATE_TABLE[certificateKind];
     if (!table) throw new Error(`unknown certificate kind '${certificateKind}'`);
     const projection = projectionOf(ctx, deps);
+    // A shipment is never certified against a suspended or expired factory certificate: the issue fails and its timer
+    // retries it (machines/shipment.ts v2: the paid shipment waits), as effect.issueHalalMarks does.
+    const behind = params.whileFactoryCertified === true ? await certificateBehind(tx, { ...ctx.request, context: contextOf(ctx) }, ctx.now, deps.services) : null;
+    if (behind && !behind.inForce) throw new Error(`certificate ${behind.number} is not valid: no shipment certificate can be issued against it`);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
     const owner = await certificateOwner(tx, ctx, projection);

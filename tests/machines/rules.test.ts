@@ -245,8 +245,14 @@ describe('payment', () => {
     });
     expect(d.status).toBe(1007);
     expect(d.effects[0]).toMatchObject({ type: 'effect.createBill', params: { service: 3, feeKind: 'shipment' } });
+    // Paid, it stays in progress (nothing left to the applicant) until the system issues its certificate.
     d.send('PAYMENT_CONFIRMED', people.system);
+    expect(d.status).toBe(1007);
+    expect(d.allowed(people.applicant)).toEqual([]);
+    expect(d.tries('CANCEL', people.applicant)).toBe(false);
+    d.send('ISSUE_CERTIFICATE', people.system);
     expect(d.status).toBe(1008);
+    expect(d.effects.at(-1)).toMatchObject({ type: 'effect.issueCertificate', params: { certificateKind: 'shipment' } });
     expect(d.allowed(people.applicant)).toEqual([]);
     expect(d.tries('CANCEL', people.applicant)).toBe(false);
     expect(d.tries('EDIT', people.applicant, { data: { importer: {} } })).toBe(false);

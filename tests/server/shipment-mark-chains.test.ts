@@ -8,7 +8,7 @@ import { tFor } from '../../server/i18n';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { multipartBody, pdf } from '../helpers/multipart';
 import { markData, renewalSection, shipmentData } from '../services/fixtures';
-import { billsOf, certificatesOf, createWorld, fireDue, fireTimer, money, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, committeeSends as sendCertificateEvent, createWorld, fireDue, fireTimer, money, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
 /*
  * Shipment certificates and Halal marks through CHAINS of lifecycles over HTTP (spec 02 sections 3-5 and 9): the
@@ -55,11 +55,7 @@ type Issue = { key: string; members: string[]; message: string };
 const issuesOf = (body: string) => (JSON.parse(body) as { error: { validationErrors: Issue[] } }).error.validationErrors;
 
 /** The certificate's lifecycle event, as the decision committee sends it from the certificate's page. */
-async function committeeSends(certificateId: string, type: 'SUSPEND' | 'REINSTATE', reason: string) {
-  const { version } = (await w.as.committee.get(`/api/requests/${certificateId}/actions`)).json() as { version: number };
-  const res = await send(w.as.committee, certificateId, type, version, { reason });
-  expect(res.statusCode, res.body).toBe(200);
-}
+const committeeSends = (certificateId: string, type: 'SUSPEND' | 'REINSTATE', reason: string) => sendCertificateEvent(w, certificateId, type, reason);
 
 describe('weights and dates at every door (spec 02 section 5)', () => {
   const gross = productLine().grossWeight as number;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES, validateSubmission } from '../../machines/services';
 import { accept, completeDraft } from '../helpers/requests';
 import { shipmentData } from './fixtures';
-import { billsOf, createWorld, payBill, walk, type World } from './walk';
+import { billsOf, createWorld, fireDue, payBill, walk, type World } from './walk';
 
 /**
  * Spec 02 section 3: a shipment is billed under the payment service of its goods: 3 poultry, 4 meat, 2 other
@@ -46,6 +46,7 @@ describe('the shipment bill follows the goods (spec 02 section 3)', () => {
     }
     // Paid, the shipment completes under the same service.
     await payBill(w.t, bill.id, bill);
+    await fireDue(w.t);
     expect((await w.as.external.get(`/api/requests/${id}`)).json().status.code).toBe(1008);
     expect((await billsOf(w.as.external, id)).map((b) => [b.service.code, b.status.code])).toEqual([[code, 2]]);
   });

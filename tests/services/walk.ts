@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { certificates, payments, users, workflowTimers } from '../../db/schema';
-import { signCallback } from '../../server/adapters/payment-portal';
+import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback } from '../../server/adapters/payment-portal';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { send, type RequestJson } from '../helpers/requests';
@@ -43,6 +43,8 @@ export async function createWorld(): Promise<World> {
     LOGIN_RATE_LIMIT_PER_MINUTE: '100',
     CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
     FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
+    // Starting a payment (POST /api/bills/:id/pay) registers it at the portal, over HTTP too.
+    PAYMENT_PORTAL_URL: `${sims.url}${PAYMENT_PORTAL_SIMULATOR_PATH}`,
   });
   const t: TestApp = {
     ...app,
@@ -116,10 +118,15 @@ export async function payBill(t: TestApp, billId: string, bill: { number: string
   const portalPaymentId = `pay-${randomUUID()}`;
   const paymentReference = String(Date.now()).slice(-12).padStart(12, '0');
   await t.database.db.insert(payments).values({ billId, portalPaymentId, amount: bill.total, returnPath: '/bills' });
+  return portalPaid(t, { paymentId: portalPaymentId, paymentReference }, bill);
+}
+
+/** The portal's signed callback that a payment (started at the portal, or by payBill) was paid. */
+export async function portalPaid(t: TestApp, payment: { paymentId: string; paymentReference: string }, bill: { number: string; total: string }) {
   const fields = {
-    paymentId: portalPaymentId,
+    paymentId: payment.paymentId,
     merchantReference: bill.number,
-    paymentReference,
+    paymentReference: payment.paymentReference,
     status: 'paid' as const,
     amount: bill.total,
     timestamp: new Date().toISOString(),
@@ -257,6 +264,13 @@ export async function certificatesOf(w: World, c: Client, requestId: string): Pr
       return res.json() as CertificateJson;
     }),
   );
+}
+
+/** A certificate's lifecycle event, as the decision committee sends it from the certificate's page. */
+export async function committeeSends(w: World, certificateId: string, type: 'SUSPEND' | 'REINSTATE', reason: string): Promise<void> {
+  const { version } = (await w.as.committee.get(`/api/requests/${certificateId}/actions`)).json() as { version: number };
+  const res = await send(w.as.committee, certificateId, type, version, { reason });
+  expect(res.statusCode, res.body).toBe(200);
 }
 
 /** Moves a certificate's expiry (time passing, as existing tests insert certificates with the days they need). */

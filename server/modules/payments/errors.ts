@@ -10,4 +10,6 @@ registerErrorStatus({
   BillNotPayable: 409,
   /** The payment window of the bill has passed (spec 02 section 8: request expired for late payment). */
   BillExpired: 409,
+  /** The Halal certificate a shipment or mark bill rests on is suspended or expired: payable once it is in force again. */
+  BillCertificateNotInForce: 409,
 });

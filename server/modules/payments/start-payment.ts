@@ -1,7 +1,9 @@
 import { PAYMENT_CALLBACK_PATH } from '../../adapters/payment-portal';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { bills, payments } from '../../../db/schema';
+import { bills, payments, requests } from '../../../db/schema';
+import type { RequestContext } from '../../../machines/types';
+import { certificateBehind } from '../../../workflows/certificate-behind';
 import type { Actor } from '../../../machines/actor';
 import { AppError } from '../../errors';
 import { tFor, type Language } from '../../i18n';
@@ -33,6 +35,23 @@ export function paymentDescription(bill: Pick<typeof bills.$inferSelect, 'servic
 }
 
 /**
+ * A shipment or mark bill is not paid while the Halal certificate it rests on is suspended or expired (spec 02
+ * sections 4 and 8: services are blocked then): nothing could be issued for the money. The bill stays awaiting payment
+ * and is paid once the certificate is in force again (or expires meanwhile, as any unpaid bill).
+ */
+async function assertCertificateInForce(app: FastifyInstance, bill: { requestId: string | null }, now: Date): Promise<void> {
+  if (!bill.requestId) return;
+  const [request] = await app.db
+    .select({ kind: requests.kind, facilityPublicId: requests.facilityPublicId, snapshot: requests.snapshot })
+    .from(requests)
+    .where(eq(requests.id, bill.requestId));
+  if (!request) return;
+  const context = (request.snapshot as { context: RequestContext }).context;
+  const behind = await certificateBehind(app.db, { ...request, context }, now);
+  if (behind && !behind.inForce) throw new AppError('BillCertificateNotInForce', { number: behind.number });
+}
+
+/**
  * Starts paying a bill: registers the payment at the government payment portal and records the attempt. The bill
  * must be awaiting payment and within its payment window; only users of the bill's facility who may work its requests pay it.
  */
@@ -47,6 +66,7 @@ export async function startPayment(
   assertMayPayBill(actor, bill);
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
+  await assertCertificateInForce(app, bill, now);
 
   const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
   const created = await paymentPortalOf(app).createPayment({

@@ -6139,6 +6139,14 @@ export interface components {
             /** @description The request version the sender read */
             expectedVersion: number;
             payload?: {
+                note?: string;
+            };
+            /** @enum {string} */
+            type: "ISSUE_CERTIFICATE";
+        } | {
+            /** @description The request version the sender read */
+            expectedVersion: number;
+            payload?: {
                 percent: number;
                 reason: string;
             };
