@@ -36,6 +36,8 @@ export const EventMessage = {
   nonConformitiesNotAllowed: 'machines:validation.nonConformitiesNotAllowed',
   duplicateNonConformity: 'machines:validation.duplicateNonConformity',
   correctiveActionRequired: 'machines:validation.correctiveActionRequired',
+  correctiveActionNotOpen: 'machines:validation.correctiveActionNotOpen',
+  correctiveActionMissing: 'machines:validation.correctiveActionMissing',
   decisionRequired: 'machines:validation.decisionRequired',
   reportRequired: 'machines:validation.reportRequired',
   paymentOptionRequired: 'machines:validation.paymentOptionRequired',

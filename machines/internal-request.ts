@@ -62,6 +62,8 @@ export function internalRequestMachine(o: {
   codes: InternalCodes;
   certificateFeeKind: 'certificate' | 'renewal';
   issueEffect: { type: 'effect.issueCertificate' | 'effect.renewCertificate'; params: EffectParams['effect.issueCertificate'] };
+  /** Version 2 on: see AuditCycleOptions.plannersTakePlans. */
+  plannersTakePlans?: boolean;
 }) {
   const policies = P.internalRequest;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -82,6 +84,7 @@ export function internalRequestMachine(o: {
       reject: { target: '#rejected' },
       issue: { guard: { permission: policies.committeeReview, relation: 'reviewer' }, target: '#completed', actions: o.issueEffect },
       cancelPayment: { target: '#draft', actions: 'resetToDraft' },
+      ...(o.plannersTakePlans ? { plannersTakePlans: true } : {}),
     };
     return auditCycle(options);
   };
@@ -145,3 +148,7 @@ export const INTERNAL_READINGS = [
   'The certificate is issued (32/33 -> 25) by a decision-committee member, the department that approved it.',
   'Rejection (15) and completion (25) are final: nothing can be edited or cancelled afterwards.',
 ] as const;
+
+/** Version 2 of the internal certificate and renewal: who may take a plan to draft. */
+export const INTERNAL_READING_V2 =
+  'Version 2: a plan to draft (6/18) or a returned plan (8/20) is taken only by audit staff who may submit a plan (AuditAndInspection.SubmitPlan); a technical auditor (SubmitReport only) takes the request from the plan approved on (28/29). In version 1 a technical auditor could take the plan, and then nobody could send it until the assignment was cancelled.';

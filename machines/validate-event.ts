@@ -54,7 +54,7 @@ export type ParsedEvent = { ok: true; payload: Record<string, unknown> } | { ok:
 export function parseEvent(
   kind: MachineKind,
   event: { type: string; [key: string]: unknown },
-  context: { data?: unknown },
+  context: { data?: unknown; openNonConformities?: unknown },
   services: ServiceRegistry = SERVICES,
 ): ParsedEvent {
   const schema = eventSchemas[kind]?.[event.type as EventType];
@@ -63,6 +63,10 @@ export function parseEvent(
   const base = schema.safeParse(raw);
   if (!base.success) return { ok: false, issues: issuesOfZod(base.error) };
   const payload = base.data as Record<string, unknown>;
+  if (event.type === 'SUBMIT_CORRECTIVE_ACTIONS') {
+    const issues = correctiveActionIssues(payload.actions as { nonConformityId: string }[], context.openNonConformities);
+    if (issues.length) return { ok: false, issues };
+  }
   const def = serviceOf(kind, services);
   if (!def) return { ok: true, payload };
   const stored = (context.data && typeof context.data === 'object' ? context.data : {}) as Record<string, unknown>;
@@ -87,6 +91,24 @@ export function parseEvent(
     if (!checked.ok) return { ok: false, issues: toIssues(checked.issues) };
   }
   return { ok: true, payload };
+}
+
+/**
+ * Spec 02 section 4 step 4: corrective actions answer the open non-conformities (after a rejection, only the rejected
+ * ones), each once and none left out, so the auditor decides an action for every finding and nothing already accepted.
+ */
+function correctiveActionIssues(actions: readonly { nonConformityId: string }[], openIds: unknown): EventIssue[] {
+  const open = new Set(Array.isArray(openIds) ? (openIds as string[]) : []);
+  const seen = new Set<string>();
+  const issues: EventIssue[] = [];
+  actions.forEach((a, i) => {
+    const field = `actions.${i}.nonConformityId`;
+    if (!open.has(a.nonConformityId)) issues.push({ field, message: EventMessage.correctiveActionNotOpen });
+    else if (seen.has(a.nonConformityId)) issues.push({ field, message: EventMessage.duplicateNonConformity });
+    seen.add(a.nonConformityId);
+  });
+  if ([...open].some((id) => !seen.has(id))) issues.push({ field: 'actions', message: EventMessage.correctiveActionMissing });
+  return issues;
 }
 
 /** The first data of a new request goes by the rules of an edit (its sections parsed by their draft schemas). */
