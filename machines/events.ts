@@ -39,6 +39,8 @@ export const EventMessage = {
   correctiveActionNotOpen: 'machines:validation.correctiveActionNotOpen',
   correctiveActionMissing: 'machines:validation.correctiveActionMissing',
   decisionRequired: 'machines:validation.decisionRequired',
+  decisionNotOpen: 'machines:validation.decisionNotOpen',
+  decisionMissing: 'machines:validation.decisionMissing',
   reportRequired: 'machines:validation.reportRequired',
   paymentOptionRequired: 'machines:validation.paymentOptionRequired',
   productRequired: 'machines:validation.productRequired',

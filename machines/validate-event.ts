@@ -63,8 +63,9 @@ export function parseEvent(
   const base = schema.safeParse(raw);
   if (!base.success) return { ok: false, issues: issuesOfZod(base.error) };
   const payload = base.data as Record<string, unknown>;
-  if (event.type === 'SUBMIT_CORRECTIVE_ACTIONS') {
-    const issues = correctiveActionIssues(payload.actions as { nonConformityId: string }[], context.openNonConformities);
+  const answers = OPEN_NON_CONFORMITY_ANSWERS[event.type];
+  if (answers) {
+    const issues = openNonConformityIssues(answers, payload[answers.field] as { nonConformityId: string }[], context.openNonConformities);
     if (issues.length) return { ok: false, issues };
   }
   const def = serviceOf(kind, services);
@@ -93,21 +94,32 @@ export function parseEvent(
   return { ok: true, payload };
 }
 
+/** Events that answer the open non-conformities one by one: the list field, and the messages of a stray or missing answer. */
+const OPEN_NON_CONFORMITY_ANSWERS: Record<string, { field: string; notOpen: string; missing: string } | undefined> = {
+  SUBMIT_CORRECTIVE_ACTIONS: { field: 'actions', notOpen: EventMessage.correctiveActionNotOpen, missing: EventMessage.correctiveActionMissing },
+  DECIDE_CORRECTIVE_ACTIONS: { field: 'decisions', notOpen: EventMessage.decisionNotOpen, missing: EventMessage.decisionMissing },
+};
+
 /**
- * Spec 02 section 4 step 4: corrective actions answer the open non-conformities (after a rejection, only the rejected
- * ones), each once and none left out, so the auditor decides an action for every finding and nothing already accepted.
+ * Spec 02 section 4 step 4: the applicant answers the open non-conformities (after a rejection, only the rejected
+ * ones) with corrective actions, and the auditor decides those actions: each open one once, none left out, and none
+ * that is not open (an accepted finding is not answered again, nor reopened by a decision).
  */
-function correctiveActionIssues(actions: readonly { nonConformityId: string }[], openIds: unknown): EventIssue[] {
+function openNonConformityIssues(
+  answers: { field: string; notOpen: string; missing: string },
+  items: readonly { nonConformityId: string }[],
+  openIds: unknown,
+): EventIssue[] {
   const open = new Set(Array.isArray(openIds) ? (openIds as string[]) : []);
   const seen = new Set<string>();
   const issues: EventIssue[] = [];
-  actions.forEach((a, i) => {
-    const field = `actions.${i}.nonConformityId`;
-    if (!open.has(a.nonConformityId)) issues.push({ field, message: EventMessage.correctiveActionNotOpen });
+  items.forEach((a, i) => {
+    const field = `${answers.field}.${i}.nonConformityId`;
+    if (!open.has(a.nonConformityId)) issues.push({ field, message: answers.notOpen });
     else if (seen.has(a.nonConformityId)) issues.push({ field, message: EventMessage.duplicateNonConformity });
     seen.add(a.nonConformityId);
   });
-  if ([...open].some((id) => !seen.has(id))) issues.push({ field: 'actions', message: EventMessage.correctiveActionMissing });
+  if ([...open].some((id) => !seen.has(id))) issues.push({ field: answers.field, message: answers.missing });
   return issues;
 }
 

@@ -244,6 +244,18 @@ async function throughCorrectiveActions(id: string, round: 1 | 2) {
   expect(await shown(id)).toEqual(labelled(codes.modification));
   await ok(APPLICANT, id, 'SUBMIT_CORRECTIVE_ACTIONS', { actions: [correction(ids[1], 'Photos attached'), correction(ids[2], 'Log signed')] });
   expect(await shown(id)).toEqual(labelled(codes.approval));
+  // The auditor decides the open ones only: an accepted finding is not reopened, and none is left undecided.
+  const reopen = await act('audit', id, 'DECIDE_CORRECTIVE_ACTIONS', {
+    decisions: [{ nonConformityId: ids[0], accepted: false, reason: 'Second thoughts' }, { nonConformityId: ids[1], accepted: false, reason: 'Still no photos' }, { nonConformityId: ids[2], accepted: true }],
+  });
+  expect(reopen.statusCode, reopen.body).toBe(400);
+  expect(reopen.json().error.validationErrors).toEqual([
+    expect.objectContaining({ members: ['decisions.0.nonConformityId'], message: 'This corrective action is not awaiting a decision' }),
+  ]);
+  const undecided = await act('audit', id, 'DECIDE_CORRECTIVE_ACTIONS', { decisions: [{ nonConformityId: ids[1], accepted: true }] }, 'ar');
+  expect(undecided.statusCode, undecided.body).toBe(400);
+  expect(undecided.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['decisions'], message: 'اتخذ قراراً بشأن كل إجراء تصحيحي مفتوح' })]);
+  expect((await read(APPLICANT, id)).context.openNonConformities).toEqual([ids[1], ids[2]]);
   await ok('audit', id, 'DECIDE_CORRECTIVE_ACTIONS', { decisions: [ids[1], ids[2]].map((n) => ({ nonConformityId: n, accepted: true })) });
   expect(await shown(id)).toEqual(labelled(13));
   return ids;
