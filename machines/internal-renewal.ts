@@ -31,10 +31,10 @@ export const internalRenewalV1: MachineDefinition = {
   ],
 };
 
-/** Version 2: only audit staff who may submit a plan take a plan to draft (AuditCycleOptions.plannersTakePlans). */
+/** Version 2: only audit staff who may submit a plan take a plan to draft; no discount on a stopped request. */
 export const internalRenewalV2: MachineDefinition = {
   ...internalRenewalV1,
   version: 2,
-  machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true }),
+  machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true }),
   readings: [...internalRenewalV1.readings, INTERNAL_READING_V2],
 };

@@ -64,6 +64,8 @@ export function internalRequestMachine(o: {
   issueEffect: { type: 'effect.issueCertificate' | 'effect.renewCertificate'; params: EffectParams['effect.issueCertificate'] };
   /** Version 2 on: see AuditCycleOptions.plannersTakePlans. */
   plannersTakePlans?: boolean;
+  /** Version 2 on: no discount offered on a stopped request (withStaffNotes). */
+  noDiscountWhenStopped?: boolean;
 }) {
   const policies = P.internalRequest;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -130,7 +132,7 @@ export function internalRequestMachine(o: {
         meta: { status: c.completed, description: 'Completed: the certificate is issued.' },
       },
       deleted: deletedState,
-    }, P.portals.halalCenter),
+    }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
   });
 }
 
@@ -151,4 +153,4 @@ export const INTERNAL_READINGS = [
 
 /** Version 2 of the internal certificate and renewal: who may take a plan to draft. */
 export const INTERNAL_READING_V2 =
-  'Version 2: a plan to draft (6/18) or a returned plan (8/20) is taken only by audit staff who may submit a plan (AuditAndInspection.SubmitPlan); a technical auditor (SubmitReport only) takes the request from the plan approved on (28/29). In version 1 a technical auditor could take the plan, and then nobody could send it until the assignment was cancelled.';
+  'Version 2: a plan to draft (6/18) or a returned plan (8/20) is taken only by audit staff who may submit a plan (AuditAndInspection.SubmitPlan); a technical auditor (SubmitReport only) takes the request from the plan approved on (28/29). In version 1 a technical auditor could take the plan, and then nobody could send it until the assignment was cancelled. Version 2 also offers no discount on a stopped request (3, 30/31): nothing bills it again, so a discount there changed nothing.';

@@ -201,6 +201,11 @@ describe('the audit plan returned twice, the request sent back to registration m
     await fireTimer(w.t, id, 'PAYMENT_EXPIRED');
     expect(await shown(id)).toEqual(labelled(30));
     expect(await actionsOf(APPLICANT, id)).toEqual(['DELETE']);
+    // Nothing bills a stopped request again: no discount is offered on it (only a note for the file).
+    expect(await offeredTo(id, 'GRANT_DISCOUNT')).toEqual([]);
+    expect(await actionsOf('registration', id)).toEqual(['ADD_NOTE']);
+    const discount = await act('registration', id, 'GRANT_DISCOUNT', { percent: 100, reason: 'Waive the audit fees' });
+    expect(discount.statusCode).toBe(409);
     for (const u of ['registration', 'audit', 'teamleader', 'committee'] as const)
       expect(await actionsOf(u, id)).not.toEqual(expect.arrayContaining(['START_INSPECTION', 'SUBMIT_PLAN', 'ACCEPT']));
     const [bill] = (await billsOf(w.as[APPLICANT], id)).filter((b) => b.feeKind.code === 'auditFees');
