@@ -20,6 +20,7 @@ export const EventMessage = {
   acknowledgmentRequired: 'machines:validation.acknowledgmentRequired',
   assigneeRequired: 'machines:validation.assigneeRequired',
   sectionUnknown: 'machines:validation.sectionUnknown',
+  sectionNotReturned: 'machines:validation.sectionNotReturned',
   sectionsDuplicate: 'machines:validation.sectionsDuplicate',
   dataRequired: 'machines:validation.dataRequired',
   invalidDate: 'machines:validation.invalidDate',

@@ -54,7 +54,7 @@ export type ParsedEvent = { ok: true; payload: Record<string, unknown> } | { ok:
 export function parseEvent(
   kind: MachineKind,
   event: { type: string; [key: string]: unknown },
-  context: { data?: unknown; openNonConformities?: unknown },
+  context: { data?: unknown; openNonConformities?: unknown; returnedSections?: unknown },
   services: ServiceRegistry = SERVICES,
 ): ParsedEvent {
   const schema = eventSchemas[kind]?.[event.type as EventType];
@@ -74,6 +74,11 @@ export function parseEvent(
   const toIssues = (list: { path: string; message: string; params?: Record<string, unknown> }[]) =>
     list.map((i) => ({ field: i.path, message: i.message, ...(i.params ? { params: i.params } : {}) }));
   if (event.type === 'EDIT') {
+    // A request returned by section (returnedSections, cleared on resubmission) takes edits of those sections only:
+    // say which section is refused rather than "not allowed now" (the machine's guard holds the same rule).
+    const returned = Array.isArray(context.returnedSections) ? (context.returnedSections as string[]) : [];
+    const outside = returned.length ? Object.keys(payload.data as Record<string, unknown>).filter((k) => !returned.includes(k)) : [];
+    if (outside.length) return { ok: false, issues: outside.map((k) => ({ field: k, message: EventMessage.sectionNotReturned })) };
     const parsed = parseDraftSections(def, payload.data as Record<string, unknown>);
     if (!parsed.ok) return { ok: false, issues: toIssues(parsed.issues) };
     const size = checkRequestSize({ ...stored, ...parsed.data });

@@ -127,8 +127,9 @@ describe('registration returns the request twice', () => {
     await ok('registration', id, 'RETURN', { reason: 'Products need their trademark', sections: ['products'] });
     expect(await shown(id)).toEqual(labelled(5));
     const other = Object.keys(VALID_DATA[KIND]()).find((s) => s !== 'products')!;
-    const edit = await act(APPLICANT, id, 'EDIT', { data: { [other]: VALID_DATA[KIND]()[other] } });
-    expect(edit.statusCode, edit.body).not.toBe(200);
+    const edit = await act(APPLICANT, id, 'EDIT', { data: { [other]: VALID_DATA[KIND]()[other] } }, 'ar');
+    expect(edit.statusCode, edit.body).toBe(400);
+    expect(edit.json().error.validationErrors).toEqual([expect.objectContaining({ members: [other], message: 'لا يمكن تعديل إلا الأقسام المعادة للتصحيح' })]);
     await ok(APPLICANT, id, 'EDIT', { data: { products: VALID_DATA[KIND]().products } });
     await ok(APPLICANT, id, 'RESUBMIT');
     await ok('registration', id, 'ASSIGN_TO_ME');
