@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusLabel } from '../../machines/labels';
-import { auditFee, auditPlanSize, certificateFee, formatAmount, withVat } from '../../machines/services/fees';
+import { applicationFee, auditFee, auditPlanSize, certificateFee, formatAmount, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { NON_CONFORMITY } from '../machines/samples';
 import { VALID_DATA } from '../services/fixtures';
-import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, payBill, planOf, walk, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, createWorld, fireTimer, money, monthsBetween, payBill, planOf, setExpiry, walk, type DemoUser, type World } from '../services/walk';
 
 /**
  * Second-order staff workflows of the internal certificate (spec 02 section 4, "Workflow for internal facility and CB
@@ -46,6 +46,12 @@ const offeredTo = async (id: string, type: string) => {
   const out: DemoUser[] = [];
   for (const u of EVERYONE) if ((await actionsOf(u, id)).includes(type)) out.push(u);
   return out;
+};
+/** Whether the audit queue's tab lists the request for this user. */
+const listed = async (user: DemoUser, tab: 'mine' | 'waiting', id: string) => {
+  const res = await w.as[user].get(`/api/queues/audit?tab=${tab}&pageSize=100`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().items as { id: string }[]).some((r) => r.id === id);
 };
 const act = async (user: DemoUser, id: string, type: string, payload?: Record<string, unknown>, lang = 'en') =>
   send(w.as[user], id, type, (await read(user, id)).version, payload, lang);
@@ -143,7 +149,7 @@ describe('registration returns the request twice', () => {
     ]);
     // The application fee was billed once, not again on each resubmission.
     const bills = await billsOf(w.as[APPLICANT], id);
-    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['application', 2, billed(Math.round(fees().application * 100))]]);
+    expect(bills.map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([['application', 2, billed(applicationFee(fees()))]]);
   }, 120_000);
 });
 
@@ -381,7 +387,6 @@ describe('the decision committee rejects after a return loop', () => {
     const issued = await completeDraft(w.as[APPLICANT], KIND, FACILITY);
     await walk(w, issued.id, { applicant: APPLICANT, until: 25, option: 'full' });
     const [cert] = await certificatesOf(w, w.as[APPLICANT], issued.id);
-    const { setExpiry } = await import('../services/walk');
     await setExpiry(w, cert.id, 30);
     const before = (await certificatesOf(w, w.as[APPLICANT], issued.id))[0];
     const started = await w.as[APPLICANT].post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: FACILITY, certificateId: cert.id });
@@ -418,6 +423,8 @@ describe('assignment changes while the request sits in a repeated stage', () => 
 
     await ok('teamleader', id, 'ASSIGN_TO_EMPLOYEE', { assigneeUserId: w.userId('teamleader') });
     expect((await read('audit', id)).assigneeUserId).toBe(w.userId('teamleader'));
+    // The lists follow: the team leader's own list has it, the former assignee's no longer does.
+    expect([await listed('teamleader', 'mine', id), await listed('audit', 'mine', id)]).toEqual([true, false]);
     expect(await offeredTo(id, 'SUBMIT_PLAN')).toEqual(['teamleader']);
     const stale = await act('audit', id, 'SUBMIT_PLAN', { plan: planOf(w) });
     expect(stale.statusCode).toBe(403);
@@ -429,6 +436,7 @@ describe('assignment changes while the request sits in a repeated stage', () => 
     await ok('teamleader', id, 'CANCEL_ASSIGNMENT');
     expect(await shown(id)).toEqual(labelled(18));
     expect((await read('audit', id)).assigneeUserId).toBeNull();
+    expect([await listed('teamleader', 'mine', id), await listed('audit', 'waiting', id)]).toEqual([false, true]);
     await ok('audit', id, 'ASSIGN_TO_ME');
     await ok('audit', id, 'SUBMIT_PLAN', { plan: planOf(w) });
     await ok(APPLICANT, id, 'ACCEPT_PLAN');
