@@ -24,6 +24,8 @@ export function preconditionText(p: Precondition): string {
       return 'no expired Halal certificate of the facility blocks its other services (spec 02 section 4)';
     case 'cbAcceptanceValid':
       return 'the conformity body’s acceptance / notification certificate has not expired';
+    case 'cbDesignationValid':
+      return 'a conformity body acting for a factory holds a designation certificate that is neither expired nor suspended';
     case 'oneOpenPerSubject':
       return 'one open request of this kind per certificate at a time';
   }

@@ -162,13 +162,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     const factory = i.projection.factoryPublicId;
     if (!factory) return [];
     const [applicant] = await i.db.select({ facilityPublicId: requests.facilityPublicId }).from(requests).where(eq(requests.id, i.requestId));
-    const taken = await i.db
-      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
-      .from(certificates)
-      .innerJoin(requests, eq(requests.id, certificates.requestId))
-      .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
-    // Another account: another applicant (the factory's own account, or a CB acting for it); its certificate not expired.
-    const other = taken.find((c) => c.by !== applicant?.facilityPublicId && c.status !== 2 && c.expiresAt.getTime() > i.now.getTime());
+    const other = await factoryTakenBy(i.db, factory, applicant?.facilityPublicId, i.now);
     return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
   },
 
@@ -346,3 +340,17 @@ export const sectionOf = <T>(def: ServiceDefinition, context: RequestContext, ke
 
 /** Category codes a selection covers, for checks over category sections. */
 export { coveredCategoryCodes };
+
+/**
+ * The external Halal certificate that holds a foreign factory for another account (externalFacilityNotTaken): issued by
+ * a request of another applicant facility than `applicantFacilityPublicId` (the factory's own account, or a CB acting
+ * for it), not expired. Read on submission and again before the request is paid (still-usable.ts).
+ */
+export async function factoryTakenBy(db: Db, factoryPublicId: string, applicantFacilityPublicId: string | undefined, now: Date): Promise<{ number: string } | undefined> {
+  const taken = await db
+    .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
+    .from(certificates)
+    .innerJoin(requests, eq(requests.id, certificates.requestId))
+    .where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
+  return taken.find((c) => c.by !== applicantFacilityPublicId && c.status !== 2 && c.expiresAt.getTime() > now.getTime());
+}
