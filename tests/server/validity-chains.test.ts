@@ -1,7 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificates } from '../../db/schema';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
+import arValidation from '../../locales/ar/validation.json';
+import enValidation from '../../locales/en/validation.json';
+import { issueCertificate } from '../e2e/harness/data';
 import type { Client } from '../helpers/app';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData } from '../services/fixtures';
@@ -215,6 +220,47 @@ describe('a delegate already working when the facility’s certificate expires',
       expect([res.statusCode, res.json().error?.message]).toEqual([400, errors.DelegationCertificateBlocked]);
     }
   });
+});
+
+describe('a category taken out of the CB’s designation (spec 02 section 4, error 119)', () => {
+  it('the products of a factory’s certificate under it are deactivated: a Halal mark for one is refused, naming it, in both languages', async () => {
+    const cb = w.as['cb.main'];
+    const designation = await designationOf(w, CB);
+    const [beef] = externalCertificateData().products as Record<string, unknown>[];
+    const certified = (p: Record<string, unknown>) => ({ nameAr: p.nameAr as string, nameEn: p.nameEn as string, brandAr: p.brandAr as string, brandEn: p.brandEn as string, productNumber: p.productNumber as string, category: p.category as string });
+    const now = new Date();
+    const certificateId = await issueCertificate(w.t.database, 'cb.main', {
+      number: 'HC-VALIDCHAINS-119',
+      kind: 'externalHalal',
+      facilityPublicId: FACTORY,
+      cbPublicId: CB,
+      categories: ['C0'],
+      products: [certified(beef)],
+      verificationCode: 'VALIDCHAINS11900',
+      issuedAt: now,
+      validFrom: now,
+      expiresAt: new Date(now.getTime() + 300 * 86_400_000),
+    });
+    const markOf = { products: [{ ...certified(beef), scope: 'Saudi' }], package: { tags: 16 } };
+    // Under the designation: the mark is submitted.
+    const inside = await completeDraft(cb, 'externalHalalMark', CB, { certificateId, data: markOf });
+    expect((await send(cb, inside.id, 'SUBMIT', inside.version, { agreementAccepted: true })).statusCode).toBe(200);
+
+    await w.t.database.db.update(certificates).set({ categories: designation.categories.filter((c) => c !== beef.category) }).where(eq(certificates.id, designation.id));
+    try {
+      for (const [lang, messages] of [['en', enValidation], ['ar', arValidation]] as const) {
+        const draft = await completeDraft(cb, 'externalHalalMark', CB, { certificateId, data: markOf });
+        const refused = await send(cb, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(refused.json().error.validationErrors.map((e: { message: string; members: string[] }) => [e.members, e.message])).toEqual([
+          [['products.0'], messages.form.productDeactivatedOutsideCbDesignation.replace('{{product}}', beef.nameEn as string)],
+        ]);
+        expect((await requestOf(cb, draft.id)).version).toBe(draft.version);
+      }
+    } finally {
+      await w.t.database.db.update(certificates).set({ categories: designation.categories }).where(eq(certificates.id, designation.id));
+    }
+  }, 120_000);
 });
 
 describe('two accounts ask to certify the same foreign factory', () => {
