@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { certificates } from '../../db/schema';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import arErrors from '../../locales/ar/errors.json';
@@ -111,6 +111,12 @@ describe('a CB designation at the edges of its days', () => {
 });
 
 describe('a request in flight when its certificate expires or is suspended', () => {
+  // Each test leaves the certificate valid again, also when it fails (the later scenarios need it so).
+  afterEach(async () => {
+    await setExpiry(w, cert.id, 300);
+    const lifecycle = await w.as.committee.get(`/api/requests/${cert.id}/actions`);
+    if ((lifecycle.json() as { actions: { type: string }[] }).actions.some((a) => a.type === 'REINSTATE')) await accept(w.as.committee, cert.id, 'REINSTATE', { reason: 'Left suspended by a failed test' });
+  });
 
   /** An add-products request about the certificate, walked to its bill (1002, unpaid). */
   async function awaitingPayment() {
@@ -173,6 +179,12 @@ describe('a request in flight when its certificate expires or is suspended', () 
 
 describe('the CB’s designation suspended or expired while its factories’ requests are in flight', () => {
   beforeAll(() => adopt());
+
+  afterEach(async () => {
+    const { id } = await designationOf(w, CB);
+    const lifecycle = await w.as.committee.get(`/api/requests/${id}/actions`);
+    if ((lifecycle.json() as { actions: { type: string }[] }).actions.some((a) => a.type === 'REINSTATE')) await accept(w.as.committee, id, 'REINSTATE', { reason: 'Left suspended by a failed test' });
+  });
 
   it('its request for a factory awaiting payment, its shipments and its changes are refused in the CB’s language; reinstated, they go on', async () => {
     const cb = w.as['cb.main'];
