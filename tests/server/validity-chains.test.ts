@@ -235,7 +235,7 @@ describe('a delegate already working when the facility’s certificate expires',
 });
 
 describe('a category taken out of the CB’s designation (spec 02 section 4, error 119)', () => {
-  it('the products of a factory’s certificate under it are deactivated: a Halal mark for one is refused, naming it, in both languages', async () => {
+  it('the products of a factory’s certificate under it are shown deactivated, and a Halal mark for one is refused, naming it, in both languages', async () => {
     const cb = w.as['cb.main'];
     const designation = await designationOf(w, CB);
     const [beef] = externalCertificateData().products as Record<string, unknown>[];
@@ -254,12 +254,16 @@ describe('a category taken out of the CB’s designation (spec 02 section 4, err
       expiresAt: new Date(now.getTime() + 300 * 86_400_000),
     });
     const markOf = { products: [{ ...certified(beef), scope: 'Saudi' }], package: { tags: 16 } };
+    /** The certificate page's products as the CB reads them: name, and whether shown deactivated. */
+    const shown = async () => ((await cb.get(`/api/certificates/${certificateId}`)).json() as { products: { nameEn: string; deactivated?: boolean }[] }).products.map((p) => [p.nameEn, p.deactivated ?? false]);
+    expect(await shown()).toEqual([[beef.nameEn, false]]);
     // Under the designation: the mark is submitted.
     const inside = await completeDraft(cb, 'externalHalalMark', CB, { certificateId, data: markOf });
     expect((await send(cb, inside.id, 'SUBMIT', inside.version, { agreementAccepted: true })).statusCode).toBe(200);
 
     await w.t.database.db.update(certificates).set({ categories: designation.categories.filter((c) => c !== beef.category) }).where(eq(certificates.id, designation.id));
     try {
+      expect(await shown()).toEqual([[beef.nameEn, true]]);
       for (const [lang, messages] of [['en', enValidation], ['ar', arValidation]] as const) {
         const draft = await completeDraft(cb, 'externalHalalMark', CB, { certificateId, data: markOf });
         const refused = await send(cb, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
@@ -272,6 +276,8 @@ describe('a category taken out of the CB’s designation (spec 02 section 4, err
     } finally {
       await w.t.database.db.update(certificates).set({ categories: designation.categories }).where(eq(certificates.id, designation.id));
     }
+    // The category given back: active again.
+    expect(await shown()).toEqual([[beef.nameEn, false]]);
   }, 120_000);
 });
 

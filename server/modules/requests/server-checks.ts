@@ -366,7 +366,7 @@ export async function factoryTakenBy(db: Db, factoryPublicId: string, applicantF
  * The categories the newest designation of the CB that issued a certificate covers now (with their sub-categories), or
  * null when the Halal center issued it or the CB holds no designation: then nothing is deactivated.
  */
-async function cbCoverage(db: Db, cbPublicId: string | null): Promise<Set<string> | null> {
+export async function cbCoverage(db: Db, cbPublicId: string | null): Promise<Set<string> | null> {
   if (!cbPublicId) return null;
   const [designation] = await db
     .select({ categories: certificates.categories })
