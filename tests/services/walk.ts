@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { certificates, payments, users, workflowTimers } from '../../db/schema';
-import { signCallback } from '../../server/adapters/payment-portal';
+import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback } from '../../server/adapters/payment-portal';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { send, type RequestJson } from '../helpers/requests';
@@ -37,12 +37,14 @@ export async function designationOf(w: World, cbPublicId: string): Promise<{ id:
 }
 
 export async function createWorld(): Promise<World> {
-  // The commercial registry and the food authority answer the submission checks over HTTP, as in production.
+  // The commercial registry, the food authority and the payment portal answer the submission checks over HTTP, as in production.
   const sims = await startSimulators();
   const app = await createTestApp({
     LOGIN_RATE_LIMIT_PER_MINUTE: '100',
     CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
     FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
+    // A payment started by a person (POST /api/bills/:id/pay) is registered at the portal's simulator.
+    PAYMENT_PORTAL_URL: `${sims.url}${PAYMENT_PORTAL_SIMULATOR_PATH}`,
   });
   const t: TestApp = {
     ...app,

@@ -8,6 +8,7 @@ import { tFor, type Language } from '../../i18n';
 import { paymentPortalOf } from '../../adapters/payment-portal';
 import { assertMayPayBill, billServiceName, loadBill, mayPayBill } from './bill-view';
 import { toHalalas } from '../../../machines/services/fees';
+import { assertStillUsable } from '../requests/still-usable';
 import './errors';
 
 export interface StartedPayment {
@@ -47,6 +48,9 @@ export async function startPayment(
   assertMayPayBill(actor, bill);
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
+  // Paying uses the certificate the request is about: refused while it is expired or suspended, or the factory taken.
+  const request = bill.requestId ? await app.engine.get(bill.requestId) : null;
+  if (request) await assertStillUsable(app, request, now);
 
   const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
   const created = await paymentPortalOf(app).createPayment({

@@ -20,6 +20,7 @@ import { actorOf } from '../../plugins/auth';
 import { lockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
+import { assertStillUsable } from './still-usable';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
 import { fileOwners, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
 
@@ -143,8 +144,11 @@ const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string 
   if (OWN_CALLS_ONLY.has(request.kind)) throw new AppError(AppErrorCode.NotAuthorized);
 };
 
+/** The staff event that issues or changes the certificate (the applicant's payment is the other door: start-payment.ts). */
+export const USES_CERTIFICATE = 'ISSUE_CERTIFICATE';
+
 /** Events whose checks below need the request before the engine runs (the assignee's eligibility, files, submission). */
-const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT']);
+const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE]);
 
 export interface SendBody {
   type: string;
@@ -182,6 +186,9 @@ export async function sendRequestEvent(
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const notices: Notice[] = [];
   let expectedVersion = body.expectedVersion;
+  // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked
+  // once the machine allows the event (403/409 first).
+  if (body.type === USES_CERTIFICATE && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
   if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
     // Allowed at all? The machine answers first (403/409 before any data check).
     const allowed = await app.engine.allowedActions(view.id, actor);
