@@ -302,8 +302,16 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
 
   /** The request's bill is cancelled (4); a line not yet invoiced is dropped from the month's invoice. */
   'effect.cancelBill': async (tx, _params, ctx) => {
-    await tx.update(billLines).set({ status: 'cancelled' }).where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')));
+    const lines = await tx
+      .update(billLines)
+      .set({ status: 'cancelled' })
+      .where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')))
+      .returning({ id: billLines.id });
     const bill = await currentBill(tx, ctx.request.id);
+    // The bill this payment state issued was paid on the portal, the request not yet told (it is, on the portal's next
+    // callback): cancelling would lose the payment, so the cancellation is refused and the payment moves the request on.
+    // (A request waiting with an invoice line has no bill of this step: its latest bill is an earlier one.)
+    if (!lines.length && bill?.status === 2 && !bill.bulk) throw new AppError('BillAlreadyPaid');
     if (bill && !bill.bulk) await ctx.entities.send(bill.id, { type: 'CANCEL' });
     // A mark package's credit is given back with its bill: it was never used for marks.
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));

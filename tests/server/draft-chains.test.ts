@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
+import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
+import type { Client } from '../helpers/app';
+import { billsOf, createWorld, money, payBill, portalPayment, type BillJson, type DemoUser, type World } from '../services/walk';
+
+/**
+ * The lifecycle of drafts and of requests before and around payment, over HTTP (spec 02 section 4, workflow items 6
+ * and 8 and "Other rules on states"): cancelling while a bill awaits payment, a payment racing that cancellation,
+ * automatic deletion, free submissions, two delegates on one draft, and the doors closed after payment. Each scenario
+ * asserts what a person reads (status and label in both languages, the invoices list) and that a refusal moved nothing.
+ */
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+}, 60_000);
+afterAll(() => w?.t.close());
+
+const FACILITY = 'inf-almarai-foods';
+const locale = (lang: 'ar' | 'en', ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8'));
+const STATUS = { ar: locale('ar', 'status'), en: locale('en', 'status') } as Record<'ar' | 'en', Record<string, Record<string, string>>>;
+const ERRORS = { ar: locale('ar', 'errors'), en: locale('en', 'errors') } as Record<'ar' | 'en', Record<string, string>>;
+const PAYMENTS = { ar: locale('ar', 'payments'), en: locale('en', 'payments') } as Record<'ar' | 'en', { billStatus: Record<string, string> }>;
+
+const settings = () => w.t.app.settings.current();
+/** The bill amounts a fee of `halalas` gives at the VAT rate in force. */
+const billed = (halalas: number) => {
+  const c = withVat(halalas, settings().vatRate);
+  return { amount: formatAmount(c.amount), vat: formatAmount(c.vat), total: formatAmount(c.total) };
+};
+const applicationFee = () => billed(toHalalas(settings().fees.application));
+
+const requestIn = async (user: DemoUser, id: string, lang: 'ar' | 'en') => (await w.as[user].get(`/api/requests/${id}?lang=${lang}`)).json() as RequestJson;
+/** Status code and label in both languages, as the request page shows them. */
+async function statusOf(user: DemoUser, id: string) {
+  const [ar, en] = [await requestIn(user, id, 'ar'), await requestIn(user, id, 'en')];
+  return { code: en.status.code, ar: ar.status.label, en: en.status.label };
+}
+/** What the catalogue says status `code` of `kind` reads. */
+const reads = (kind: string, code: number) => ({ code, ar: STATUS.ar[kind][String(code)], en: STATUS.en[kind][String(code)] });
+/** The invoices list of a request in both languages: number, amounts, status code and label. */
+async function invoicesOf(c: Client, id: string) {
+  const list = async (lang: string) => ((await c.get(`/api/bills?requestId=${id}&pageSize=100&lang=${lang}`)).json().items as (BillJson & { status: { label: string } })[]).reverse();
+  const [ar, en] = [await list('ar'), await list('en')];
+  return en.map((b, i) => ({ number: b.number, ...money(b), status: b.status.code, label: { ar: ar[i].status.label, en: b.status.label } }));
+}
+const billReads = (status: number) => ({ ar: PAYMENTS.ar.billStatus[String(status)], en: PAYMENTS.en.billStatus[String(status)] });
+const versionOf = async (id: string) => (await requestIn('internal.main', id, 'en')).version;
+const historyOf = async (id: string) => (await w.as['internal.main'].get(`/api/requests/${id}/history`)).json().items as { event: string; payload: Record<string, unknown> }[];
+const attention = async () => (await w.as.registration.get('/api/payments/attention')).json().items as { billId: string; reason: string }[];
+
+describe('cancelling a request awaiting its application fee, twice, then paying (spec 02 section 4 "Other rules on states")', () => {
+  it('each cancellation returns it to draft and cancels its bill for good; each submission bills anew; the paid bill moves it on', async () => {
+    const kind = 'internalCertificate';
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const id = draft.id;
+    const expected: ReturnType<typeof billReads>[] = [];
+    const numbers: string[] = [];
+    for (let round = 1; round <= 2; round++) {
+      const submitted = await accept(w.as['internal.main'], id, 'SUBMIT', { agreementAccepted: true });
+      expect(submitted.status.code).toBe(2);
+      expect(await statusOf('internal.main', id)).toEqual(reads(kind, 2));
+      const open = (await billsOf(w.as['internal.main'], id)).at(-1)!;
+      expect([open.status.code, open.service.code, open.feeKind.code, money(open)]).toEqual([1, 6, 'application', applicationFee()]);
+      expect(numbers).not.toContain(open.number);
+      numbers.push(open.number);
+
+      await accept(w.as['internal.main'], id, 'CANCEL', {});
+      expect(await statusOf('internal.main', id)).toEqual(reads(kind, 0));
+      expected.push(billReads(4));
+      // The cancelled bill cannot be paid: the portal is not reached, and a payment it reports late is refused.
+      const pay = await w.as['internal.main'].post(`/api/bills/${open.id}/pay?lang=ar`, {});
+      expect([pay.statusCode, pay.json().error.message]).toEqual([409, ERRORS.ar.BillNotPayable]);
+      const version = await versionOf(id);
+      const before = await invoicesOf(w.as['internal.main'], id);
+      expect((await payBill(w.t, open.id, open)).outcome).toBe('rejected');
+      expect(await statusOf('internal.main', id)).toEqual(reads(kind, 0));
+      expect(await versionOf(id)).toBe(version);
+      expect(await invoicesOf(w.as['internal.main'], id)).toEqual(before);
+      expect((await historyOf(id)).filter((h) => h.event === 'PAYMENT_REFUSED').at(-1)?.payload).toMatchObject({ billNumber: open.number, refusal: 'BillNotPayable' });
+      expect((await attention()).filter((a) => a.billId === open.id)).toEqual([expect.objectContaining({ reason: 'billNotPayable' })]);
+
+      // The draft is the applicant's again: edited, then submitted anew.
+      const edited = await accept(w.as['internal.main'], id, 'EDIT', { data: { production: { ...(submitted.data.production as object), shifts: round } } });
+      expect((edited.data.production as { shifts: number }).shifts).toBe(round);
+    }
+    await accept(w.as['internal.main'], id, 'SUBMIT', { agreementAccepted: true });
+    const last = (await billsOf(w.as['internal.main'], id)).at(-1)!;
+    expect(numbers).not.toContain(last.number);
+    expect((await payBill(w.t, last.id, last)).outcome).toBe('paid');
+    expect(await statusOf('internal.main', id)).toEqual(reads(kind, 1));
+    // The invoices page: the two cancelled bills and the paid one, each with its own number and the fee in force.
+    expect(await invoicesOf(w.as['internal.main'], id)).toEqual(
+      [...numbers, last.number].map((number, i) => ({ number, ...applicationFee(), status: i < 2 ? 4 : 2, label: billReads(i < 2 ? 4 : 2) })),
+    );
+  }, 120_000);
+});
+
+describe('a cancellation racing the payment of the same bill', () => {
+  it('paid first (the request not yet told): the cancellation is refused in the user’s language, and the payment moves the request on', async () => {
+    const kind = 'internalCertificate';
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    const payment = await portalPayment(w.t, bill.id, bill);
+    // The portal's callback commits the bill paid, then telling the request fails for a passing reason (it is
+    // told on the portal's next callback): the window a cancellation can fall into.
+    const engineSend = vi.spyOn(w.t.app.engine, 'send').mockImplementationOnce(async () => {
+      throw new Error('database connection lost');
+    });
+    try {
+      expect((await payment.post()).outcome).toBe('paid');
+    } finally {
+      engineSend.mockRestore();
+    }
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 2));
+    const version = await versionOf(draft.id);
+    for (const lang of ['ar', 'en'] as const) {
+      const cancel = await send(w.as['internal.main'], draft.id, 'CANCEL', version, {}, lang);
+      expect(cancel.statusCode, cancel.body).toBe(409);
+      expect([cancel.statusCode, cancel.json().error.code, cancel.json().error.message]).toEqual([409, 'BillAlreadyPaid', ERRORS[lang].BillAlreadyPaid]);
+    }
+    expect(await versionOf(draft.id)).toBe(version);
+    expect((await invoicesOf(w.as['internal.main'], draft.id)).map((b) => b.status)).toEqual([2]);
+    // The portal's next callback tells the request: it moves on, and no money waits for a refund.
+    await payment.post();
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
+    expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([]);
+    expect(await invoicesOf(w.as['internal.main'], draft.id)).toEqual([{ number: bill.number, ...applicationFee(), status: 2, label: billReads(2) }]);
+  }, 60_000);
+});
