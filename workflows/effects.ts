@@ -318,6 +318,9 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   },
   'effect.expireBill': async (tx, _params, ctx) => {
     const bill = await currentBill(tx, ctx.request.id);
+    // Paid on the portal before the window ended, the request not yet told: the payment wins. The deadline's timer
+    // fails and is retried each sweep until the portal's next callback moves the request on (and cancels it).
+    if (bill?.status === 2 && !bill.bulk) throw new AppError('BillAlreadyPaid');
     if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },

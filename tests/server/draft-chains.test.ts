@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import type { Client } from '../helpers/app';
-import { billsOf, createWorld, money, payBill, portalPayment, type BillJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, createWorld, fireTimer, money, payBill, portalPayment, type BillJson, type DemoUser, type World } from '../services/walk';
 
 /**
  * The lifecycle of drafts and of requests before and around payment, over HTTP (spec 02 section 4, workflow items 6
@@ -125,6 +125,31 @@ describe('a cancellation racing the payment of the same bill', () => {
     expect(await versionOf(draft.id)).toBe(version);
     expect((await invoicesOf(w.as['internal.main'], draft.id)).map((b) => b.status)).toEqual([2]);
     // The portal's next callback tells the request: it moves on, and no money waits for a refund.
+    await payment.post();
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
+    expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([]);
+    expect(await invoicesOf(w.as['internal.main'], draft.id)).toEqual([{ number: bill.number, ...applicationFee(), status: 2, label: billReads(2) }]);
+  }, 60_000);
+
+  it('paid first (the request not yet told), then the payment window ends: the bill stays paid and the payment moves the request on', async () => {
+    const kind = 'internalCertificate';
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    const payment = await portalPayment(w.t, bill.id, bill);
+    const engineSend = vi.spyOn(w.t.app.engine, 'send').mockImplementationOnce(async () => {
+      throw new Error('database connection lost');
+    });
+    try {
+      expect((await payment.post()).outcome).toBe('paid');
+    } finally {
+      engineSend.mockRestore();
+    }
+    const version = await versionOf(draft.id);
+    await fireTimer(w.t, draft.id, 'PAYMENT_EXPIRED');
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 2));
+    expect(await versionOf(draft.id)).toBe(version);
+    expect((await invoicesOf(w.as['internal.main'], draft.id)).map((b) => b.status)).toEqual([2]);
     await payment.post();
     expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
     expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([]);
