@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
-import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
+import { attachments, billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
@@ -492,9 +492,13 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       });
     }
   },
-  /** The draft leaves every list; its row and history stay for the audit trail. */
+  /**
+   * The draft leaves every list; its row and history stay for the audit trail. Its files go with it ("deletes the
+   * draft"): no one downloads or lists them any more (a renewal names its certified request's files, never a draft's).
+   */
   'effect.deleteDraft': async (tx, _params, ctx) => {
     await tx.update(requests).set({ deletedAt: ctx.now }).where(eq(requests.id, ctx.request.id));
+    await tx.update(attachments).set({ deletedAt: ctx.now }).where(and(eq(attachments.requestId, ctx.request.id), isNull(attachments.deletedAt)));
   },
   /**
    * The delegate (the account the ACKNOWLEDGE event named) becomes a member of the facility with the delegated

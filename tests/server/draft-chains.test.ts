@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { workflowTimers } from '../../db/schema';
 import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import type { Client } from '../helpers/app';
@@ -154,5 +156,77 @@ describe('a cancellation racing the payment of the same bill', () => {
     expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
     expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([]);
     expect(await invoicesOf(w.as['internal.main'], draft.id)).toEqual([{ number: bill.number, ...applicationFee(), status: 2, label: billReads(2) }]);
+  }, 60_000);
+});
+
+describe('automatic deletion of stopped requests and drafts (spec 02 section 4 item 6)', () => {
+  const kind = 'internalCertificate';
+  const retention = () => settings().draftRetentionDays;
+  const reminder = async (id: string) => (await w.as['internal.main'].get(`/api/requests/${id}/deletion`)).json() as { daysLeft: number | null };
+  /** The draft's files as its facility's attachments list names them. */
+  const filesOf = (data: Record<string, unknown>) => (data.attachments as { id: string }[]).map((a) => a.id);
+  const download = (user: DemoUser, fileId: string) => w.as[user].get(`/api/attachments/${fileId}/download?lang=en`);
+  /** Brings the request's pending DRAFT_EXPIRED timer to `days` from now (time passing). */
+  const dueIn = async (id: string, days: number) => {
+    const moved = await w.t.database.db
+      .update(workflowTimers)
+      .set({ dueAt: new Date(Date.now() + days * 86_400_000 - 60_000) })
+      .where(and(eq(workflowTimers.requestId, id), eq(workflowTimers.event, 'DRAFT_EXPIRED'), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)))
+      .returning({ id: workflowTimers.id });
+    expect(moved).toHaveLength(1);
+  };
+
+  it('a stopped request tells its days left, then is deleted on its day: gone for the applicant and staff, its bill kept expired', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    await fireTimer(w.t, draft.id, 'PAYMENT_EXPIRED');
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 3));
+    expect((await reminder(draft.id)).daysLeft).toBe(retention());
+    await dueIn(draft.id, 1);
+    expect((await reminder(draft.id)).daysLeft).toBe(1);
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    await fireTimer(w.t, draft.id, 'DRAFT_EXPIRED');
+    for (const user of ['internal.main', 'registration'] as const) expect((await w.as[user].get(`/api/requests/${draft.id}`)).statusCode).toBe(404);
+    const tab = (await w.as['internal.main'].get('/api/queues/all?tab=active&pageSize=100')).json().items as { id: string }[];
+    expect(tab.map((r) => r.id)).not.toContain(draft.id);
+    // The invoice stays on record, expired.
+    const kept = (await w.as['internal.main'].get(`/api/bills/${bill.id}?lang=en`)).json() as BillJson & { status: { label: string } };
+    expect([kept.number, kept.status.code, kept.status.label]).toEqual([bill.number, 3, PAYMENTS.en.billStatus['3']]);
+  }, 60_000);
+
+  it('a draft deleted on its day takes its files with it; another request’s files stay downloadable', async () => {
+    const kept = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const doomed = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    for (const file of filesOf(doomed.data)) expect((await download('internal.main', file)).statusCode).toBe(200);
+    await fireTimer(w.t, doomed.id, 'DRAFT_EXPIRED');
+    expect((await w.as['internal.main'].get(`/api/requests/${doomed.id}`)).statusCode).toBe(404);
+    for (const file of filesOf(doomed.data)) {
+      for (const user of ['internal.main', 'internal.sub', 'registration', 'admin'] as const) {
+        const res = await download(user, file);
+        expect([user, res.statusCode]).toEqual([user, 404]);
+      }
+    }
+    const listed = (await w.as['internal.main'].get(`/api/attachments?facilityPublicId=${FACILITY}`)).json() as { id: string }[];
+    expect(listed.map((f) => f.id)).not.toEqual(expect.arrayContaining([filesOf(doomed.data)[0]]));
+    for (const file of filesOf(kept.data)) expect((await download('internal.main', file)).statusCode).toBe(200);
+  }, 60_000);
+
+  it('editing a draft the day before its deletion does not restart its clock (the reminder keeps counting), and it is deleted on its day', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    expect((await reminder(draft.id)).daysLeft).toBe(retention());
+    await dueIn(draft.id, 1);
+    await accept(w.as['internal.main'], draft.id, 'EDIT', { data: { production: { ...(draft.data.production as object), shifts: 2 } } });
+    expect((await reminder(draft.id)).daysLeft).toBe(1);
+    await fireTimer(w.t, draft.id, 'DRAFT_EXPIRED');
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}`)).statusCode).toBe(404);
+  }, 60_000);
+
+  it('a request cancelled back to draft starts a new retention period, as any draft', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await dueIn(draft.id, 2);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    expect((await reminder(draft.id)).daysLeft).toBeNull();
+    await accept(w.as['internal.main'], draft.id, 'CANCEL', {});
+    expect((await reminder(draft.id)).daysLeft).toBe(retention());
   }, 60_000);
 });
