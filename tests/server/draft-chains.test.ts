@@ -6,7 +6,7 @@ import { workflowTimers } from '../../db/schema';
 import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import type { Client } from '../helpers/app';
-import { billsOf, createWorld, fireTimer, money, payBill, portalPayment, type BillJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, createWorld, fireTimer, money, payBill, portalPayment, walk, type BillJson, type DemoUser, type World } from '../services/walk';
 
 /**
  * The lifecycle of drafts and of requests before and around payment, over HTTP (spec 02 section 4, workflow items 6
@@ -229,4 +229,31 @@ describe('automatic deletion of stopped requests and drafts (spec 02 section 4 i
     await accept(w.as['internal.main'], draft.id, 'CANCEL', {});
     expect((await reminder(draft.id)).daysLeft).toBe(retention());
   }, 60_000);
+});
+
+describe('a free request (spec 02 section 4: "a request can be free of charge (100% discount submission)")', () => {
+  it('the application fee waived at submission: no bill to pay from then on, through to the certificate', async () => {
+    const kind = 'internalCertificate';
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    await accept(w.as.registration, draft.id, 'GRANT_DISCOUNT', { percent: 100, reason: 'Charity kitchen: free of charge' });
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
+    // The waived bill can no longer be paid.
+    const pay = await w.as['internal.main'].post(`/api/bills/${bill.id}/pay?lang=en`, {});
+    expect([pay.statusCode, pay.json().error.message]).toEqual([409, ERRORS.en.BillNotPayable]);
+    // The fee preview says there is nothing to pay.
+    const fees = (await w.as['internal.main'].get(`/api/requests/${draft.id}/fees`)).json() as { items: { charge: { total: string } | null }[] };
+    expect(fees.items.length).toBeGreaterThan(0);
+    expect(fees.items.filter((i) => i.charge && toHalalas(Number(i.charge.total)) !== 0)).toEqual([]);
+
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, payBills: false });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    expect(steps.map((s) => s.event)).not.toContain('CHOOSE_PAYMENT_OPTION');
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 25));
+    // The invoices page lists only the waived application bill, cancelled; nothing awaits payment.
+    expect(await invoicesOf(w.as['internal.main'], draft.id)).toEqual([{ number: bill.number, ...applicationFee(), status: 4, label: billReads(4) }]);
+    const open = (await w.as['internal.main'].get(`/api/bills?facilityId=${FACILITY}&status=1&pageSize=100`)).json().items as BillJson[];
+    expect(open.filter((b) => b.requestId === draft.id)).toEqual([]);
+  }, 180_000);
 });
