@@ -257,3 +257,54 @@ describe('a free request (spec 02 section 4: "a request can be free of charge (1
     expect(open.filter((b) => b.requestId === draft.id)).toEqual([]);
   }, 180_000);
 });
+
+describe('the main user and a delegate on the same draft at once', () => {
+  const kind = 'internalCertificate';
+  const production = (r: RequestJson) => r.data.production as Record<string, unknown>;
+
+  it('two edits from the same version: the second is refused 409 in its sender’s language, nothing lost, and goes through on the new version', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const [main, sub] = [w.as['internal.main'], w.as['internal.sub']];
+    const first = await send(main, draft.id, 'EDIT', draft.version, { data: { production: { ...production(draft), shifts: 1 } } }, 'en');
+    expect(first.statusCode, first.body).toBe(200);
+    for (const lang of ['ar', 'en'] as const) {
+      const second = await send(sub, draft.id, 'EDIT', draft.version, { data: { branches: { hasBranches: false, items: [] } } }, lang);
+      expect([second.statusCode, second.json().error.code, second.json().error.message]).toEqual([409, 'ConcurrencyConflict', ERRORS[lang].ConcurrencyConflict]);
+    }
+    // The wizard's save door answers the same way.
+    const put = await sub.put(`/api/internal-requests/${draft.id}/draft?lang=ar`, { expectedVersion: draft.version, form: { branches: { hasBranches: false, items: [] } } });
+    expect([put.statusCode, put.json().error.code, put.json().error.message]).toEqual([409, 'ConcurrencyConflict', ERRORS.ar.ConcurrencyConflict]);
+    const now = await requestIn('internal.sub', draft.id, 'en');
+    expect([now.version, production(now).shifts, now.data.branches]).toEqual([first.json().version, 1, draft.data.branches]);
+    // Reloaded, the delegate's change goes in beside the main user's.
+    const retried = await send(sub, draft.id, 'EDIT', now.version, { data: { branches: { hasBranches: false, items: [] } } });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const both = await requestIn('internal.main', draft.id, 'en');
+    expect([production(both).shifts, both.data.branches]).toEqual([1, { hasBranches: false, items: [] }]);
+  }, 60_000);
+
+  it('one deletes the draft while the other edits it: whichever comes second is refused, in its sender’s language, and nothing comes back', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const [main, sub] = [w.as['internal.main'], w.as['internal.sub']];
+    // Deleting needs confirmation (spec 02 section 5).
+    const unconfirmed = await send(main, draft.id, 'DELETE', draft.version, {}, 'ar');
+    expect(unconfirmed.statusCode).toBe(400);
+    const deleted = await send(main, draft.id, 'DELETE', draft.version, { confirmed: true });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    for (const lang of ['ar', 'en'] as const) {
+      const late = await send(sub, draft.id, 'EDIT', draft.version, { data: { production: { ...production(draft), shifts: 2 } } }, lang);
+      expect(late.statusCode, late.body).toBe(404);
+      expect(late.json().error.message).toBe(ERRORS[lang].EntityNotFound);
+      const put = await sub.put(`/api/internal-requests/${draft.id}/draft?lang=${lang}`, { expectedVersion: draft.version + 1, form: { production: { ...production(draft), shifts: 2 } } });
+      expect([put.statusCode, put.json().error.message]).toEqual([404, ERRORS[lang].EntityNotFound]);
+    }
+    for (const user of ['internal.main', 'internal.sub'] as const) expect((await w.as[user].get(`/api/requests/${draft.id}`)).statusCode).toBe(404);
+
+    // The other order: an edit lands first, and a delete sent from the version before it is refused.
+    const other = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    expect((await send(sub, other.id, 'EDIT', other.version, { data: { production: { ...production(other), shifts: 2 } } })).statusCode).toBe(200);
+    const stale = await send(main, other.id, 'DELETE', other.version, { confirmed: true }, 'ar');
+    expect([stale.statusCode, stale.json().error.message]).toEqual([409, ERRORS.ar.ConcurrencyConflict]);
+    expect(production(await requestIn('internal.main', other.id, 'en')).shifts).toBe(2);
+  }, 60_000);
+});
