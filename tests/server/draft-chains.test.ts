@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workflowTimers } from '../../db/schema';
 import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
-import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
+import { accept, completeDraft, send, uploadTo, type RequestJson } from '../helpers/requests';
 import type { Client } from '../helpers/app';
 import { billsOf, createWorld, fireTimer, money, payBill, portalPayment, walk, type BillJson, type DemoUser, type World } from '../services/walk';
 
@@ -51,6 +51,9 @@ async function invoicesOf(c: Client, id: string) {
 const billReads = (status: number) => ({ ar: PAYMENTS.ar.billStatus[String(status)], en: PAYMENTS.en.billStatus[String(status)] });
 const versionOf = async (id: string) => (await requestIn('internal.main', id, 'en')).version;
 const historyOf = async (id: string) => (await w.as['internal.main'].get(`/api/requests/${id}/history`)).json().items as { event: string; payload: Record<string, unknown> }[];
+/** The request's files as the wizard reads them: locked (frozen by a submission) or open. */
+const lockedFlags = async (id: string) =>
+  ((await w.as['internal.main'].get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${id}`)).json() as { locked: boolean }[]).map((f) => f.locked);
 const attention = async () => (await w.as.registration.get('/api/payments/attention')).json().items as { billId: string; reason: string }[];
 
 describe('cancelling a request awaiting its application fee, twice, then paying (spec 02 section 4 "Other rules on states")', () => {
@@ -84,11 +87,14 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
       expect((await historyOf(id)).filter((h) => h.event === 'PAYMENT_REFUSED').at(-1)?.payload).toMatchObject({ billNumber: open.number, refusal: 'BillNotPayable' });
       expect((await attention()).filter((a) => a.billId === open.id)).toEqual([expect.objectContaining({ reason: 'billNotPayable' })]);
 
-      // The draft is the applicant's again: edited, then submitted anew.
+      // The draft is the applicant's again, its files too (the wizard replaces an open file, and only drops a locked one):
+      // edited, then submitted anew.
+      expect(await lockedFlags(id)).toEqual([false, false]);
       const edited = await accept(w.as['internal.main'], id, 'EDIT', { data: { production: { ...(submitted.data.production as object), shifts: round } } });
       expect((edited.data.production as { shifts: number }).shifts).toBe(round);
     }
     await accept(w.as['internal.main'], id, 'SUBMIT', { agreementAccepted: true });
+    expect(await lockedFlags(id)).toEqual([true, true]);
     const last = (await billsOf(w.as['internal.main'], id)).at(-1)!;
     expect(numbers).not.toContain(last.number);
     expect((await payBill(w.t, last.id, last)).outcome).toBe('paid');
@@ -307,4 +313,56 @@ describe('the main user and a delegate on the same draft at once', () => {
     expect([stale.statusCode, stale.json().error.message]).toEqual([409, ERRORS.ar.ConcurrencyConflict]);
     expect(production(await requestIn('internal.main', other.id, 'en')).shifts).toBe(2);
   }, 60_000);
+});
+
+describe('after payment and after completion nothing edits or cancels the request (spec 02 section 4 item 8)', () => {
+  const kind = 'internalCertificate';
+
+  /** Every door that edits, cancels or deletes, tried by the main user and the delegate: each refused, nothing moved. */
+  async function everyDoorRefused(id: string) {
+    const before = await requestIn('internal.main', id, 'en');
+    const bills = await invoicesOf(w.as['internal.main'], id);
+    const files = (before.data.attachments as { id: string }[]).map((a) => a.id);
+    for (const user of ['internal.main', 'internal.sub'] as const) {
+      const c = w.as[user];
+      for (const [type, payload] of [
+        ['EDIT', { data: { production: { ...(before.data.production as object), shifts: 1 } } }],
+        ['CANCEL', {}],
+        ['DELETE', { confirmed: true }],
+        ['SUBMIT', { agreementAccepted: true }],
+        ['RESUBMIT', {}],
+      ] as const) {
+        for (const lang of ['ar', 'en'] as const) {
+          const res = await send(c, id, type, before.version, payload, lang);
+          expect([user, type, res.statusCode, res.json().error?.message]).toEqual([user, type, 409, ERRORS[lang].TransitionNotAllowed]);
+        }
+      }
+      const put = await c.put(`/api/internal-requests/${id}/draft?lang=ar`, { expectedVersion: before.version, form: { production: { ...(before.data.production as object), shifts: 1 } } });
+      expect([user, put.statusCode, put.json().error.message]).toEqual([user, 409, ERRORS.ar.TransitionNotAllowed]);
+      const removed = await c.request({ method: 'DELETE', url: `/api/attachments/${files[0]}?lang=en` });
+      expect([user, removed.statusCode, removed.json().error.message]).toEqual([user, 409, ERRORS.en.AttachmentLocked]);
+      const added = await uploadTo(c, FACILITY, id, 'industrialLicense').catch((e: Error) => e.message);
+      expect(added).toMatch(/^upload industrialLicense refused: 409 /);
+      expect(added).toContain(ERRORS.ar.AttachmentLocked);
+    }
+    expect(await requestIn('internal.main', id, 'en')).toEqual(before);
+    expect(await invoicesOf(w.as['internal.main'], id)).toEqual(bills);
+    for (const file of files) expect((await w.as['internal.main'].get(`/api/attachments/${file}/download`)).statusCode).toBe(200);
+  }
+
+  it('once the application fee is paid, and once the certificate is issued', async () => {
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    await payBill(w.t, bill.id, bill);
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
+    await everyDoorRefused(draft.id);
+
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, option: 'full' });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 25));
+    await everyDoorRefused(draft.id);
+    // Its bills are all paid: none can be cancelled either.
+    expect((await invoicesOf(w.as['internal.main'], draft.id)).map((b) => b.status)).toEqual((await billsOf(w.as['internal.main'], draft.id)).map(() => 2));
+  }, 180_000);
 });
