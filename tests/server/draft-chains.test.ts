@@ -6,7 +6,7 @@ import { workflowTimers } from '../../db/schema';
 import { formatAmount, toHalalas, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, uploadTo, type RequestJson } from '../helpers/requests';
 import type { Client } from '../helpers/app';
-import { billsOf, createWorld, fireTimer, money, payBill, portalPayment, walk, type BillJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, createWorld, fireTimer, money, payBill, portalPayment, setExpiry, walk, type BillJson, type DemoUser, type World } from '../services/walk';
 
 /**
  * The lifecycle of drafts and of requests before and around payment, over HTTP (spec 02 section 4, workflow items 6
@@ -54,6 +54,15 @@ const historyOf = async (id: string) => (await w.as['internal.main'].get(`/api/r
 /** The request's files as the wizard reads them: locked (frozen by a submission) or open. */
 const lockedFlags = async (id: string) =>
   ((await w.as['internal.main'].get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${id}`)).json() as { locked: boolean }[]).map((f) => f.locked);
+/** The previous-requests tabs that list the request (spec 02: draft, active, completed). */
+async function tabsHolding(id: string) {
+  const tabs: string[] = [];
+  for (const tab of ['draft', 'active', 'completed']) {
+    const items = (await w.as['internal.main'].get(`/api/queues/all?tab=${tab}&pageSize=100`)).json().items as { id: string }[];
+    if (items.some((r) => r.id === id)) tabs.push(tab);
+  }
+  return tabs;
+}
 const attention = async () => (await w.as.registration.get('/api/payments/attention')).json().items as { billId: string; reason: string }[];
 
 describe('cancelling a request awaiting its application fee, twice, then paying (spec 02 section 4 "Other rules on states")', () => {
@@ -67,6 +76,7 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
       const submitted = await accept(w.as['internal.main'], id, 'SUBMIT', { agreementAccepted: true });
       expect(submitted.status.code).toBe(2);
       expect(await statusOf('internal.main', id)).toEqual(reads(kind, 2));
+      expect(await tabsHolding(id)).toEqual(['active']);
       const open = (await billsOf(w.as['internal.main'], id)).at(-1)!;
       expect([open.status.code, open.service.code, open.feeKind.code, money(open)]).toEqual([1, 6, 'application', applicationFee()]);
       expect(numbers).not.toContain(open.number);
@@ -90,6 +100,7 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
       // The draft is the applicant's again, its files too (the wizard replaces an open file, and only drops a locked one):
       // edited, then submitted anew.
       expect(await lockedFlags(id)).toEqual([false, false]);
+      expect(await tabsHolding(id)).toEqual(['draft']);
       const edited = await accept(w.as['internal.main'], id, 'EDIT', { data: { production: { ...(submitted.data.production as object), shifts: round } } });
       expect((edited.data.production as { shifts: number }).shifts).toBe(round);
     }
@@ -216,6 +227,23 @@ describe('automatic deletion of stopped requests and drafts (spec 02 section 4 i
     expect(listed.map((f) => f.id)).not.toEqual(expect.arrayContaining([filesOf(doomed.data)[0]]));
     for (const file of filesOf(kept.data)) expect((await download('internal.main', file)).statusCode).toBe(200);
   }, 60_000);
+
+  it('a renewal draft deleted takes only its own files: the certified request’s files it named stay', async () => {
+    const certified = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const { request, steps } = await walk(w, certified.id, { applicant: 'internal.main', until: 25, option: 'full' });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    const [cert] = await certificatesOf(w, w.as['internal.main'], certified.id);
+    await setExpiry(w, cert.id, 30);
+    const started = await w.as['internal.main'].post('/api/requests', { kind: 'internalRenewal', facilityId: FACILITY, certificateId: cert.id });
+    expect(started.statusCode, started.body).toBe(201);
+    const renewal = started.json() as RequestJson;
+    // It starts with the certified request's files, and adds one of its own.
+    expect(filesOf(renewal.data)).toEqual(filesOf(certified.data));
+    const own = await uploadTo(w.as['internal.main'], FACILITY, renewal.id, 'requestNote');
+    expect((await send(w.as['internal.main'], renewal.id, 'DELETE', renewal.version, { confirmed: true })).statusCode).toBe(200);
+    expect((await download('internal.main', own)).statusCode).toBe(404);
+    for (const file of filesOf(certified.data)) for (const user of ['internal.main', 'registration'] as const) expect((await download(user, file)).statusCode).toBe(200);
+  }, 120_000);
 
   it('editing a draft the day before its deletion does not restart its clock (the reminder keeps counting), and it is deleted on its day', async () => {
     const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
