@@ -63,7 +63,7 @@ async function tabsHolding(id: string) {
   }
   return tabs;
 }
-const attention = async () => (await w.as.registration.get('/api/payments/attention')).json().items as { billId: string; reason: string }[];
+const attention = async () => (await w.as.registration.get('/api/payments/attention')).json().items as { billId: string; reason: string; amount: string }[];
 
 describe('cancelling a request awaiting its application fee, twice, then paying (spec 02 section 4 "Other rules on states")', () => {
   it('each cancellation returns it to draft and cancels its bill for good; each submission bills anew; the paid bill moves it on', async () => {
@@ -148,6 +148,20 @@ describe('a cancellation racing the payment of the same bill', () => {
     expect(await statusOf('internal.main', draft.id)).toEqual(reads(kind, 1));
     expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([]);
     expect(await invoicesOf(w.as['internal.main'], draft.id)).toEqual([{ number: bill.number, ...applicationFee(), status: 2, label: billReads(2) }]);
+  }, 60_000);
+
+  it('cancelled first, even deleted, then the payment started before arrives: refused, flagged for refund, the bill stays cancelled', async () => {
+    const draft = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    await accept(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+    const [bill] = await billsOf(w.as['internal.main'], draft.id);
+    const payment = await portalPayment(w.t, bill.id, bill);
+    await accept(w.as['internal.main'], draft.id, 'CANCEL', {});
+    await accept(w.as['internal.main'], draft.id, 'DELETE', { confirmed: true });
+    expect(await payment.post()).toEqual({ billId: bill.id, outcome: 'rejected', changed: true });
+    expect((await attention()).filter((a) => a.billId === bill.id)).toEqual([expect.objectContaining({ reason: 'billNotPayable', amount: bill.total })]);
+    const kept = (await w.as['internal.main'].get(`/api/bills/${bill.id}?lang=en`)).json() as BillJson & { status: { label: string }; paidAt: string | null };
+    expect([kept.status.code, kept.status.label, kept.paidAt]).toEqual([4, PAYMENTS.en.billStatus['4'], null]);
+    expect((await w.as['internal.main'].get(`/api/requests/${draft.id}`)).statusCode).toBe(404);
   }, 60_000);
 
   it('paid first (the request not yet told), then the payment window ends: the bill stays paid and the payment moves the request on', async () => {
