@@ -54,6 +54,13 @@ const historyOf = async (id: string) => (await w.as['internal.main'].get(`/api/r
 /** The request's files as the wizard reads them: locked (frozen by a submission) or open. */
 const lockedFlags = async (id: string) =>
   ((await w.as['internal.main'].get(`/api/attachments?facilityPublicId=${FACILITY}&requestId=${id}`)).json() as { locked: boolean }[]).map((f) => f.locked);
+type SettingsValue = ReturnType<typeof settings>;
+/** Changes the settings in force as the administrator does (/setting-management). */
+async function changeSettings(change: (v: SettingsValue) => SettingsValue) {
+  const now = (await w.as.admin.get('/api/admin/settings')).json() as { value: SettingsValue; version: number };
+  const res = await w.as.admin.put('/api/admin/settings', { value: change(now.value), expectedVersion: now.version });
+  expect(res.statusCode, res.body).toBe(200);
+}
 /** The previous-requests tabs that list the request (spec 02: draft, active, completed). */
 async function tabsHolding(id: string) {
   const tabs: string[] = [];
@@ -72,7 +79,10 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
     const id = draft.id;
     const expected: ReturnType<typeof billReads>[] = [];
     const numbers: string[] = [];
+    const amounts: ReturnType<typeof applicationFee>[] = [];
     for (let round = 1; round <= 2; round++) {
+      // Between the two submissions the authority raises the application fee: each bill is made at the fee in force.
+      if (round === 2) await changeSettings((v) => ({ ...v, fees: { ...v.fees, application: v.fees.application + 250 } }));
       const submitted = await accept(w.as['internal.main'], id, 'SUBMIT', { agreementAccepted: true });
       expect(submitted.status.code).toBe(2);
       expect(await statusOf('internal.main', id)).toEqual(reads(kind, 2));
@@ -81,6 +91,7 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
       expect([open.status.code, open.service.code, open.feeKind.code, money(open)]).toEqual([1, 6, 'application', applicationFee()]);
       expect(numbers).not.toContain(open.number);
       numbers.push(open.number);
+      amounts.push(money(open));
 
       await accept(w.as['internal.main'], id, 'CANCEL', {});
       expect(await statusOf('internal.main', id)).toEqual(reads(kind, 0));
@@ -112,8 +123,10 @@ describe('cancelling a request awaiting its application fee, twice, then paying 
     expect(await statusOf('internal.main', id)).toEqual(reads(kind, 1));
     // The invoices page: the two cancelled bills and the paid one, each with its own number and the fee in force.
     expect(await invoicesOf(w.as['internal.main'], id)).toEqual(
-      [...numbers, last.number].map((number, i) => ({ number, ...applicationFee(), status: i < 2 ? 4 : 2, label: billReads(i < 2 ? 4 : 2) })),
+      [...numbers, last.number].map((number, i) => ({ number, ...(amounts[i] ?? applicationFee()), status: i < 2 ? 4 : 2, label: billReads(i < 2 ? 4 : 2) })),
     );
+    expect(amounts[1]).not.toEqual(amounts[0]);
+    await changeSettings((v) => ({ ...v, fees: { ...v.fees, application: v.fees.application - 250 } }));
   }, 120_000);
 });
 
@@ -141,6 +154,9 @@ describe('a cancellation racing the payment of the same bill', () => {
       expect(cancel.statusCode, cancel.body).toBe(409);
       expect([cancel.statusCode, cancel.json().error.code, cancel.json().error.message]).toEqual([409, 'BillAlreadyPaid', ERRORS[lang].BillAlreadyPaid]);
     }
+    // Nor can staff waive it.
+    const waive = await send(w.as.registration, draft.id, 'GRANT_DISCOUNT', version, { percent: 100, reason: 'Charity kitchen' }, 'en');
+    expect([waive.statusCode, waive.json().error.message]).toEqual([409, ERRORS.en.BillAlreadyPaid]);
     expect(await versionOf(draft.id)).toBe(version);
     expect((await invoicesOf(w.as['internal.main'], draft.id)).map((b) => b.status)).toEqual([2]);
     // The portal's next callback tells the request: it moves on, and no money waits for a refund.
