@@ -234,8 +234,12 @@ async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectConte
   return cert.products.filter((p) => !seen.has(productKey(p)));
 }
 
-/** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
+/**
+ * Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. A request
+ * made free of charge (100% discount, spec 02 section 4) has none: its later years are free as well.
+ */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
+  if (Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0) >= 100) return undefined;
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
   if (option !== 'yearly' || years <= 1 || (certificateKind !== 'internal' && certificateKind !== 'external')) return undefined;
   return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7 };

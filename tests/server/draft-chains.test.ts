@@ -322,6 +322,31 @@ describe('a free request (spec 02 section 4: "a request can be free of charge (1
   }, 180_000);
 });
 
+describe('a request made free at its certificate fee, paid yearly', () => {
+  it('the waived certificate fee leaves no yearly instalment to pay later', async () => {
+    const kind = 'internalCertificate';
+    const draft = await completeDraft(w.as['internal.main'], kind, FACILITY);
+    const walked = await walk(w, draft.id, { applicant: 'internal.main', until: 16, option: 'yearly' });
+    expect(walked.request.status.code, JSON.stringify(walked.steps)).toBe(16);
+    const waived = (await billsOf(w.as['internal.main'], draft.id)).at(-1)!;
+    expect(waived.feeKind.code).toBe('certificate');
+    await accept(w.as.registration, draft.id, 'GRANT_DISCOUNT', { percent: 100, reason: 'Charity kitchen: free of charge' });
+    const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, payBills: false });
+    expect(request.status.code, JSON.stringify(steps)).toBe(25);
+    expect((await billsOf(w.as['internal.main'], draft.id)).find((b) => b.id === waived.id)?.status.code).toBe(4);
+    const [cert] = await certificatesOf(w, w.as['internal.main'], draft.id);
+    // No anniversary bills a free certificate: none is armed, and nothing is ever billed on the certificate.
+    const armed = await w.t.database.db
+      .select()
+      .from(workflowTimers)
+      .where(and(eq(workflowTimers.requestId, cert.id), eq(workflowTimers.event, 'INSTALLMENT_DUE'), isNull(workflowTimers.firedAt), isNull(workflowTimers.cancelledAt)));
+    expect(armed).toEqual([]);
+    expect(await billsOf(w.as['internal.main'], cert.id)).toEqual([]);
+    // The request's own invoices: the bills paid before the waiver, and the waived one cancelled; none awaits payment.
+    expect((await billsOf(w.as['internal.main'], draft.id)).filter((b) => b.status.code === 1)).toEqual([]);
+  }, 180_000);
+});
+
 describe('the main user and a delegate on the same draft at once', () => {
   const kind = 'internalCertificate';
   const production = (r: RequestJson) => r.data.production as Record<string, unknown>;
