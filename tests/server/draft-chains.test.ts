@@ -11,8 +11,10 @@ import { billsOf, certificatesOf, createWorld, fireTimer, money, payBill, portal
 /**
  * The lifecycle of drafts and of requests before and around payment, over HTTP (spec 02 section 4, workflow items 6
  * and 8 and "Other rules on states"): cancelling while a bill awaits payment, a payment racing that cancellation,
- * automatic deletion, free submissions, two delegates on one draft, and the doors closed after payment. Each scenario
- * asserts what a person reads (status and label in both languages, the invoices list) and that a refusal moved nothing.
+ * automatic deletion (and the files that go with a deleted draft), requests made free (at submission, and at the
+ * certificate fee after choosing to pay yearly), two delegates on one draft, and the doors closed after payment. Each
+ * scenario asserts what a person reads (status and label in both languages, the invoices list) and that a refusal
+ * moved nothing. Amounts come from the settings in force.
  */
 let w: World;
 beforeAll(async () => {
