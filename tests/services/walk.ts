@@ -111,10 +111,10 @@ export async function billsOf(c: Client, requestId: string): Promise<BillJson[]>
 export const money = (b: Pick<BillJson, 'amount' | 'vat' | 'total'>) => ({ amount: b.amount, vat: b.vat, total: b.total });
 
 /**
- * Pays a bill as the government payment portal reports it: a payment the portal registered for the bill's total, then
- * its signed server-to-server callback. Returns the callback's answer.
+ * A payment the government payment portal registered for the bill's total, and its signed server-to-server callback
+ * (POST /api/payments/callback), which `post` delivers (again, as the portal retries it).
  */
-export async function payBill(t: TestApp, billId: string, bill: { number: string; total: string }) {
+export async function portalPayment(t: TestApp, billId: string, bill: { number: string; total: string }) {
   const portalPaymentId = `pay-${randomUUID()}`;
   const paymentReference = String(Date.now()).slice(-12).padStart(12, '0');
   await t.database.db.insert(payments).values({ billId, portalPaymentId, amount: bill.total, returnPath: '/bills' });
@@ -126,13 +126,20 @@ export async function payBill(t: TestApp, billId: string, bill: { number: string
     amount: bill.total,
     timestamp: new Date().toISOString(),
   };
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/callback',
-    payload: { ...fields, signature: signCallback(fields, t.app.config.PAYMENT_CALLBACK_SECRET) },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { billId: string; outcome: string; changed: boolean };
+  const payload = { ...fields, signature: signCallback(fields, t.app.config.PAYMENT_CALLBACK_SECRET) };
+  return {
+    paymentReference,
+    async post() {
+      const res = await t.app.inject({ method: 'POST', url: '/api/payments/callback', payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { billId: string; outcome: string; changed: boolean };
+    },
+  };
+}
+
+/** Pays a bill as the government payment portal reports it (portalPayment, delivered once). Returns the callback's answer. */
+export async function payBill(t: TestApp, billId: string, bill: { number: string; total: string }) {
+  return (await portalPayment(t, billId, bill)).post();
 }
 
 const engineOf = (t: TestApp) => t.app.engine as unknown as EmbeddedEngine;

@@ -10,4 +10,9 @@ registerErrorStatus({
   BillNotPayable: 409,
   /** The payment window of the bill has passed (spec 02 section 8: request expired for late payment). */
   BillExpired: 409,
+  /**
+   * The bill was paid on the portal and the request is about to hear it: cancelling (or waiving) it now would lose the
+   * payment, so the cancellation is refused (workflows/effects.ts effect.cancelBill).
+   */
+  BillAlreadyPaid: 409,
 });

@@ -17,7 +17,7 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
-import { lockRequestAttachments } from '../attachments/service';
+import { lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertStillUsable } from './still-usable';
@@ -156,10 +156,15 @@ export interface SendBody {
   payload?: Record<string, unknown>;
 }
 
+/** A draft is the state every request service names 'draft' (machines/fragments/common.ts draftState), at any depth. */
+const isDraftState = (stateValue: string) => stateValue === 'draft' || stateValue.endsWith('.draft');
+
 /**
  * Sends an event to a request on behalf of a person. Returns the request as the event left it, and the notices the
  * person should read (products excluded because the certificate already lists them). `alsoWrite` goes with the
  * event itself (SendOptions.alsoWrite: the call's audit row), not with an EDIT a submission sends before it.
+ * A submission freezes the request's files; a cancellation that sends it back to draft (spec 02 section 4: "moves it
+ * back to draft") opens them again, as any draft's are.
  */
 export async function sendRequestEvent(
   app: FastifyInstance,
@@ -175,7 +180,9 @@ export async function sendRequestEvent(
   if (!timing.length && !READS_REQUEST_FIRST.has(body.type)) {
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
-    return { view: await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options), notices: [] };
+    const view = await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options);
+    if (body.type === 'CANCEL' && isDraftState(view.stateValue)) await unlockRequestAttachments(app.db, view.id);
+    return { view, notices: [] };
   }
   const view = await visibleRequest(app, id, actor);
   admit(view);
