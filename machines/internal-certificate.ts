@@ -1,5 +1,21 @@
 import type { MachineDefinition } from './definition';
-import { INTERNAL_READINGS, internalRequestMachine } from './internal-request';
+import { INTERNAL_READINGS, INTERNAL_READING_V2, internalRequestMachine } from './internal-request';
+
+const OPTIONS = {
+  kind: 'internalCertificate',
+  codes: {
+    draft: 0,
+    newRequest: 1,
+    applicationFee: 2,
+    applicationFeeExpired: 3,
+    underRegistrationReview: 4,
+    returned: 5,
+    rejected: 15,
+    completed: 25,
+  },
+  certificateFeeKind: 'certificate',
+  issueEffect: { type: 'effect.issueCertificate', params: { certificateKind: 'internal' } },
+} as const;
 
 export const internalCertificateV1: MachineDefinition = {
   kind: 'internalCertificate',
@@ -7,24 +23,18 @@ export const internalCertificateV1: MachineDefinition = {
   title: 'Internal facility Halal certificate',
   catalogue: 'Internal service full set (0 to 33)',
   requestTypes: [201, 1],
-  machine: internalRequestMachine({
-    kind: 'internalCertificate',
-    codes: {
-      draft: 0,
-      newRequest: 1,
-      applicationFee: 2,
-      applicationFeeExpired: 3,
-      underRegistrationReview: 4,
-      returned: 5,
-      rejected: 15,
-      completed: 25,
-    },
-    certificateFeeKind: 'certificate',
-    issueEffect: { type: 'effect.issueCertificate', params: { certificateKind: 'internal' } },
-  }),
+  machine: internalRequestMachine(OPTIONS),
   readings: [
     'Request type 201 and its other spelling 1 both start this machine.',
     'The draft, registration and returned codes 106, 204 and 205 of the same catalogue belong to the renewal (internal renewal machine); this one uses 0, 4 and 5.',
     ...INTERNAL_READINGS,
   ],
+};
+
+/** Version 2: only audit staff who may submit a plan take a plan to draft; no discount on a stopped request. */
+export const internalCertificateV2: MachineDefinition = {
+  ...internalCertificateV1,
+  version: 2,
+  machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true }),
+  readings: [...internalCertificateV1.readings, INTERNAL_READING_V2],
 };

@@ -62,6 +62,10 @@ export function internalRequestMachine(o: {
   codes: InternalCodes;
   certificateFeeKind: 'certificate' | 'renewal';
   issueEffect: { type: 'effect.issueCertificate' | 'effect.renewCertificate'; params: EffectParams['effect.issueCertificate'] };
+  /** Version 2 on: see AuditCycleOptions.plannersTakePlans. */
+  plannersTakePlans?: boolean;
+  /** Version 2 on: no discount offered on a stopped request (withStaffNotes). */
+  noDiscountWhenStopped?: boolean;
 }) {
   const policies = P.internalRequest;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -82,6 +86,7 @@ export function internalRequestMachine(o: {
       reject: { target: '#rejected' },
       issue: { guard: { permission: policies.committeeReview, relation: 'reviewer' }, target: '#completed', actions: o.issueEffect },
       cancelPayment: { target: '#draft', actions: 'resetToDraft' },
+      ...(o.plannersTakePlans ? { plannersTakePlans: true } : {}),
     };
     return auditCycle(options);
   };
@@ -127,7 +132,7 @@ export function internalRequestMachine(o: {
         meta: { status: c.completed, description: 'Completed: the certificate is issued.' },
       },
       deleted: deletedState,
-    }, P.portals.halalCenter),
+    }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
   });
 }
 
@@ -145,3 +150,7 @@ export const INTERNAL_READINGS = [
   'The certificate is issued (32/33 -> 25) by a decision-committee member, the department that approved it.',
   'Rejection (15) and completion (25) are final: nothing can be edited or cancelled afterwards.',
 ] as const;
+
+/** Version 2 of the internal certificate and renewal: who may take a plan to draft. */
+export const INTERNAL_READING_V2 =
+  'Version 2: a plan to draft (6/18) or a returned plan (8/20) is taken only by audit staff who may submit a plan (AuditAndInspection.SubmitPlan); a technical auditor (SubmitReport only) takes the request from the plan approved on (28/29). In version 1 a technical auditor could take the plan, and then nobody could send it until the assignment was cancelled. Version 2 also offers no discount on a stopped request (3, 30/31): nothing bills it again, so a discount there changed nothing.';

@@ -4,8 +4,8 @@ import { MACHINE_KINDS, type MachineKind } from './types';
 import { cbDesignationV1, cbDesignationV2 } from './cb-designation';
 import { cbRenewalV1, cbRenewalV2 } from './cb-renewal';
 import { cbAddCategoriesV1 } from './cb-add-categories';
-import { internalCertificateV1 } from './internal-certificate';
-import { internalRenewalV1 } from './internal-renewal';
+import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
+import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
 import { internalAddProductsV1 } from './internal-add-products';
 import { internalHalalMarkV1 } from './internal-halal-mark';
 import { externalCertificateV1 } from './external-certificate';
@@ -30,7 +30,9 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   cbRenewalV2,
   cbAddCategoriesV1,
   internalCertificateV1,
+  internalCertificateV2,
   internalRenewalV1,
+  internalRenewalV2,
   internalAddProductsV1,
   internalHalalMarkV1,
   externalCertificateV1,

@@ -54,7 +54,7 @@ export type ParsedEvent = { ok: true; payload: Record<string, unknown> } | { ok:
 export function parseEvent(
   kind: MachineKind,
   event: { type: string; [key: string]: unknown },
-  context: { data?: unknown },
+  context: { data?: unknown; openNonConformities?: unknown; returnedSections?: unknown },
   services: ServiceRegistry = SERVICES,
 ): ParsedEvent {
   const schema = eventSchemas[kind]?.[event.type as EventType];
@@ -63,12 +63,22 @@ export function parseEvent(
   const base = schema.safeParse(raw);
   if (!base.success) return { ok: false, issues: issuesOfZod(base.error) };
   const payload = base.data as Record<string, unknown>;
+  const answers = OPEN_NON_CONFORMITY_ANSWERS[event.type];
+  if (answers) {
+    const issues = openNonConformityIssues(answers, payload[answers.field] as { nonConformityId: string }[], context.openNonConformities);
+    if (issues.length) return { ok: false, issues };
+  }
   const def = serviceOf(kind, services);
   if (!def) return { ok: true, payload };
   const stored = (context.data && typeof context.data === 'object' ? context.data : {}) as Record<string, unknown>;
   const toIssues = (list: { path: string; message: string; params?: Record<string, unknown> }[]) =>
     list.map((i) => ({ field: i.path, message: i.message, ...(i.params ? { params: i.params } : {}) }));
   if (event.type === 'EDIT') {
+    // A request returned by section (returnedSections, cleared on resubmission) takes edits of those sections only:
+    // say which section is refused rather than "not allowed now" (the machine's guard holds the same rule).
+    const returned = Array.isArray(context.returnedSections) ? (context.returnedSections as string[]) : [];
+    const outside = returned.length ? Object.keys(payload.data as Record<string, unknown>).filter((k) => !returned.includes(k)) : [];
+    if (outside.length) return { ok: false, issues: outside.map((k) => ({ field: k, message: EventMessage.sectionNotReturned })) };
     const parsed = parseDraftSections(def, payload.data as Record<string, unknown>);
     if (!parsed.ok) return { ok: false, issues: toIssues(parsed.issues) };
     const size = checkRequestSize({ ...stored, ...parsed.data });
@@ -87,6 +97,35 @@ export function parseEvent(
     if (!checked.ok) return { ok: false, issues: toIssues(checked.issues) };
   }
   return { ok: true, payload };
+}
+
+/** Events that answer the open non-conformities one by one: the list field, and the messages of a stray or missing answer. */
+const OPEN_NON_CONFORMITY_ANSWERS: Record<string, { field: string; notOpen: string; missing: string } | undefined> = {
+  SUBMIT_CORRECTIVE_ACTIONS: { field: 'actions', notOpen: EventMessage.correctiveActionNotOpen, missing: EventMessage.correctiveActionMissing },
+  DECIDE_CORRECTIVE_ACTIONS: { field: 'decisions', notOpen: EventMessage.decisionNotOpen, missing: EventMessage.decisionMissing },
+};
+
+/**
+ * Spec 02 section 4 step 4: the applicant answers the open non-conformities (after a rejection, only the rejected
+ * ones) with corrective actions, and the auditor decides those actions: each open one once, none left out, and none
+ * that is not open (an accepted finding is not answered again, nor reopened by a decision).
+ */
+function openNonConformityIssues(
+  answers: { field: string; notOpen: string; missing: string },
+  items: readonly { nonConformityId: string }[],
+  openIds: unknown,
+): EventIssue[] {
+  const open = new Set(Array.isArray(openIds) ? (openIds as string[]) : []);
+  const seen = new Set<string>();
+  const issues: EventIssue[] = [];
+  items.forEach((a, i) => {
+    const field = `${answers.field}.${i}.nonConformityId`;
+    if (!open.has(a.nonConformityId)) issues.push({ field, message: answers.notOpen });
+    else if (seen.has(a.nonConformityId)) issues.push({ field, message: EventMessage.duplicateNonConformity });
+    seen.add(a.nonConformityId);
+  });
+  if ([...open].some((id) => !seen.has(id))) issues.push({ field: answers.field, message: answers.missing });
+  return issues;
 }
 
 /** The first data of a new request goes by the rules of an edit (its sections parsed by their draft schemas). */

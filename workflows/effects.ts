@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
-import { billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
+import { attachments, billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import { certificateBehind } from './certificate-behind';
 import type { Actor } from '../machines/actor';
@@ -246,8 +246,12 @@ async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectConte
   return cert.products.filter((p) => !seen.has(productKey(p)));
 }
 
-/** Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. */
+/**
+ * Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. A request
+ * made free of charge (100% discount, spec 02 section 4) has none: its later years are free as well.
+ */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
+  if (Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0) >= 100) return undefined;
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
   if (option !== 'yearly' || years <= 1 || (certificateKind !== 'internal' && certificateKind !== 'external')) return undefined;
   return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7 };
@@ -315,14 +319,25 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
 
   /** The request's bill is cancelled (4); a line not yet invoiced is dropped from the month's invoice. */
   'effect.cancelBill': async (tx, _params, ctx) => {
-    await tx.update(billLines).set({ status: 'cancelled' }).where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')));
+    const lines = await tx
+      .update(billLines)
+      .set({ status: 'cancelled' })
+      .where(and(eq(billLines.requestId, ctx.request.id), eq(billLines.status, 'pending')))
+      .returning({ id: billLines.id });
     const bill = await currentBill(tx, ctx.request.id);
+    // The bill this payment state issued was paid on the portal, the request not yet told (it is, on the portal's next
+    // callback): cancelling would lose the payment, so the cancellation is refused and the payment moves the request on.
+    // (A request waiting with an invoice line has no bill of this step: its latest bill is an earlier one.)
+    if (!lines.length && bill?.status === 2 && !bill.bulk) throw new AppError('BillAlreadyPaid');
     if (bill && !bill.bulk) await ctx.entities.send(bill.id, { type: 'CANCEL' });
     // A mark package's credit is given back with its bill: it was never used for marks.
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },
   'effect.expireBill': async (tx, _params, ctx) => {
     const bill = await currentBill(tx, ctx.request.id);
+    // Paid on the portal before the window ended, the request not yet told: the payment wins. The deadline's timer
+    // fails and is retried each sweep until the portal's next callback moves the request on (and cancels it).
+    if (bill?.status === 2 && !bill.bulk) throw new AppError('BillAlreadyPaid');
     if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },
@@ -500,9 +515,13 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       });
     }
   },
-  /** The draft leaves every list; its row and history stay for the audit trail. */
+  /**
+   * The draft leaves every list; its row and history stay for the audit trail. Its files go with it ("deletes the
+   * draft"): no one downloads or lists them any more (a renewal names its certified request's files, never a draft's).
+   */
   'effect.deleteDraft': async (tx, _params, ctx) => {
     await tx.update(requests).set({ deletedAt: ctx.now }).where(eq(requests.id, ctx.request.id));
+    await tx.update(attachments).set({ deletedAt: ctx.now }).where(and(eq(attachments.requestId, ctx.request.id), isNull(attachments.deletedAt)));
   },
   /**
    * The delegate (the account the ACKNOWLEDGE event named) becomes a member of the facility with the delegated

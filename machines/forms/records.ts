@@ -120,6 +120,8 @@ export const ZCertificate = z.object({
       netWeight: z.number().optional(),
       unit: z.number().optional(),
       slaughterFacility: z.string().optional(),
+      /** Spec 02 section 4 / 8 (119): its category is outside the designation of the CB that issued the certificate. */
+      deactivated: z.boolean().optional(),
     }),
   ),
   issuedAt: ZDualDate,

@@ -40,6 +40,11 @@ export interface AuditCycleOptions {
   issue: Branch & { guard: Omit<MayParams, 'when'> };
   /** Where cancelling a payment leads (back to draft). */
   cancelPayment: Branch;
+  /**
+   * Only staff who may submit a plan take a plan to draft (plan and returned plan). Versions recorded before this
+   * option let any audit employee take it, so a technical auditor (report only) could hold a plan nobody else could send.
+   */
+  plannersTakePlans?: boolean;
 }
 
 /**
@@ -58,11 +63,12 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
   const meta = (status: number, description: string) => ({ status, description });
 
   // AddAuditPlan saves a first plan, EditAuditPlan changes a returned one; SubmitPlan sends either to the applicant.
+  const planners = o.plannersTakePlans ? { review: p.auditSubmitPlan, others: p.auditAssignToOthers } : audit;
   const planDrafting = (status: number, savePermission: string, description: string): RequestStateConfig => ({
     tags: ['audit'],
     meta: meta(status, description),
     on: {
-      ...assignmentHandlers(audit),
+      ...assignmentHandlers(planners),
       SAVE_PLAN: { guard: may(auditor(savePermission)), actions: 'savePlan' },
       SUBMIT_PLAN: { guard: may(auditor(p.auditSubmitPlan)), target: 'planApproval', actions: 'savePlan' },
       RETURN_TO_REGISTRATION: branches(auditor(p.auditSubmitPlan), [o.returnToRegistration]),

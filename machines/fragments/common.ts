@@ -97,8 +97,14 @@ export const deletedState: RequestStateConfig = {
  *   rest of the request free of charge (payment states declare their own GRANT_DISCOUNT, which waives the open bill).
  * Not in a draft that was never submitted (staff do not act on an applicant's unsent draft), not in final states.
  * Added to each resting state rather than to the root, because xstate still runs root transitions on a finished snapshot.
+ * `noDiscountWhenStopped`: not GRANT_DISCOUNT in a stopped request (its only events DELETE and DRAFT_EXPIRED): nothing
+ * bills it again, so a discount there changes nothing (machines recorded before this option offer it).
  */
-export function withStaffNotes<T extends Record<string, RequestStateConfig>>(states: T, staffPermission: string): T {
+export function withStaffNotes<T extends Record<string, RequestStateConfig>>(
+  states: T,
+  staffPermission: string,
+  o: { noDiscountWhenStopped?: boolean } = {},
+): T {
   const note = { guard: may({ permission: staffPermission }), actions: 'countNote' as const };
   const discount = { guard: may({ permission: P.payments.grantDiscount }), actions: 'grantDiscount' as const };
   const visit = (config: RequestStateConfig): RequestStateConfig => {
@@ -110,7 +116,8 @@ export function withStaffNotes<T extends Record<string, RequestStateConfig>>(sta
     const on = { ...(config.on ?? {}) } as Record<string, unknown>;
     on.ADD_NOTE = on.ADD_NOTE ? [...[on.ADD_NOTE].flat(), note] : note;
     const tags = [config.tags ?? []].flat();
-    if (!on.GRANT_DISCOUNT && !tags.includes('payment') && !tags.includes('final')) on.GRANT_DISCOUNT = discount;
+    const stopped = o.noDiscountWhenStopped === true && Object.keys(config.on ?? {}).every((e) => e === 'DELETE' || e === 'DRAFT_EXPIRED');
+    if (!on.GRANT_DISCOUNT && !stopped && !tags.includes('payment') && !tags.includes('final')) on.GRANT_DISCOUNT = discount;
     return { ...config, on: on as RequestStateConfig['on'] };
   };
   return Object.fromEntries(Object.entries(states).map(([k, v]) => [k, visit(v)])) as T;

@@ -107,7 +107,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     titleKey: 'services:externalCertificate.title',
     facilityTypes: ['external', 'cb'],
     subject: { type: 'facility' },
-    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbDesignationValid' }, { type: 'notBlockedByExpiredCertificate' }],
     sections,
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation', 'externalFacilityNotTaken', 'foodAuthorityProducts'],
     outcome: 'issuesCertificate',
@@ -130,7 +130,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     requestType: 10,
     titleKey: 'services:externalRenewal.title',
     subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
-    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'renewalWindow', threshold: 'expiringSoonDays' }, { type: 'oneOpenPerSubject' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbDesignationValid' }, { type: 'renewalWindow', threshold: 'expiringSoonDays' }, { type: 'oneOpenPerSubject' }],
     sections: renewalSections,
     serverChecks: ['attachmentsBelongToRequest', 'withinCbDesignation', 'foodAuthorityProducts'],
     outcome: 'issuesCertificate',
@@ -149,7 +149,7 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     titleKey: 'services:externalAddProducts.title',
     facilityTypes: ['external', 'cb'],
     subject: { type: 'certificate', certificateKinds: ['externalHalal'] },
-    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'validCertificate', certificateKinds: ['externalHalal'] }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbDesignationValid' }, { type: 'validCertificate', certificateKinds: ['externalHalal'] }],
     sections: addSections,
     // Like the internal add-products service (issue 14): added products stay inside the certificate's categories; new
     // categories come through the certificate's own add-categories route (ADD_CATEGORIES), not with a product.

@@ -193,7 +193,7 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     facilityTypes: facility === 'internal' ? ['internal'] : ['external', 'cb'],
     subject: { type: 'certificate', certificateKinds },
     preconditions: [
-      ...(facility === 'internal' ? [] : [{ type: 'cbAcceptanceValid' } as const]),
+      ...(facility === 'internal' ? [] : [{ type: 'cbAcceptanceValid' } as const, { type: 'cbDesignationValid' } as const]),
       { type: 'validCertificate', certificateKinds },
       { type: 'notBlockedByExpiredCertificate' },
     ],

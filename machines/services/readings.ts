@@ -24,6 +24,8 @@ export function preconditionText(p: Precondition): string {
       return 'no expired Halal certificate of the facility blocks its other services (spec 02 section 4)';
     case 'cbAcceptanceValid':
       return 'the conformity body’s acceptance / notification certificate has not expired';
+    case 'cbDesignationValid':
+      return 'a conformity body acting for a factory holds a designation certificate that is neither expired nor suspended';
     case 'oneOpenPerSubject':
       return 'one open request of this kind per certificate at a time';
   }
@@ -42,7 +44,8 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
     'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',
   externalFacilityNotTaken:
     'no other account holds a completed certificate request for the same foreign factory (spec 02 section 4). Reading: “another account” is another applicant (the factory’s own account, or a CB acting for it) whose request issued an external Halal certificate for the factory that has not expired; the external machines have no suspended status, so the request is not suspended but its SUBMIT is refused with the spec’s sentence (“this request is suspended; you may exit and cancel it”) and it stays a draft the user may cancel',
-  productsOnCertificate: 'every product named is on the certificate',
+  productsOnCertificate:
+    'every product named is on the certificate and not deactivated: for a certificate a conformity body issued, its category is still in that CB’s newest designation (spec 02 section 8, 119)',
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',
 };
 

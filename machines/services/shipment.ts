@@ -151,7 +151,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
     titleKey: 'services:shipment.title',
     facilityTypes: ['external', 'cb'],
     subject: { type: 'facility' },
-    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'notBlockedByExpiredCertificate' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbDesignationValid' }, { type: 'notBlockedByExpiredCertificate' }],
     sections,
     crossRules: [
       {

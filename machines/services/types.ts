@@ -35,6 +35,8 @@ export type Precondition =
   | { type: 'notBlockedByExpiredCertificate' }
   /** Spec 02 section 4 / 8: an expired acceptance or notification certificate blocks every CB service. */
   | { type: 'cbAcceptanceValid' }
+  /** A conformity body acting for a factory holds a designation that is neither expired nor suspended (spec 02 section 4: an expired certificate cannot be used). */
+  | { type: 'cbDesignationValid' }
   /** One open request of this kind per subject certificate at a time (a second renewal of the same certificate is refused). */
   | { type: 'oneOpenPerSubject' };
 

@@ -157,9 +157,10 @@ describe('machine conventions', () => {
   }
 
   it('the registry keeps versions and refuses unknown ones', () => {
-    // CB designation and renewal gained their bills in version 2, the Halal mark its staff cancellation, the shipment
-    // its paid wait for a valid factory certificate; version 1 stays for requests started on it.
-    const current: Partial<Record<MachineKind, number>> = { cbDesignation: 2, cbRenewal: 2, halalMark: 2, shipment: 2 };
+    // CB designation and renewal gained their bills in version 2, the Halal mark its staff cancellation, the internal
+    // certificate and renewal who takes a plan to draft, the shipment its paid wait for a valid factory certificate;
+    // version 1 stays for requests started on it.
+    const current: Partial<Record<MachineKind, number>> = { cbDesignation: 2, cbRenewal: 2, halalMark: 2, internalCertificate: 2, internalRenewal: 2, shipment: 2 };
     for (const kind of MACHINE_KINDS) {
       expect(registry[kind].current).toBe(current[kind] ?? 1);
       expect(registry[kind].versions[1]).toBe(getMachine(kind, 1));

@@ -53,15 +53,16 @@ describe('who may send what, in which state', () => {
     expect(d.snapshot.context.assigneeUserId).toBeNull();
   });
 
-  it('assigning someone else needs the queue’s AssignToOthers: a technical auditor may only take the request', () => {
+  it('assigning someone else needs the queue’s AssignToOthers; a technical auditor takes no plan to draft', () => {
     const d = underRegistrationReview().send('ACCEPT', people.registration);
     expect(d.status).toBe(6);
-    expect(d.allowed(people.technicalAuditor).sort()).toEqual(['ADD_NOTE', 'ASSIGN_TO_ME']);
+    // Version 2: a plan is taken by staff who may submit it (a technical auditor holding it would block it).
+    expect(d.allowed(people.technicalAuditor).sort()).toEqual(['ADD_NOTE']);
     expect(d.allowed(people.teamLeader)).toEqual(expect.arrayContaining(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_PLAN', 'SAVE_PLAN']));
     expect(d.allowed(people.auditEmployee)).not.toContain('ASSIGN_TO_EMPLOYEE');
     expect(d.tries('ASSIGN_TO_EMPLOYEE', people.technicalAuditor, { assigneeUserId: 'tech-1' })).toBe(false);
-    d.send('ASSIGN_TO_ME', people.technicalAuditor);
-    // Assigned to the technical auditor: the team leader may no longer submit the plan, only reassign.
+    d.send('ASSIGN_TO_ME', people.auditEmployee);
+    // Assigned to the audit employee: the team leader may no longer submit the plan, only reassign.
     expect(d.allowed(people.teamLeader)).not.toContain('SUBMIT_PLAN');
     expect(d.allowed(people.teamLeader)).toContain('ASSIGN_TO_EMPLOYEE');
   });

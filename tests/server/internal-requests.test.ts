@@ -138,8 +138,10 @@ describe('POST /api/internal-requests/:id/submit', () => {
     });
     expect(back.json().status.code).toBe(5);
     const version = back.json().version;
-    // The machine does not take an edit of a section that was not returned (409, nothing written).
-    expect((await save(applicant, r.id, version, { factory: FORM.factory })).statusCode).toBe(409);
+    // An edit of a section that was not returned is refused naming that section (400, nothing written).
+    const outside = await save(applicant, r.id, version, { factory: FORM.factory });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['factory'], message: 'Only the sections returned for correction can be edited' })]);
     const fixed = await save(applicant, r.id, version, { products: [{ ...FORM.products[0], netWeight: '0.95' }] });
     expect(fixed.statusCode).toBe(200);
     const res = await submit(applicant, r.id, fixed.json().version);

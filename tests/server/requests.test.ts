@@ -354,7 +354,7 @@ describe('an expired Halal certificate blocks the facility’s other services un
     try {
       const before = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));
       const res = await external.post('/api/requests?lang=en', { kind: 'shipment', facilityId: 'exf-anatolia-meat' });
-      expect(res.statusCode).toBe(403);
+      expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'FacilityCertificateExpired' });
       expect(res.json().error.message).toContain('HC-TEST-EXPIRED');
       const after = await t.app.db.select().from(requests).where(eq(requests.facilityPublicId, 'exf-anatolia-meat'));

@@ -155,7 +155,7 @@ describe('a shipment drafted against a valid certificate whose certificate then 
     const before = await stored(draft.id);
     for (const lang of ['ar', 'en'] as const) {
       const res = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
-      expect(res.statusCode, res.body).toBe(403);
+      expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'FacilityCertificateExpired', message: tFor(lang)('errors:FacilityCertificateExpired', { number: factoryCert.number }) });
     }
     expect(await stored(draft.id)).toEqual(before);

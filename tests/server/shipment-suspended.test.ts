@@ -118,7 +118,7 @@ describe('a shipment whose factory certificate is suspended or expires after sub
     // Valid again: the same bill is paid at the portal and the shipment certificate issued.
     const started = await startPayment('external', bill.id, 'en');
     expect(started.statusCode, started.body).toBe(200);
-    expect((await portalPaid(w.t, started.json(), bill)).outcome).toBe('paid');
+    expect((await portalPaid(w.t, started.json(), bill).post()).outcome).toBe('paid');
     await fireDue(w.t);
     await completedAndCertified(id);
   });
@@ -129,7 +129,7 @@ describe('a shipment whose factory certificate is suspended or expires after sub
     expect(started.statusCode, started.body).toBe(200);
     await lapse();
     try {
-      expect((await portalPaid(w.t, started.json(), bill)).outcome).toBe('paid');
+      expect((await portalPaid(w.t, started.json(), bill).post()).outcome).toBe('paid');
       await fireDue(w.t);
       expect(await statusOf('external', id)).toEqual(inProgress());
       for (const lang of ['ar', 'en'] as const) {
@@ -178,7 +178,7 @@ describe('a Halal-mark package whose certificate is suspended or expires before 
     }
     const started = await startPayment('internal.main', bill.id, 'en');
     expect(started.statusCode, started.body).toBe(200);
-    await portalPaid(w.t, started.json(), bill);
+    await portalPaid(w.t, started.json(), bill).post();
     await fireDue(w.t);
     expect((await statusOf('internal.main', mark.id)).en.code).toBe(1005);
     // Paid for what it was billed (an earlier package's unused tags may be credited on it: workflows/mark-credit.ts).

@@ -37,13 +37,13 @@ export async function designationOf(w: World, cbPublicId: string): Promise<{ id:
 }
 
 export async function createWorld(): Promise<World> {
-  // The commercial registry and the food authority answer the submission checks over HTTP, as in production.
+  // The commercial registry, the food authority and the payment portal answer the submission checks over HTTP, as in production.
   const sims = await startSimulators();
   const app = await createTestApp({
     LOGIN_RATE_LIMIT_PER_MINUTE: '100',
     CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
     FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
-    // Starting a payment (POST /api/bills/:id/pay) registers it at the portal, over HTTP too.
+    // A payment started by a person (POST /api/bills/:id/pay) is registered at the portal's simulator.
     PAYMENT_PORTAL_URL: `${sims.url}${PAYMENT_PORTAL_SIMULATOR_PATH}`,
   });
   const t: TestApp = {
@@ -111,18 +111,18 @@ export async function billsOf(c: Client, requestId: string): Promise<BillJson[]>
 export const money = (b: Pick<BillJson, 'amount' | 'vat' | 'total'>) => ({ amount: b.amount, vat: b.vat, total: b.total });
 
 /**
- * Pays a bill as the government payment portal reports it: a payment the portal registered for the bill's total, then
- * its signed server-to-server callback. Returns the callback's answer.
+ * A payment the government payment portal registered for the bill's total, and its signed server-to-server callback
+ * (POST /api/payments/callback), which `post` delivers (again, as the portal retries it).
  */
-export async function payBill(t: TestApp, billId: string, bill: { number: string; total: string }) {
+export async function portalPayment(t: TestApp, billId: string, bill: { number: string; total: string }) {
   const portalPaymentId = `pay-${randomUUID()}`;
   const paymentReference = String(Date.now()).slice(-12).padStart(12, '0');
   await t.database.db.insert(payments).values({ billId, portalPaymentId, amount: bill.total, returnPath: '/bills' });
   return portalPaid(t, { paymentId: portalPaymentId, paymentReference }, bill);
 }
 
-/** The portal's signed callback that a payment (started at the portal, or by payBill) was paid. */
-export async function portalPaid(t: TestApp, payment: { paymentId: string; paymentReference: string }, bill: { number: string; total: string }) {
+/** The portal's signed callback that a payment (started at the portal, or by portalPayment) was paid; `post` delivers it. */
+export function portalPaid(t: TestApp, payment: { paymentId: string; paymentReference: string }, bill: { number: string; total: string }) {
   const fields = {
     paymentId: payment.paymentId,
     merchantReference: bill.number,
@@ -131,13 +131,20 @@ export async function portalPaid(t: TestApp, payment: { paymentId: string; payme
     amount: bill.total,
     timestamp: new Date().toISOString(),
   };
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/callback',
-    payload: { ...fields, signature: signCallback(fields, t.app.config.PAYMENT_CALLBACK_SECRET) },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { billId: string; outcome: string; changed: boolean };
+  const payload = { ...fields, signature: signCallback(fields, t.app.config.PAYMENT_CALLBACK_SECRET) };
+  return {
+    paymentReference: payment.paymentReference,
+    async post() {
+      const res = await t.app.inject({ method: 'POST', url: '/api/payments/callback', payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { billId: string; outcome: string; changed: boolean };
+    },
+  };
+}
+
+/** Pays a bill as the government payment portal reports it (portalPayment, delivered once). Returns the callback's answer. */
+export async function payBill(t: TestApp, billId: string, bill: { number: string; total: string }) {
+  return (await portalPayment(t, billId, bill)).post();
 }
 
 const engineOf = (t: TestApp) => t.app.engine as unknown as EmbeddedEngine;

@@ -293,6 +293,14 @@ export async function lockRequestAttachments(db: Db | Tx, requestId: string): Pr
 }
 
 /**
+ * Opens a request's files again when it is back in draft (cancelled while awaiting payment): its submission no longer
+ * stands, so they are removed and replaced as any draft's files are. Files of other requests it names stay as they are.
+ */
+export async function unlockRequestAttachments(db: Db | Tx, requestId: string): Promise<void> {
+  await db.update(attachments).set({ lockedAt: null }).where(and(eq(attachments.requestId, requestId), isNull(attachments.deletedAt)));
+}
+
+/**
  * "At least one attachment required" (spec 02 section 8): refuses when the request lacks a file of a required
  * category; each missing category is a validation detail `attachments.<category>`.
  */

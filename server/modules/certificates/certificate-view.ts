@@ -6,6 +6,7 @@ import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import { toDualDate, type DualDate } from '../public/calendar';
 import { publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
+import { cbCoverage } from '../requests/server-checks';
 import { verificationUrl } from './qr';
 import { cancelledMarkIds, markCertificate } from './mark-state';
 
@@ -34,7 +35,8 @@ export interface CertificateView {
   issuer: PartyView | null;
   scope: string | null;
   categories: string[];
-  products: CertificateRow['products'];
+  /** `deactivated` (119): the product's category is outside its issuing CB's designation now. */
+  products: (CertificateRow['products'][number] & { deactivated?: true })[];
   issuedAt: DualDate;
   validFrom: DualDate;
   expiresAt: DualDate;
@@ -95,7 +97,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     issuer: cert.cbPublicId ? party(cert.cbPublicId) : null,
     scope: cert.scope,
     categories: cert.categories,
-    products: cert.products,
+    products: await withDeactivated(db, cert),
     issuedAt: toDualDate(cert.issuedAt),
     validFrom: toDualDate(cert.validFrom),
     expiresAt: toDualDate(cert.expiresAt),
@@ -105,6 +107,16 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     requestNumber: request?.number ?? null,
     certificate: mark ? await markCertificate(db, cert.id) : null,
   };
+}
+
+/**
+ * The certificate's products, each under a category its issuing CB's designation no longer covers marked deactivated
+ * (spec 02 section 4, 119), as the mark and shipment checks refuse them; a certificate the Halal center issued has none.
+ */
+async function withDeactivated(db: Db, cert: CertificateRow): Promise<CertificateView['products']> {
+  const active = cert.products.length && cert.kind === 'externalHalal' ? await cbCoverage(db, cert.cbPublicId) : null;
+  if (!active) return cert.products;
+  return cert.products.map((p) => (p.category && !active.has(p.category) ? { ...p, deactivated: true as const } : p));
 }
 
 /** Whether the certificate (or mark) has its lifecycle's workflow: an id read, not the workflow itself. */

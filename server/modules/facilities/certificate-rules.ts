@@ -57,6 +57,18 @@ export async function assertDelegationAllowed(db: Db, facility: FacilityRow, now
 }
 
 /**
+ * A conformity body serves factories (their certificates, changes, marks and shipments) only under a designation it may
+ * use: spec 02 section 4 "an expired certificate cannot be used and must be renewed", read for the CB's own designation
+ * as the delegation rule (section 8) reads it: its newest designation neither expired nor suspended. A CB that holds
+ * none yet is left to the designation checks of the submission (README, choices). Other facilities: nothing to check.
+ */
+export async function assertCbDesignationUsable(db: Db, facility: FacilityRow, now = new Date()): Promise<void> {
+  if (facility.type !== 'ConformityBody') return;
+  const cert = await latestCertificate(db, facility.publicId, QUALIFYING_KIND.ConformityBody);
+  if (cert && isExpiredOrSuspended(cert, now)) throw new AppError('CbDesignationNotUsable', { number: cert.number });
+}
+
+/**
  * CB-00009: a CB holding a valid designation certificate cannot be edited from its profile: its data is what the
  * certificate was issued on, and changes go through a renewal (UpdateConformityBodyForCbRenewal).
  */

@@ -33,6 +33,7 @@ export const FacilityErrors = {
   MainUserProtected: 409,
   NotFacilityMember: 404,
   DelegationCertificateBlocked: 400,
+  CbDesignationNotUsable: 400,
   NationalIdInvalid: 400,
   DelegateIsSelf: 400,
   DelegateAlreadyMember: 409,

@@ -12,4 +12,9 @@ registerErrorStatus({
   BillExpired: 409,
   /** The Halal certificate a shipment or mark bill rests on is suspended or expired: payable once it is in force again. */
   BillCertificateNotInForce: 409,
+  /**
+   * The bill was paid on the portal and the request is about to hear it: cancelling (or waiving) it now would lose the
+   * payment, so the cancellation is refused (workflows/effects.ts effect.cancelBill).
+   */
+  BillAlreadyPaid: 409,
 });

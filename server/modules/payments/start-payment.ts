@@ -10,6 +10,7 @@ import { tFor, type Language } from '../../i18n';
 import { paymentPortalOf } from '../../adapters/payment-portal';
 import { assertMayPayBill, billServiceName, loadBill, mayPayBill } from './bill-view';
 import { toHalalas } from '../../../machines/services/fees';
+import { assertStillUsable } from '../requests/still-usable';
 import './errors';
 
 export interface StartedPayment {
@@ -66,7 +67,12 @@ export async function startPayment(
   assertMayPayBill(actor, bill);
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
+  // The certificate a shipment or mark bill's issue rests on first (its refusal names it and says when to pay), then
+  // the service's own preconditions: paying uses the certificate the request is about, refused while it is expired or
+  // suspended, or the factory taken.
   await assertCertificateInForce(app, bill, now);
+  const request = bill.requestId ? await app.engine.get(bill.requestId) : null;
+  if (request) await assertStillUsable(app, request, now);
 
   const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
   const created = await paymentPortalOf(app).createPayment({

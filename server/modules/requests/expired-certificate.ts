@@ -3,7 +3,8 @@ import type { Db } from '../../../db/client';
 import { certificates } from '../../../db/schema';
 import { AppError, registerErrorStatus } from '../../errors';
 
-registerErrorStatus({ FacilityCertificateExpired: 403 });
+// 400 like the other certificate refusals of a start, so the start page reads it as an answer (start-check), not an error.
+registerErrorStatus({ FacilityCertificateExpired: 400 });
 
 /** Requests an expired certificate does not block: renewing it is the way out. */
 const RENEWALS = new Set(['internalRenewal', 'externalRenewal', 'cbRenewal']);

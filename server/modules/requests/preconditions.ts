@@ -5,7 +5,7 @@ import type { OpenRenewalJson } from '../../../machines/forms/records';
 import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
-import { assertCbServicesAllowed } from '../facilities/certificate-rules';
+import { assertCbDesignationUsable, assertCbServicesAllowed } from '../facilities/certificate-rules';
 import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 
@@ -142,6 +142,8 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
       return assertNotBlockedByExpiredCertificate(i.db, i.facility.publicId, i.def.kind, i.now);
     case 'cbAcceptanceValid':
       return assertCbServicesAllowed(i.facility, i.now);
+    case 'cbDesignationValid':
+      return assertCbDesignationUsable(i.db, i.facility, i.now);
     case 'oneOpenPerSubject': {
       if (!i.subject) return;
       const openAbout = await openRequestsAbout(i.db, [i.def.kind], [{ facilityPublicId: i.facility.publicId, certificateId: i.subject.id }], i.requestId);

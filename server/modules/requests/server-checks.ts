@@ -110,8 +110,15 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     if (!i.subject) return [{ path: 'products', message: 'form.productNotOnCertificate' }];
     // A certified product is also known by its name under its brand, as its certificate's page shows it (without the
     // food-authority number): a mark may name it so.
-    const on = new Set(i.subject.products.flatMap((p) => [productKey(p), productKey({ nameEn: p.nameEn, brandEn: p.brandEn })]));
-    return i.projection.products.flatMap((p, index) => (on.has(productKey(p)) ? [] : [{ path: `products.${index}`, message: 'form.productNotOnCertificate' }]));
+    const on = new Map(i.subject.products.flatMap((p) => [[productKey(p), p] as const, [productKey({ nameEn: p.nameEn, brandEn: p.brandEn }), p] as const]));
+    const active = await cbCoverage(i.db, i.subject.cbPublicId);
+    return i.projection.products.flatMap((p, index): DataIssue[] => {
+      const certified = on.get(productKey(p));
+      if (!certified) return [{ path: `products.${index}`, message: 'form.productNotOnCertificate' }];
+      // Spec 02 section 4 / 8 (119): a product under a category its issuing CB's designation no longer covers is deactivated.
+      if (active && certified.category && !active.has(certified.category)) return [{ path: `products.${index}`, message: 'form.productDeactivatedOutsideCbDesignation', params: { product: certified.nameEn } }];
+      return [];
+    });
   },
 
   async markPackage(i) {
@@ -163,13 +170,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     const factory = i.projection.factoryPublicId;
     if (!factory) return [];
     const [applicant] = await i.db.select({ facilityPublicId: requests.facilityPublicId }).from(requests).where(eq(requests.id, i.requestId));
-    const taken = await i.db
-      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
-      .from(certificates)
-      .innerJoin(requests, eq(requests.id, certificates.requestId))
-      .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
-    // Another account: another applicant (the factory's own account, or a CB acting for it); its certificate not expired.
-    const other = taken.find((c) => c.by !== applicant?.facilityPublicId && c.status !== 2 && c.expiresAt.getTime() > i.now.getTime());
+    const other = await factoryTakenBy(i.db, factory, applicant?.facilityPublicId, i.now);
     return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
   },
 
@@ -348,3 +349,32 @@ export const sectionOf = <T>(def: ServiceDefinition, context: RequestContext, ke
 
 /** Category codes a selection covers, for checks over category sections. */
 export { coveredCategoryCodes };
+
+/**
+ * The external Halal certificate that holds a foreign factory for another account (externalFacilityNotTaken): issued by
+ * a request of another applicant facility than `applicantFacilityPublicId` (the factory's own account, or a CB acting
+ * for it), not expired. Read on submission and again before the request is paid (still-usable.ts).
+ */
+export async function factoryTakenBy(db: Db, factoryPublicId: string, applicantFacilityPublicId: string | undefined, now: Date): Promise<{ number: string } | undefined> {
+  const taken = await db
+    .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, by: requests.facilityPublicId })
+    .from(certificates)
+    .innerJoin(requests, eq(requests.id, certificates.requestId))
+    .where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
+  return taken.find((c) => c.by !== applicantFacilityPublicId && c.status !== 2 && c.expiresAt.getTime() > now.getTime());
+}
+
+/**
+ * The categories the newest designation of the CB that issued a certificate covers now (with their sub-categories), or
+ * null when the Halal center issued it or the CB holds no designation: then nothing is deactivated.
+ */
+export async function cbCoverage(db: Db, cbPublicId: string | null): Promise<Set<string> | null> {
+  if (!cbPublicId) return null;
+  const [designation] = await db
+    .select({ categories: certificates.categories })
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')))
+    .orderBy(desc(certificates.expiresAt))
+    .limit(1);
+  return designation ? coverageOf(designation.categories) : null;
+}

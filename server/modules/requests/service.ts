@@ -17,9 +17,10 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
-import { lockRequestAttachments } from '../attachments/service';
+import { lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
+import { assertStillUsable } from './still-usable';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
 import { fileOwners, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
 
@@ -143,8 +144,11 @@ const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string 
   if (OWN_CALLS_ONLY.has(request.kind)) throw new AppError(AppErrorCode.NotAuthorized);
 };
 
+/** The staff event that issues or changes the certificate (the applicant's payment is the other door: start-payment.ts). */
+export const USES_CERTIFICATE = 'ISSUE_CERTIFICATE';
+
 /** Events whose checks below need the request before the engine runs (the assignee's eligibility, files, submission). */
-const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT']);
+const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE]);
 
 export interface SendBody {
   type: string;
@@ -152,10 +156,15 @@ export interface SendBody {
   payload?: Record<string, unknown>;
 }
 
+/** A draft is the state every request service names 'draft' (machines/fragments/common.ts draftState), at any depth. */
+const isDraftState = (stateValue: string) => stateValue === 'draft' || stateValue.endsWith('.draft');
+
 /**
  * Sends an event to a request on behalf of a person. Returns the request as the event left it, and the notices the
  * person should read (products excluded because the certificate already lists them). `alsoWrite` goes with the
  * event itself (SendOptions.alsoWrite: the call's audit row), not with an EDIT a submission sends before it.
+ * A submission freezes the request's files; a cancellation that sends it back to draft (spec 02 section 4: "moves it
+ * back to draft") opens them again, as any draft's are.
  */
 export async function sendRequestEvent(
   app: FastifyInstance,
@@ -171,7 +180,9 @@ export async function sendRequestEvent(
   if (!timing.length && !READS_REQUEST_FIRST.has(body.type)) {
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
-    return { view: await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options), notices: [] };
+    const view = await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options);
+    if (body.type === 'CANCEL' && isDraftState(view.stateValue)) await unlockRequestAttachments(app.db, view.id);
+    return { view, notices: [] };
   }
   const view = await visibleRequest(app, id, actor);
   admit(view);
@@ -182,6 +193,9 @@ export async function sendRequestEvent(
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const notices: Notice[] = [];
   let expectedVersion = body.expectedVersion;
+  // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked
+  // once the machine allows the event (403/409 first).
+  if (body.type === USES_CERTIFICATE && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
   if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
     // Allowed at all? The machine answers first (403/409 before any data check).
     const allowed = await app.engine.allowedActions(view.id, actor);

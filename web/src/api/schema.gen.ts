@@ -8403,6 +8403,7 @@ export interface operations {
                             brandAr?: string;
                             brandEn?: string;
                             category?: string;
+                            deactivated?: boolean;
                             globalHsCode?: string;
                             hsCode?: string;
                             /** @enum {string} */

@@ -138,6 +138,12 @@ export function CertificatePage() {
                 {c.products.map((p, i) => (
                   <li key={i}>
                     {ar ? `${p.nameAr}${p.brandAr ? ` (${p.brandAr})` : ''}` : `${p.nameEn}${p.brandEn ? ` (${p.brandEn})` : ''}`}
+                    {p.deactivated && (
+                      <Text as="span" color="fg.error" data-testid="certificate-product-deactivated">
+                        {' — '}
+                        {t('requests:certificate.productDeactivated')}
+                      </Text>
+                    )}
                     {p.hsCode && (
                       <Text as="span" color="fg.muted">
                         {' — '}

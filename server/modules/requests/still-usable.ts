@@ -1,0 +1,62 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { certificates } from '../../../db/schema';
+import { isRequestKind, serviceOf, type Precondition } from '../../../machines/services';
+import type { RequestContext } from '../../../machines/types';
+import type { RequestView } from '../../../workflows/engine';
+import { AppError, registerErrorStatus } from '../../errors';
+import { findFacility } from '../facilities/access';
+import { assertPreconditions } from './preconditions';
+import { factoryTakenBy } from './server-checks';
+
+registerErrorStatus({ ExternalFacilityTaken: 409 });
+
+/**
+ * The preconditions that say the facility may still use what a request is about (spec 02 section 4: "an expired
+ * certificate cannot be used", "an expired internal certificate blocks issuing certificates and other services until
+ * renewed", "an expired notification or acceptance certificate blocks use of services"). The start-only ones (the
+ * renewal window, one open request per certificate) are not asked again.
+ */
+const USE: ReadonlySet<Precondition['type']> = new Set([
+  'validCertificate',
+  'notBlockedByExpiredCertificate',
+  'cbAcceptanceValid',
+  'cbDesignationValid',
+]);
+
+/**
+ * A request submitted while its certificate was valid may meet an expired or suspended one later, or a foreign factory
+ * another account has certified meanwhile (spec 02 section 4: "this request is suspended and the user may exit and
+ * cancel"). Before the steps that use the certificate — paying the request's bill, and staff issuing or changing the
+ * certificate — the service's use preconditions and its externalFacilityNotTaken check are asked again; each refusal
+ * says why in the caller's language and changes nothing. The request waits where it is: once the certificate is
+ * renewed or reinstated it goes on; the applicant may cancel it meanwhile (README, choices).
+ */
+export async function assertStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date()): Promise<void> {
+  const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  if (!def) return;
+  const preconditions = def.preconditions.filter((p) => USE.has(p.type));
+  const checksFactory = def.serverChecks.includes('externalFacilityNotTaken');
+  if (!preconditions.length && !checksFactory) return;
+  const facility = await findFacility(app.db, view.facilityId);
+  if (!facility) return;
+  const context = view.context as unknown as RequestContext;
+  const subjectId = context.subject?.certificateId ?? null;
+  const [subject] = subjectId ? await app.db.select().from(certificates).where(eq(certificates.id, subjectId)) : [];
+  await assertPreconditions({ db: app.db, def: { ...def, preconditions }, facility, subject: subject ?? null, settings: app.settings.current(), now, requestId: view.id });
+  if (!checksFactory) return;
+  const factory = def.project(context.data ?? {}, context).factoryPublicId;
+  const other = factory ? await factoryTakenBy(app.db, factory, view.facilityId, now) : undefined;
+  if (other) throw new AppError('ExternalFacilityTaken', { number: other.number });
+}
+
+/** Whether assertStillUsable lets the request go on (the actions it offers follow it). */
+export async function isStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date()): Promise<boolean> {
+  try {
+    await assertStillUsable(app, view, now);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+}
