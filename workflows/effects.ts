@@ -4,6 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client';
 import { attachments, billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
+import { StepWaits } from './waiting';
 import { certificateBehind } from './certificate-behind';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
@@ -335,9 +336,9 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   },
   'effect.expireBill': async (tx, _params, ctx) => {
     const bill = await currentBill(tx, ctx.request.id);
-    // Paid on the portal before the window ended, the request not yet told: the payment wins. The deadline's timer
-    // fails and is retried each sweep until the portal's next callback moves the request on (and cancels it).
-    if (bill?.status === 2 && !bill.bulk) throw new AppError('BillAlreadyPaid');
+    // Paid on the portal before the window ended, the request not yet told: the payment wins. The deadline waits
+    // (tried again every WAITING_RETRY_MS) until the portal's next callback moves the request on (and cancels it).
+    if (bill?.status === 2 && !bill.bulk) throw new StepWaits(`bill ${bill.number} was paid on the portal: the request waits for the payment`);
     if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },
@@ -392,10 +393,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const table = CERTIFICATE_TABLE[certificateKind];
     if (!table) throw new Error(`unknown certificate kind '${certificateKind}'`);
     const projection = projectionOf(ctx, deps);
-    // A shipment is never certified against a suspended or expired factory certificate: the issue fails and its timer
-    // retries it (machines/shipment.ts v2: the paid shipment waits), as effect.issueHalalMarks does.
+    // A shipment is never certified against a suspended or expired factory certificate: the issue waits and its timer
+    // tries it again (machines/shipment.ts v2: the paid shipment waits), as effect.issueHalalMarks does.
     const behind = params.whileFactoryCertified === true ? await certificateBehind(tx, { ...ctx.request, context: contextOf(ctx) }, ctx.now, deps.services) : null;
-    if (behind && !behind.inForce) throw new Error(`certificate ${behind.number} is not valid: no shipment certificate can be issued against it`);
+    if (behind && !behind.inForce) throw new StepWaits(`certificate ${behind.number} is not valid: no shipment certificate can be issued against it`);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
     const owner = await certificateOwner(tx, ctx, projection);
@@ -480,7 +481,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   'effect.issueHalalMarks': async (tx, _params, ctx, deps) => {
     const cert = await requireSubject(tx, ctx);
     if (!(cert.status === 1 || cert.status === 3) || cert.expiresAt <= ctx.now) {
-      throw new Error(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
+      throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
     }
     // Never beyond what the package was priced for: a certificate renewed between the bill and its payment does not
     // lengthen marks billed for the months it had left then.

@@ -638,6 +638,11 @@ export async function claimDueTimer(tx: Tx, now: Date, exclude: string[], onlyEn
   return timer;
 }
 
+/** Puts a due timer that could not fire yet back to `dueAt` (workflows/waiting.ts). */
+export async function postponeTimer(db: Db | Tx, timerId: string, dueAt: Date): Promise<void> {
+  await db.update(workflowTimers).set({ dueAt }).where(and(eq(workflowTimers.id, timerId), isNull(workflowTimers.firedAt)));
+}
+
 export async function markTimerFired(tx: Tx, timerId: string, outcome: 'accepted' | 'refused', now: Date): Promise<void> {
   await tx.update(workflowTimers).set({ firedAt: now, outcome }).where(eq(workflowTimers.id, timerId));
 }

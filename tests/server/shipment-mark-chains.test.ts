@@ -8,7 +8,7 @@ import { tFor } from '../../server/i18n';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { multipartBody, pdf } from '../helpers/multipart';
 import { markData, renewalSection, shipmentData } from '../services/fixtures';
-import { billsOf, certificatesOf, committeeSends as sendCertificateEvent, createWorld, fireDue, fireTimer, money, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { billsOf, certificatesOf, committeeSends as sendCertificateEvent, createWorld, fireDue, fireTimer, fireWaiting, money, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
 
 /*
  * Shipment certificates and Halal marks through CHAINS of lifecycles over HTTP (spec 02 sections 3-5 and 9): the
@@ -277,7 +277,7 @@ describe('a mark package paid while its certificate is suspended', () => {
     } finally {
       await committeeSends(internalCert.id, 'REINSTATE', 'Breach corrected');
     }
-    await fireDue(w.t);
+    await fireWaiting(w.t);
     expect((await requestOf('internal.main', mark.id)).status.code).toBe(1005);
     expect((await certificatesOf(w, w.as['internal.main'], mark.id)).map((m) => m.products[0].nameEn).sort()).toEqual(
       (markData().products as { nameEn: string }[]).map((p) => p.nameEn).sort(),

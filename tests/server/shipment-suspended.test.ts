@@ -8,6 +8,7 @@ import {
   committeeSends,
   createWorld,
   fireDue,
+  fireWaiting,
   money,
   portalPaid,
   setExpiry,
@@ -141,9 +142,12 @@ describe('a shipment whose factory certificate is suspended or expires after sub
     } finally {
       await restore();
     }
+    // The waiting issue is tried again a minute on, not at every sweep: right away it still waits.
     await fireDue(w.t);
+    expect(await statusOf('external', id)).toEqual(inProgress());
+    await fireWaiting(w.t);
     await completedAndCertified(id);
-    await fireDue(w.t);
+    await fireWaiting(w.t);
     expect(await certificatesOf(w, w.as.external, id)).toHaveLength(1);
   });
 

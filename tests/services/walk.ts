@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { certificates, payments, users, workflowTimers } from '../../db/schema';
 import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback } from '../../server/adapters/payment-portal';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
+import { WAITING_RETRY_MS } from '../../workflows/waiting';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { send, type RequestJson } from '../helpers/requests';
 import { startSimulators } from '../helpers/simulators';
@@ -151,6 +152,12 @@ const engineOf = (t: TestApp) => t.app.engine as unknown as EmbeddedEngine;
 
 /** Fires the timers that are due now (immediate steps); returns how many fired. */
 export const fireDue = (t: TestApp) => engineOf(t).fireDueTimers(new Date());
+
+/**
+ * Fires, besides the timers due now, the ones resting because their step waited (workflows/waiting.ts: a certificate
+ * suspended, a payment not yet heard), as the sweep does once WAITING_RETRY_MS have passed.
+ */
+export const fireWaiting = (t: TestApp) => engineOf(t).fireDueTimers(new Date(Date.now() + WAITING_RETRY_MS + 1000));
 
 /** Brings the pending timer `event` of one workflow (request or entity) due now and fires it. */
 export async function fireTimer(t: TestApp, workflowId: string, event: string): Promise<void> {

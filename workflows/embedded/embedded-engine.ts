@@ -14,6 +14,7 @@ import {
   markTimerFired,
   persistStart,
   persistTransition,
+  postponeTimer,
   readRequest,
   tryLockRequest,
   viewOf,
@@ -21,6 +22,7 @@ import {
   type StoreDeps,
   type WrittenRows,
 } from '../store';
+import { StepWaits, WAITING_RETRY_MS } from '../waiting';
 
 export interface EmbeddedEngineOptions {
   db: Db;
@@ -234,9 +236,10 @@ export class EmbeddedEngine implements WorkflowEngine {
         written.commit();
       } catch (err) {
         // A timer whose event fails (a bug in an effect, a lost connection) is retried next sweep; it must not
-        // hold back the timers behind it.
+        // hold back the timers behind it. One whose step waits by design rests WAITING_RETRY_MS, unlogged.
         if (!claimed) throw err;
-        onError(err, claimed);
+        if (err instanceof StepWaits) await postponeTimer(this.db, claimed, new Date(now.getTime() + WAITING_RETRY_MS));
+        else onError(err, claimed);
         outcome = 'busy';
       }
       if (outcome === 'none') break;
