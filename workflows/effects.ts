@@ -249,13 +249,15 @@ async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectConte
 
 /**
  * Yearly instalments of a certificate paid yearly: every year after the first, billed on its anniversary. A request
- * made free of charge (100% discount, spec 02 section 4) has none: its later years are free as well.
+ * made free of charge (100% discount, spec 02 section 4) has none: its later years are free as well; a partial discount
+ * is carried to each (the rest of the request's certificate fee), the certificate's lifecycle billing with it.
  */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
-  if (Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0) >= 100) return undefined;
+  const discountPercent = Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
+  if (discountPercent >= 100) return undefined;
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
   if (option !== 'yearly' || years <= 1 || (certificateKind !== 'internal' && certificateKind !== 'external')) return undefined;
-  return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7 };
+  return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7, discountPercent };
 }
 
 export const EFFECT_HANDLERS: Record<string, Handler> = {
@@ -460,6 +462,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       expiresAt: expiresAt.toISOString(),
       installmentsLeft: installments?.count ?? 0,
       nextInstallmentAt: installments?.firstDueAt ?? null,
+      discountPercent: installments?.discountPercent ?? 0,
     });
     if (!renewed) throw new Error(`certificate ${cert.number} refused its renewal`);
   },
