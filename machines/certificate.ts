@@ -15,11 +15,6 @@ export interface CertificateContext extends BaseContext {
   installmentsLeft: number;
   /** Bill service of the instalments (6 internal, 7 external). */
   installmentService: PaymentService | null;
-  /**
-   * The discount (percent) the request that issued or last renewed the certificate granted: its yearly instalments
-   * are the rest of that request's certificate fee, so each is billed with it (effect.createBill reads it).
-   */
-  discountPercent: number;
 }
 
 const addYear = (iso: string): string => {
@@ -28,16 +23,13 @@ const addYear = (iso: string): string => {
   return d.toISOString();
 };
 
-/** A discount percent as events and inputs carry it: 0 to 100, 0 when absent. */
-const percentOf = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.min(100, Math.max(0, v)) : 0);
-
-function installmentsOf(input: MachineInput): Pick<CertificateContext, 'nextInstallmentAt' | 'installmentsLeft' | 'installmentService' | 'discountPercent'> {
-  const i = input.data?.installments as { count?: unknown; firstDueAt?: unknown; service?: unknown; discountPercent?: unknown } | undefined;
+function installmentsOf(input: MachineInput): Pick<CertificateContext, 'nextInstallmentAt' | 'installmentsLeft' | 'installmentService'> {
+  const i = input.data?.installments as { count?: unknown; firstDueAt?: unknown; service?: unknown } | undefined;
   const count = typeof i?.count === 'number' && Number.isInteger(i.count) && i.count > 0 ? i.count : 0;
-  if (!count) return { nextInstallmentAt: null, installmentsLeft: 0, installmentService: null, discountPercent: 0 };
+  if (!count) return { nextInstallmentAt: null, installmentsLeft: 0, installmentService: null };
   const first = typeof i?.firstDueAt === 'string' ? new Date(i.firstDueAt) : undefined;
   if (!first || Number.isNaN(first.getTime())) throw new Error('input.data.installments.firstDueAt must be a date');
-  return { nextInstallmentAt: first.toISOString(), installmentsLeft: count, installmentService: Number(i?.service) as PaymentService, discountPercent: percentOf(i?.discountPercent) };
+  return { nextInstallmentAt: first.toISOString(), installmentsLeft: count, installmentService: Number(i?.service) as PaymentService };
 }
 
 const cert = entitySetup<CertificateContext>();
@@ -73,8 +65,6 @@ const renew = {
       expiresAt: new Date(String(event.expiresAt)).toISOString(),
       installmentsLeft: left,
       nextInstallmentAt: left > 0 && typeof event.nextInstallmentAt === 'string' ? new Date(event.nextInstallmentAt).toISOString() : null,
-      // The renewal's own discount, not the old request's: a discount reaches only the request it was granted on.
-      discountPercent: percentOf(event.discountPercent),
     };
   }),
 } as const;
@@ -148,7 +138,7 @@ export const certificateV1: MachineDefinition = {
   readings: [
     'Every issued certificate runs this machine, started by the engine in the transaction that issues it; its workflow id is the certificate id, so its history (`/api/requests/<certificate id>/history`) records each change of status, verifiable like a request’s. A certificate written without the engine (the demo seed, a migration) starts it when the server starts (workflows/adopt.ts), on its dates, suspended when its row holds 4.',
     'Expiring soon (3) starts 60 days before the expiry date (spec 02 section 9: "under 60 days"); both moments are deadlines computed from the certificate’s `expiresAt`, so a certificate issued with less than 60 days left becomes 3 at once.',
-    'Yearly instalments (spec 01 section 9 "yearly installments"): a certificate paid yearly bills its first year when issued (the request’s certificate fees) and each following year on its anniversary (INSTALLMENT_DUE, a durable timer; the bill is priced with the fee in force then, less the discount the issuing or renewing request granted, VAT on the discounted amount). Paid in full, no instalment is left. An instalment left unpaid expires like any bill; staff may then suspend the certificate (SUSPEND, reason required).',
+    'Yearly instalments (spec 01 section 9 "yearly installments"): a certificate paid yearly bills its first year when issued (the request’s certificate fees) and each following year on its anniversary (INSTALLMENT_DUE, a durable timer; the bill is priced with the fee in force then). Paid in full, no instalment is left. An instalment left unpaid expires like any bill; staff may then suspend the certificate (SUSPEND, reason required).',
     'A completed renewal request renews the certificate (RENEW with the new expiry date and its instalments, sent by the system), from active, expiring soon or expired ("an expired certificate ... must be renewed").',
     'The spec names the suspended status but not who suspends: SUSPEND and REINSTATE (reason required) need the permission CertificateManagement.Suspend, held by decision-committee members and the administrator. A suspended certificate still expires on its date.',
   ],

@@ -268,8 +268,6 @@ export const EVENT_DEFINITIONS: Record<EventType, { schema: z.ZodType; reasonFie
       expiresAt: isoDateTime,
       nextInstallmentAt: isoDateTime.nullable().optional(),
       installmentsLeft: z.number({ error: M.invalid }).int({ error: M.invalid }).min(0, { error: M.invalid }).max(10, { error: M.invalid }).optional(),
-      /** The renewing request's discount, which its instalments carry (absent: none). */
-      discountPercent: z.number({ error: M.invalid }).min(0, { error: M.invalid }).max(100, { error: M.invalid }).optional(),
     }),
   },
   SUSPEND: { schema: z.strictObject(reason), reasonField: 'reason' },

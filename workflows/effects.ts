@@ -253,11 +253,26 @@ async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectConte
  * is carried to each (the rest of the request's certificate fee), the certificate's lifecycle billing with it.
  */
 function installmentsOf(ctx: EffectContext, projection: Projection, certificateKind: string, years: number, validFrom: Date) {
-  const discountPercent = Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
-  if (discountPercent >= 100) return undefined;
+  if (Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0) >= 100) return undefined;
   const option = contextOf(ctx).paymentOption ?? projection.paymentWay;
   if (option !== 'yearly' || years <= 1 || (certificateKind !== 'internal' && certificateKind !== 'external')) return undefined;
-  return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7, discountPercent };
+  return { count: years - 1, firstDueAt: addMonths(validFrom, 12).toISOString(), service: certificateKind === 'internal' ? 6 : 7 };
+}
+
+/**
+ * The discount of a certificate's yearly instalment: the one granted on the request that issued or last renewed it
+ * (`certificates.request_id`), as each instalment is the rest of that request's certificate fee. A renewal carries its
+ * own discount, never the old request's. Read from the request, not the certificate's lifecycle (whose released
+ * version knows no discount).
+ */
+async function instalmentDiscount(tx: Tx, certificateId: string): Promise<number> {
+  const [row] = await tx
+    .select({ percent: sql<string | null>`${requests.snapshot}->'context'->>'discountPercent'` })
+    .from(certificates)
+    .innerJoin(requests, eq(requests.id, certificates.requestId))
+    .where(eq(certificates.id, certificateId));
+  const percent = Number(row?.percent ?? 0);
+  return Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0;
 }
 
 export const EFFECT_HANDLERS: Record<string, Handler> = {
@@ -265,7 +280,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const settings = deps.settings();
     const base = await billBase(tx, params, ctx, deps, settings.fees);
     if (!Number.isFinite(base) || base < 0) throw new Error(`no valid fee for ${ctx.request.kind} (${String(params.feeKind)})`);
-    const discount = Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
+    const discount = ctx.request.kind === 'certificate' ? await instalmentDiscount(tx, ctx.request.id) : Number((contextOf(ctx) as Partial<RequestContext>).discountPercent ?? 0);
     const service = Number(params.service);
     const feeKind = str(params, 'feeKind');
     // A Halal-mark package: the unused balance of the certificate's earlier packages is credited (workflows/mark-credit.ts).
@@ -462,7 +477,6 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
       expiresAt: expiresAt.toISOString(),
       installmentsLeft: installments?.count ?? 0,
       nextInstallmentAt: installments?.firstDueAt ?? null,
-      discountPercent: installments?.discountPercent ?? 0,
     });
     if (!renewed) throw new Error(`certificate ${cert.number} refused its renewal`);
   },

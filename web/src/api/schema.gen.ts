@@ -4172,7 +4172,6 @@ export interface components {
             /** @description The request version the sender read */
             expectedVersion: number;
             payload?: {
-                discountPercent?: number;
                 expiresAt: string;
                 installmentsLeft?: number;
                 nextInstallmentAt?: string | null;
