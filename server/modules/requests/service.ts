@@ -160,11 +160,22 @@ export interface SendBody {
 const isDraftState = (stateValue: string) => stateValue === 'draft' || stateValue.endsWith('.draft');
 
 /**
+ * Whether a RETURN left the request's files for the applicant to correct: registration returned the whole request or
+ * its service's attachment section (the same sections requestFilesOpen opens), and the case goes on.
+ */
+function filesReturned(app: FastifyInstance, view: RequestView): boolean {
+  const section = isRequestKind(view.kind) ? serviceOf(view.kind, app.services)?.attachmentSection : undefined;
+  const returned = ((view.context as Partial<RequestContext>).returnedSections ?? []) as string[];
+  return !!section && !view.finished && (returned.length === 0 || returned.includes(section));
+}
+
+/**
  * Sends an event to a request on behalf of a person. Returns the request as the event left it, and the notices the
  * person should read (products excluded because the certificate already lists them). `alsoWrite` goes with the
  * event itself (SendOptions.alsoWrite: the call's audit row), not with an EDIT a submission sends before it.
  * A submission freezes the request's files; a cancellation that sends it back to draft (spec 02 section 4: "moves it
- * back to draft") opens them again, as any draft's are.
+ * back to draft") opens them again, as any draft's are, and so does a return of them for correction (section 4 step 2)
+ * until the resubmission freezes them again.
  */
 export async function sendRequestEvent(
   app: FastifyInstance,
@@ -181,7 +192,9 @@ export async function sendRequestEvent(
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
     const view = await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options);
-    if (body.type === 'CANCEL' && isDraftState(view.stateValue)) await unlockRequestAttachments(app.db, view.id);
+    if ((body.type === 'CANCEL' && isDraftState(view.stateValue)) || (body.type === 'RETURN' && filesReturned(app, view))) {
+      await unlockRequestAttachments(app.db, view.id);
+    }
     return { view, notices: [] };
   }
   const view = await visibleRequest(app, id, actor);
