@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusLabel } from '../../machines/labels';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
-import { billsOf, createWorld, fireTimer, payBill, planOf, type DemoUser, type World } from '../services/walk';
+import { billsOf, createWorld, designationOf, fireTimer, payBill, planOf, setExpiry, type DemoUser, type World } from '../services/walk';
 
 /*
  * CB designation version 3 (README "Who takes a plan to draft", "No discount on a stopped request"): the plan to draft
@@ -48,8 +48,11 @@ const stateOf = async (id: string) => {
 };
 
 /** A CB designation accepted by registration: its audit plan to draft (1001, audit queue). */
-async function atPlan(): Promise<string> {
-  const draft = await completeDraft(w.as[APPLICANT], KIND, CB);
+async function atPlan(kind: 'cbDesignation' | 'cbRenewal' = KIND): Promise<string> {
+  const renewed = kind === 'cbRenewal' ? (await designationOf(w, CB)).id : undefined;
+  // A renewal opens 180 days before the certificate's expiry.
+  if (renewed) await setExpiry(w, renewed, 150);
+  const draft = await completeDraft(w.as[APPLICANT], kind, CB, renewed ? { certificateId: renewed } : {});
   await ok(APPLICANT, draft.id, 'SUBMIT', { agreementAccepted: true });
   await ok('registration', draft.id, 'ASSIGN_TO_ME');
   await ok('registration', draft.id, 'ACCEPT');
@@ -93,6 +96,14 @@ describe('CB designation: who takes the audit plan to draft', () => {
     await ok('auditor', id, 'ASSIGN_TO_ME');
     expect((await read('auditor', id)).assigneeUserId).toBe(w.userId('auditor'));
     expect(await actionsOf('auditor', id)).toContain('START_INSPECTION');
+  }, 180_000);
+
+  it('the CB renewal (same workflow, version 3) neither offers nor hands its plan to the technical auditor', async () => {
+    const id = await atPlan('cbRenewal');
+    expect(await offeredTo(id, 'ASSIGN_TO_ME')).toEqual(['audit', 'teamleader']);
+    const toAuditor = await act('teamleader', id, 'ASSIGN_TO_EMPLOYEE', { assigneeUserId: w.userId('auditor') });
+    expect(toAuditor.statusCode, toAuditor.body).toBe(400);
+    expect(toAuditor.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['assigneeUserId'] })]);
   }, 180_000);
 });
 
