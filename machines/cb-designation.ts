@@ -1,4 +1,4 @@
-import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, cbRequestMachine } from './cb-request';
+import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, CB_READING_V3, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
 
 export const cbDesignationV1: MachineDefinition = {
@@ -28,4 +28,18 @@ export const cbDesignationV2: MachineDefinition = {
     ...CB_READINGS_V2,
     'The appointment request (payment service 1) is billed when the applicant accepts the audit plan, the appointment (service 5) when the committee approves; both are shown excluding VAT.',
   ],
+};
+
+/** Version 3: only audit staff who may submit a plan take a plan to draft; no discount on a stopped request. */
+export const cbDesignationV3: MachineDefinition = {
+  ...cbDesignationV2,
+  version: 3,
+  machine: cbRequestMachine({
+    kind: 'cbDesignation',
+    issueEffect: { type: 'effect.issueCertificate', params: { certificateKind: 'cbDesignation' } },
+    fees: { auditFees: { service: 1 }, certificateFees: { service: 5, feeKind: 'certificate' } },
+    plannersTakePlans: true,
+    noDiscountWhenStopped: true,
+  }),
+  readings: [...cbDesignationV2.readings, CB_READING_V3],
 };

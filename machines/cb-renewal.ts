@@ -1,4 +1,4 @@
-import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, cbRequestMachine } from './cb-request';
+import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, CB_READING_V3, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
 
 export const cbRenewalV1: MachineDefinition = {
@@ -35,4 +35,18 @@ export const cbRenewalV2: MachineDefinition = {
     'The renewal fee (payment service 5) is billed when the committee approves and shown including VAT.',
     ...CB_READINGS_V2,
   ],
+};
+
+/** Version 3: only audit staff who may submit a plan take a plan to draft; no discount on a stopped request. */
+export const cbRenewalV3: MachineDefinition = {
+  ...cbRenewalV2,
+  version: 3,
+  machine: cbRequestMachine({
+    kind: 'cbRenewal',
+    issueEffect: { type: 'effect.renewCertificate', params: { certificateKind: 'cbDesignation', validityMonths: 36 } },
+    fees: { certificateFees: { service: 5, feeKind: 'renewal' } },
+    plannersTakePlans: true,
+    noDiscountWhenStopped: true,
+  }),
+  readings: [...cbRenewalV2.readings, CB_READING_V3],
 };

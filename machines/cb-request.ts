@@ -55,6 +55,10 @@ export function cbRequestMachine(o: {
   kind: MachineKind;
   issueEffect: { type: 'effect.issueCertificate' | 'effect.renewCertificate'; params: EffectParams['effect.issueCertificate'] };
   fees?: CbFees;
+  /** Version 3 on: see AuditCycleOptions.plannersTakePlans. */
+  plannersTakePlans?: boolean;
+  /** Version 3 on: no discount offered on a stopped request (withStaffNotes). */
+  noDiscountWhenStopped?: boolean;
 }) {
   const policies = P.cbAccreditation;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -72,6 +76,7 @@ export function cbRequestMachine(o: {
       reject: { target: '#rejected' },
       issue: { guard: { permission: policies.committeeReview, relation: 'reviewer' }, target: '#issued', actions: o.issueEffect },
       cancelPayment: { target: '#draft', actions: 'resetToDraft' },
+      ...(o.plannersTakePlans ? { plannersTakePlans: true } : {}),
     });
   const toAudit = [
     { when: 'round2' as const, target: '#audit2' },
@@ -105,7 +110,7 @@ export function cbRequestMachine(o: {
         meta: { status: CB_CODES.issued, description: 'Certificate issued.' },
       },
       deleted: deletedState,
-    }, P.portals.halalCenter),
+    }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
   });
 }
 
@@ -124,3 +129,7 @@ export const CB_READINGS = cbReadings(
 export const CB_READINGS_V2 = cbReadings(
   'Version 2 bills (spec 02 section 9): the request study fee stays exempt; a pending bill shows the stage it belongs to (1001 during the audit, 1002 once approved) since the CB catalogue has no payment codes, and an unpaid bill expires to 3 "Payment Expired" (as internal requests) and the request stops. Cancelling while a bill awaits payment returns the request to draft and cancels the bill.',
 );
+
+/** Version 3 of the CB designation and renewal (the internal requests' version 2 rules). */
+export const CB_READING_V3 =
+  'Version 3: the plan to draft and a returned plan (both 1001) are taken only by audit staff who may submit a plan (AuditAndInspection.SubmitPlan); a technical auditor (SubmitReport only) takes the request from the plan approved on. In versions 1 and 2 a technical auditor could take the plan, and then nobody could send it until the assignment was cancelled. Version 3 also offers no discount on a stopped request (3 "Payment Expired"): nothing bills it again, so a discount there changed nothing.';

@@ -1,8 +1,8 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineDefinition } from './definition';
 import { MACHINE_KINDS, type MachineKind } from './types';
-import { cbDesignationV1, cbDesignationV2 } from './cb-designation';
-import { cbRenewalV1, cbRenewalV2 } from './cb-renewal';
+import { cbDesignationV1, cbDesignationV2, cbDesignationV3 } from './cb-designation';
+import { cbRenewalV1, cbRenewalV2, cbRenewalV3 } from './cb-renewal';
 import { cbAddCategoriesV1 } from './cb-add-categories';
 import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
 import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
@@ -26,8 +26,10 @@ import { delegationV1 } from './delegation';
 export const DEFINITIONS: readonly MachineDefinition[] = [
   cbDesignationV1,
   cbDesignationV2,
+  cbDesignationV3,
   cbRenewalV1,
   cbRenewalV2,
+  cbRenewalV3,
   cbAddCategoriesV1,
   internalCertificateV1,
   internalCertificateV2,
