@@ -5,12 +5,14 @@ import { SET_B } from './set-b';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { reviewQueueStates } from './fragments/review-queue';
+import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
 const applicant = { request: policies.request, submit: policies.submit };
 const updateProducts = { type: 'effect.updateCertificateProducts' as const, params: {} };
 
-const machine = requestSetup.createMachine({
+/** `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (4); see withStaffNotes. */
+const externalAddProductsMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => requestSetup.createMachine({
   id: 'externalAddProducts',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -44,7 +46,7 @@ const machine = requestSetup.createMachine({
       meta: { status: SET_B.productsUpdated, description: 'Certificate products updated.' },
     },
     deleted: deletedState,
-  }, P.portals.halalCenter),
+  }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
 });
 
 export const externalAddProductsV1: MachineDefinition = {
@@ -53,9 +55,17 @@ export const externalAddProductsV1: MachineDefinition = {
   title: 'Add products to an external facility certificate',
   catalogue: 'External facility request, set B (0, 2, 4, 7, 8)',
   requestKind: 2,
-  machine,
+  machine: externalAddProductsMachine(),
   readings: [
     'The standalone add-products request (route add-products-ef-request) uses set B: draft (0) -> add products in progress (7, registration queue with assignment) -> accepted: pending payment (2; bill service 7) -> certificate products updated (8). An unpaid bill expires (4, stopped). Set A’s 107/108 are the same stages when the change is made on the certificate request itself (external certificate machine).',
     'Set B has no "returned" code: a returned request shows 0 (draft) while the applicant edits the returned sections. Products already on the certificate are excluded by the server, and the user is told afterwards.',
   ],
+};
+
+/** Version 2: no discount on a stopped request (4). */
+export const externalAddProductsV2: MachineDefinition = {
+  ...externalAddProductsV1,
+  version: 2,
+  machine: externalAddProductsMachine({ noDiscountWhenStopped: true }),
+  readings: [...externalAddProductsV1.readings, noDiscountWhenStoppedReading(2, SET_B.paymentExpired, 'Version 1')],
 };

@@ -5,6 +5,7 @@ import { requestContext, requestSetup, type RequestStateConfig, type RequestTran
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates, reviewQueueStates } from './fragments/review-queue';
+import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
 const applicant = { request: policies.request, submit: policies.submit };
@@ -50,7 +51,8 @@ const resting = (status: number, description: string): RequestStateConfig => ({
   on: changeRequests,
 });
 
-const machine = requestSetup.createMachine({
+/** `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (104); see withStaffNotes. */
+const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => requestSetup.createMachine({
   id: 'externalCertificate',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -135,7 +137,7 @@ const machine = requestSetup.createMachine({
       },
     },
     deleted: deletedState,
-  }, P.portals.halalCenter),
+  }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
 });
 
 export const externalCertificateV1: MachineDefinition = {
@@ -145,7 +147,7 @@ export const externalCertificateV1: MachineDefinition = {
   catalogue: 'External facility request, set A',
   requestTypes: [10],
   requestKind: 2,
-  machine,
+  machine: externalCertificateMachine(),
   readings: [
     'Request type 10 (request kind 2, ExternalFacility) starts this machine. Set A is used for the certificate request itself and for the changes made on it after issue; set B belongs to the renewal, the standalone add-products request, the external Halal-mark request and the shipment.',
     'Flow: draft (100) -> new request in the registration queue (101) -> under registration review once assigned (204) -> accepted: pending payment of the certificate fees (102; bill service 7), or returned whole or by section with a note (205) -> paid (103) -> issued (105). "The certificate is issued immediately after payment": 103 declares an immediate deadline, so the system issues it at once and durably. An unpaid bill expires (104), a stopped state deleted after the retention period. Cancelling while awaiting payment returns the request to draft and cancels the bill.',
@@ -154,4 +156,12 @@ export const externalCertificateV1: MachineDefinition = {
     'The payment way (yearly or full) is chosen in the wizard (section `paymentWay`), not as a separate status.',
     'A 100% discount skips the payment states: acceptance goes straight to 103, an accepted product change straight to 108.',
   ],
+};
+
+/** Version 2: no discount on a stopped request (104). */
+export const externalCertificateV2: MachineDefinition = {
+  ...externalCertificateV1,
+  version: 2,
+  machine: externalCertificateMachine({ noDiscountWhenStopped: true }),
+  readings: [...externalCertificateV1.readings, noDiscountWhenStoppedReading(2, SET_A.billExpired, 'Version 1')],
 };

@@ -8,3 +8,11 @@ export const GENERAL_READINGS = [
   'Payment states create their bill on entry (effect.createBill) and close it on every way out (markBillPaid, expireBill, cancelBill), in the same transaction as the event; a 100% discount never enters them.',
   'Bad entity input (a certificate without an expiry date, a delegation without a delegate) makes the start fail: xstate returns a snapshot with status `error` and the reason.',
 ] as const;
+
+/**
+ * The reading a version adds when it stops offering a discount on a stopped request (`noDiscountWhenStopped`,
+ * machines/fragments/common.ts withStaffNotes). `code`: the stopped status; `earlier`: the versions that still offer it.
+ */
+export function noDiscountWhenStoppedReading(version: number, code: number, earlier: string): string {
+  return `Version ${version} offers no discount on a stopped request (${code}, its bill expired unpaid): nothing bills it again, so a discount there changed nothing. ${earlier} offered it; requests started on ${earlier.includes(' and ') ? 'them' : 'it'} keep doing so.`;
+}

@@ -6,13 +6,13 @@ import { cbRenewalV1, cbRenewalV2, cbRenewalV3 } from './cb-renewal';
 import { cbAddCategoriesV1 } from './cb-add-categories';
 import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
 import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
-import { internalAddProductsV1 } from './internal-add-products';
-import { internalHalalMarkV1 } from './internal-halal-mark';
-import { externalCertificateV1 } from './external-certificate';
-import { externalRenewalV1 } from './external-renewal';
-import { externalAddProductsV1 } from './external-add-products';
-import { shipmentV1, shipmentV2 } from './shipment';
-import { externalHalalMarkV1 } from './external-halal-mark';
+import { internalAddProductsV1, internalAddProductsV2 } from './internal-add-products';
+import { internalHalalMarkV1, internalHalalMarkV2 } from './internal-halal-mark';
+import { externalCertificateV1, externalCertificateV2 } from './external-certificate';
+import { externalRenewalV1, externalRenewalV2 } from './external-renewal';
+import { externalAddProductsV1, externalAddProductsV2 } from './external-add-products';
+import { shipmentV1, shipmentV2, shipmentV3 } from './shipment';
+import { externalHalalMarkV1, externalHalalMarkV2 } from './external-halal-mark';
 import { billV1 } from './bill';
 import { certificateV1 } from './certificate';
 import { halalMarkV1, halalMarkV2 } from './halal-mark';
@@ -36,13 +36,20 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   internalRenewalV1,
   internalRenewalV2,
   internalAddProductsV1,
+  internalAddProductsV2,
   internalHalalMarkV1,
+  internalHalalMarkV2,
   externalCertificateV1,
+  externalCertificateV2,
   externalRenewalV1,
+  externalRenewalV2,
   externalAddProductsV1,
+  externalAddProductsV2,
   shipmentV1,
   shipmentV2,
+  shipmentV3,
   externalHalalMarkV1,
+  externalHalalMarkV2,
   billV1,
   certificateV1,
   halalMarkV1,

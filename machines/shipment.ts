@@ -7,6 +7,7 @@ import type { RequestContext } from './types';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { may } from './guards';
+import { noDiscountWhenStoppedReading } from './readings';
 
 const applicant = { request: P.shipment.default, submit: P.shipment.submit };
 const issue = { type: 'effect.issueCertificate' as const, params: { certificateKind: 'shipment' as const } };
@@ -20,12 +21,12 @@ export function shipmentService(context: RequestContext): PaymentService {
 }
 
 /**
- * Version 1 issues the certificate in the payment's own transition. Version 2 (the current one) issues it from a
+ * Version 1 issues the certificate in the payment's own transition. Versions 2 and 3 issue it from a
  * paid waiting state, through a durable timer, and only while the factory's Halal certificate is in force: a payment
  * that was under way at the portal when that certificate was suspended or expired is kept, and the shipment waits,
  * paid, until it is valid again (as a paid Halal-mark package waits in 1004).
  */
-const shipmentMachine = (paidWaits: boolean) => requestSetup.createMachine({
+const shipmentMachine = (paidWaits: boolean, noDiscountWhenStopped = false) => requestSetup.createMachine({
   id: 'shipment',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -66,11 +67,12 @@ const shipmentMachine = (paidWaits: boolean) => requestSetup.createMachine({
       meta: { status: SET_B.completed, description: 'Completed: the shipment certificate is issued.' },
     },
     deleted: deletedState,
-  }, P.portals.halalCenter),
+  }, P.portals.halalCenter, noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
 });
 
 const machine = shipmentMachine(false);
 const machineV2 = shipmentMachine(true);
+const machineV3 = shipmentMachine(true, true);
 
 export const shipmentV1: MachineDefinition = {
   kind: 'shipment',
@@ -96,4 +98,12 @@ export const shipmentV2: MachineDefinition = {
     ...shipmentV1.readings,
     'A paid shipment (or one whose fee is waived) stays 1007 "in progress" until the system issues its certificate: at once, unless the factory’s Halal certificate has been suspended or has expired since submission (spec 02 sections 4 and 8: services are blocked meanwhile); then it waits, paid, and is issued once that certificate is valid again. Such a bill cannot be started at the payment portal meanwhile.',
   ],
+};
+
+/** Version 3: as version 2, with no discount on a stopped request (4). */
+export const shipmentV3: MachineDefinition = {
+  ...shipmentV2,
+  version: 3,
+  machine: machineV3,
+  readings: [...shipmentV2.readings, noDiscountWhenStoppedReading(3, SET_B.paymentExpired, 'Versions 1 and 2')],
 };

@@ -26,6 +26,8 @@ export function simpleRequestMachine(o: {
   service: PaymentService;
   feeKind: FeeKind;
   issue: { guard: Omit<MayParams, 'when'>; effect: IssueEffect };
+  /** No GRANT_DISCOUNT in the stopped state (1003): see withStaffNotes. */
+  noDiscountWhenStopped?: boolean;
 }) {
   const c = SIMPLE_CODES;
   const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
@@ -76,7 +78,7 @@ export function simpleRequestMachine(o: {
         meta: { status: c.completed, description: 'Completed.' },
       },
       deleted: deletedState,
-    }, P.portals.halalCenter),
+    }, P.portals.halalCenter, o.noDiscountWhenStopped ? { noDiscountWhenStopped: true } : {}),
   });
 }
 
