@@ -5,7 +5,7 @@ import type { Tx } from '../db/client';
 import { attachments, billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import { StepWaits } from './waiting';
-import { certificateBehind } from './certificate-behind';
+import { certificateBehind, inForce } from './certificate-behind';
 import type { Actor } from '../machines/actor';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
 import { emptyProjection, prefilledData, serviceOf, productKey } from '../machines/services';
@@ -497,7 +497,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   /** One Halal mark per product of the request, only against a valid certificate, valid one year but never beyond it. */
   'effect.issueHalalMarks': async (tx, _params, ctx, deps) => {
     const cert = await requireSubject(tx, ctx);
-    if (!(cert.status === 1 || cert.status === 3) || cert.expiresAt <= ctx.now) {
+    if (!inForce(cert, ctx.now)) {
       throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
     }
     // Never beyond what the package was priced for: a certificate renewed between the bill and its payment does not

@@ -1,8 +1,9 @@
 import { PAYMENT_CALLBACK_PATH } from '../../adapters/payment-portal';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { bills, payments, requests } from '../../../db/schema';
+import { bills, payments } from '../../../db/schema';
 import type { RequestContext } from '../../../machines/types';
+import type { RequestView } from '../../../workflows/engine';
 import { certificateBehind } from '../../../workflows/certificate-behind';
 import type { Actor } from '../../../machines/actor';
 import { AppError } from '../../errors';
@@ -40,15 +41,8 @@ export function paymentDescription(bill: Pick<typeof bills.$inferSelect, 'servic
  * sections 4 and 8: services are blocked then): nothing could be issued for the money. The bill stays awaiting payment
  * and is paid once the certificate is in force again (or expires meanwhile, as any unpaid bill).
  */
-async function assertCertificateInForce(app: FastifyInstance, bill: { requestId: string | null }, now: Date): Promise<void> {
-  if (!bill.requestId) return;
-  const [request] = await app.db
-    .select({ kind: requests.kind, facilityPublicId: requests.facilityPublicId, snapshot: requests.snapshot })
-    .from(requests)
-    .where(eq(requests.id, bill.requestId));
-  if (!request) return;
-  const context = (request.snapshot as { context: RequestContext }).context;
-  const behind = await certificateBehind(app.db, { ...request, context }, now);
+async function assertCertificateInForce(app: FastifyInstance, request: RequestView, now: Date): Promise<void> {
+  const behind = await certificateBehind(app.db, { kind: request.kind, facilityPublicId: request.facilityId, context: request.context as unknown as RequestContext }, now, app.services);
   if (behind && !behind.inForce) throw new AppError('BillCertificateNotInForce', { number: behind.number });
 }
 
@@ -70,9 +64,12 @@ export async function startPayment(
   // The certificate a shipment or mark bill's issue rests on first (its refusal names it and says when to pay), then
   // the service's own preconditions: paying uses the certificate the request is about, refused while it is expired or
   // suspended, or the factory taken.
-  await assertCertificateInForce(app, bill, now);
+  // One read of the request serves both.
   const request = bill.requestId ? await app.engine.get(bill.requestId) : null;
-  if (request) await assertStillUsable(app, request, now);
+  if (request) {
+    await assertCertificateInForce(app, request, now);
+    await assertStillUsable(app, request, now);
+  }
 
   const callbackUrl = `${opts.origin}${CALLBACK_PATH}`;
   const created = await paymentPortalOf(app).createPayment({

@@ -8,6 +8,7 @@ import { AppError, registerErrorStatus } from '../../errors';
 import { assertCbDesignationUsable, assertCbServicesAllowed } from '../facilities/certificate-rules';
 import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
+import { inForce } from '../../../workflows/certificate-behind';
 
 /*
  * The preconditions of spec 02 sections 4 and 9 that a service declares (machines/services/types.ts Precondition),
@@ -32,8 +33,8 @@ const DAY = 86_400_000;
 export const FACILITY_TYPE: Record<string, FacilityType> = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' };
 
 /** Valid: active or expiring soon, not past its date. */
-export const isValidCertificate = (c: Pick<CertificateRow, 'status' | 'expiresAt'>, now = new Date()) =>
-  (c.status === 1 || c.status === 3) && c.expiresAt.getTime() > now.getTime();
+/** Active or expiring soon and not past its expiry: the one rule the engine's effects use too (inForce). */
+export const isValidCertificate = (c: Pick<CertificateRow, 'status' | 'expiresAt'>, now = new Date()) => inForce(c, now);
 
 export const daysLeft = (c: Pick<CertificateRow, 'expiresAt'>, now = new Date()) => Math.ceil((c.expiresAt.getTime() - now.getTime()) / DAY);
 
