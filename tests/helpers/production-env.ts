@@ -18,5 +18,4 @@ export const PRODUCTION_ENV = {
   HISTORY_KEYS: 'k2025:0123456789abcdef0123456789abcdef-history',
   LOG_LEVEL: 'silent',
   TIMER_POLL_MS: '0',
-  PAYMENT_RECONCILE_MS: '0',
 } as const;
