@@ -53,6 +53,11 @@ export const ZConfig = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('halal-requests'),
   /** Timer runner poll interval; 0 disables the runner (tests drive it by hand). */
   TIMER_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  /**
+   * Payment reconciliation sweep interval (server/modules/payments/reconcile-payments.ts): asks the payment portal about
+   * payments whose callback never came and tells requests a paid bill they never heard of; 0 disables it (tests run it by hand).
+   */
+  PAYMENT_RECONCILE_MS: z.coerce.number().int().min(0).default(60_000),
   /** Days a draft or stopped request is kept before automatic deletion. */
   DRAFT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Hours a bill may stay unpaid before it expires. */
@@ -193,5 +198,5 @@ export const secureCookies = (config: Pick<Config, 'NODE_ENV'>): boolean => conf
 
 /** Config for tests: defaults plus overrides, without reading process.env. */
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', TIMER_POLL_MS: '0', SIMULATORS: 'false', LOG_LEVEL: 'silent', ...overrides });
+  return loadConfig({ NODE_ENV: 'test', TIMER_POLL_MS: '0', PAYMENT_RECONCILE_MS: '0', SIMULATORS: 'false', LOG_LEVEL: 'silent', ...overrides });
 }

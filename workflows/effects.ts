@@ -354,8 +354,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   'effect.expireBill': async (tx, _params, ctx) => {
     const bill = await currentBill(tx, ctx.request.id);
     // Paid on the portal before the window ended, the request not yet told: the payment wins. The deadline waits
-    // (tried again every WAITING_RETRY_MS) until the portal's next callback moves the request on (and cancels it).
-    if (bill?.status === 2 && !bill.bulk) throw new StepWaits(`bill ${bill.number} was paid on the portal: the request waits for the payment`);
+    // (tried again every WAITING_RETRY_MS) until the portal's next callback, or the payment reconciliation sweep, moves
+    // the request on (and cancels it). The same for the month-end bulk bill a request awaits in its payment state (the
+    // newest bill its invoice line joined): paid, it waits too, rather than expiring the request with the money taken.
+    if (bill?.status === 2) throw new StepWaits(`bill ${bill.number} was paid on the portal: the request waits for the payment`);
     if (bill) await ctx.entities.send(bill.id, { type: 'PAYMENT_EXPIRED' });
     if (bill) await tx.delete(markPackageCredits).where(eq(markPackageCredits.billId, bill.id));
   },

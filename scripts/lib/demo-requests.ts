@@ -536,6 +536,7 @@ export async function withDemoApp<T>(config: Config, database: Database, fn: (ap
         ...config,
         LOG_LEVEL: 'warn',
         TIMER_POLL_MS: 0,
+        PAYMENT_RECONCILE_MS: 0,
         SIMULATORS: false,
         LOGIN_RATE_LIMIT_PER_MINUTE: 1000,
         CR_REGISTRY_URL: config.CR_REGISTRY_URL ?? `${url}/simulators/cr`,

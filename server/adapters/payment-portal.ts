@@ -12,7 +12,11 @@ registerErrorStatus({ ExternalServiceUnavailable: 502 });
  * 2. the portal then sends the person's browser back to `returnUrl` with the outcome in the query string, and also
  *    POSTs the same fields as JSON to `callbackUrl` (server to server, so a closed browser loses nothing);
  * 3. both carry an HMAC-SHA256 signature over the fields with the secret shared with the portal
- *    (PAYMENT_CALLBACK_SECRET); a callback whose signature does not verify is refused.
+ *    (PAYMENT_CALLBACK_SECRET); a callback whose signature does not verify is refused;
+ * 4. `GET {base}/payments/{paymentId}` (Bearer API key) is the status inquiry: the portal answers what its own records
+ *    say of that payment (pending, paid, cancelled, expired), signed as a callback is, or 404 when it knows no such
+ *    payment. The reconciliation sweep (server/modules/payments/reconcile-payments.ts) asks it for payments whose
+ *    callback never came.
  * The local simulator (server/simulators/payment-portal/) speaks exactly this protocol.
  */
 export interface CreatePaymentRequest {
@@ -55,7 +59,7 @@ export type PaymentCallback = z.infer<typeof ZPaymentCallback>;
 const SIGNED_FIELDS = ['paymentId', 'merchantReference', 'paymentReference', 'status', 'amount', 'timestamp'] as const;
 
 /** HMAC-SHA256 (hex) of the callback's fields joined in a fixed order; both sides compute it the same way. */
-export function signCallback(fields: Omit<PaymentCallback, 'signature'>, secret: string): string {
+export function signCallback(fields: Omit<PaymentCallback, 'signature' | 'status'> & { status: PaymentStatus['status'] }, secret: string): string {
   const canonical = SIGNED_FIELDS.map((k) => `${k}=${fields[k]}`).join('&');
   return createHmac('sha256', secret).update(canonical).digest('hex');
 }
@@ -67,8 +71,18 @@ export function verifyCallback(cb: PaymentCallback, secret: string): boolean {
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/**
+ * The portal's answer to a status inquiry: the callback's fields, signed the same way, with the status its records
+ * hold. 'paid' and 'cancelled' are final and carry the same meaning (and signature) as a callback; 'pending' means the
+ * payer has not finished, 'expired' that the payment page lapsed unpaid.
+ */
+export const ZPaymentStatus = ZPaymentCallback.extend({ status: z.enum(['pending', 'paid', 'cancelled', 'expired']) });
+export type PaymentStatus = z.infer<typeof ZPaymentStatus>;
+
 export interface PaymentPortal {
   createPayment(req: CreatePaymentRequest): Promise<CreatedPayment>;
+  /** The portal's record of one payment (null: the portal knows no such payment). */
+  paymentStatus(paymentId: string): Promise<PaymentStatus | null>;
 }
 
 export function createPaymentPortal(opts: {
@@ -96,6 +110,23 @@ export function createPaymentPortal(opts: {
       if (res.status !== 201) throw new AppError('ExternalServiceUnavailable', { service: 'payment' });
       const parsed = ZCreatedPayment.safeParse(await res.json().catch(() => null));
       if (!parsed.success) throw new AppError('ExternalServiceUnavailable', { service: 'payment' });
+      return parsed.data;
+    },
+    async paymentStatus(paymentId) {
+      let res: Response;
+      try {
+        res = await doFetch(`${opts.baseUrl()}/payments/${encodeURIComponent(paymentId)}`, {
+          method: 'GET',
+          headers: { accept: 'application/json', authorization: `Bearer ${opts.apiKey}` },
+          signal: AbortSignal.timeout(opts.timeoutMs),
+        });
+      } catch {
+        throw new AppError('ExternalServiceUnavailable', { service: 'payment' });
+      }
+      if (res.status === 404) return null;
+      if (res.status !== 200) throw new AppError('ExternalServiceUnavailable', { service: 'payment' });
+      const parsed = ZPaymentStatus.safeParse(await res.json().catch(() => null));
+      if (!parsed.success || parsed.data.paymentId !== paymentId) throw new AppError('ExternalServiceUnavailable', { service: 'payment' });
       return parsed.data;
     },
   };

@@ -7,6 +7,7 @@ import facilities from './facilities';
 import attachments from './attachments/routes';
 import productUpload from './product-upload/routes';
 import payments from './payments/routes';
+import paymentReconciliation from './payments/reconcile-payments';
 import certificates from './certificates/routes';
 import requests from './requests';
 import internalRequests from './internal-requests/routes';
@@ -20,4 +21,4 @@ import texts from './texts/routes';
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, internalRequests, admin, dashboard, gdpr, texts];
+export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, paymentReconciliation, internalRequests, admin, dashboard, gdpr, texts];

@@ -37,9 +37,9 @@ export async function designationOf(w: World, cbPublicId: string): Promise<{ id:
   return designation!;
 }
 
-export async function createWorld(): Promise<World> {
+export async function createWorld(opts: { simulatorsPort?: number } = {}): Promise<World> {
   // The commercial registry, the food authority and the payment portal answer the submission checks over HTTP, as in production.
-  const sims = await startSimulators();
+  const sims = await startSimulators(opts.simulatorsPort);
   const app = await createTestApp({
     LOGIN_RATE_LIMIT_PER_MINUTE: '100',
     CR_REGISTRY_URL: `${sims.url}/simulators/cr`,

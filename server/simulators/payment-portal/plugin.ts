@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PAYMENT_CALLBACK_PATH, PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback } from '../../adapters/payment-portal';
+import { PAYMENT_CALLBACK_PATH, PAYMENT_PORTAL_SIMULATOR_PATH, signCallback, type PaymentCallback, type PaymentStatus } from '../../adapters/payment-portal';
 import type { Config } from '../../config';
 import { tFor, type Language } from '../../i18n';
 
@@ -48,7 +48,11 @@ function isPortalCallback(url: string, allowedOrigin: string | undefined): boole
   return allowedOrigin === undefined || u.origin === new URL(allowedOrigin).origin;
 }
 
-/** What the page token carries; the simulator keeps no state, so a restart loses no payment in progress. */
+/**
+ * What the page token carries: the page itself needs no state, so a restart loses no payment in progress. Only the
+ * status inquiry reads the simulator's records (below), which a restart forgets (it then answers 404, as for a payment
+ * it never registered).
+ */
 interface PagePayload {
   id: string;
   ref: string;
@@ -64,6 +68,21 @@ interface PagePayload {
 }
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+
+/** The simulator's record of one payment, as the status inquiry reports it. */
+interface PaymentRecord {
+  merchantReference: string;
+  paymentReference: string;
+  total: string;
+  status: 'pending' | 'paid' | 'cancelled';
+  /** When the payer settled it (paid or cancelled). */
+  settledAt?: string;
+  /** When the page lapses unpaid. */
+  exp: number;
+}
+
+/** How long the simulator remembers a payment after its page lapsed. */
+const RECORD_TTL_MS = 8 * 24 * 3_600_000;
 
 /** SADAD-style 12-digit reference, the same for every attempt at one bill (derived from the merchant reference). */
 function referenceFor(merchantReference: string): string {
@@ -87,6 +106,13 @@ export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): Fas
     app.setSerializerCompiler(serializerCompiler);
     const tokenKey = createHmac('sha256', opts.callbackSecret).update('payment-portal-simulator/page-token').digest();
     const ttl = opts.pageTtlMs ?? 30 * 60_000;
+    // The portal's own records of the payments it registered and how each ended (the status inquiry answers from them).
+    const records = new Map<string, PaymentRecord>();
+    const remember = (id: string, record: PaymentRecord) => {
+      const now = Date.now();
+      for (const [k, r] of records) if (r.exp + RECORD_TTL_MS < now) records.delete(k);
+      records.set(id, record);
+    };
 
     const seal = (p: PagePayload) => {
       const body = b64(JSON.stringify(p));
@@ -126,6 +152,7 @@ export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): Fas
         cb: req.callbackUrl,
         exp: Date.now() + ttl,
       };
+      remember(payload.id, { merchantReference: payload.ref, paymentReference: payload.pr, total: payload.total, status: 'pending', exp: payload.exp });
       // The page lives where people reach this server: PUBLIC_URL, else the merchant's own origin (the simulator is
       // mounted inside the portal, so whoever can reach the return URL can reach the page).
       const origin = (opts.publicUrl ?? new URL(req.returnUrl).origin).replace(/\/+$/, '');
@@ -136,6 +163,23 @@ export const paymentPortalSimulator = (opts: PaymentPortalSimulatorOptions): Fas
         paymentUrl: `${origin}${opts.prefix}/pay?${new URLSearchParams({ token: seal(payload), lang: req.language })}`,
         expiresAt: new Date(payload.exp).toISOString(),
       });
+    });
+
+    // The status inquiry: what the portal's records say of one payment, signed as its callbacks are.
+    app.get<{ Params: { paymentId: string } }>('/payments/:paymentId', async (request, reply) => {
+      if (request.headers.authorization !== `Bearer ${opts.apiKey}`) return reply.status(401).send({ error: 'unauthorized' });
+      const record = records.get(request.params.paymentId);
+      if (!record) return reply.status(404).send({ error: 'no such payment' });
+      const status: PaymentStatus['status'] = record.status === 'pending' && record.exp <= Date.now() ? 'expired' : record.status;
+      const fields = {
+        paymentId: request.params.paymentId,
+        merchantReference: record.merchantReference,
+        paymentReference: record.paymentReference,
+        status,
+        amount: record.total,
+        timestamp: record.settledAt ?? new Date().toISOString(),
+      };
+      return { ...fields, signature: signCallback(fields, opts.callbackSecret) };
     });
 
     const page = (lang: Language, p: PagePayload | null) => {
@@ -205,6 +249,11 @@ form{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;padding:.7re
           timestamp: new Date().toISOString(),
         };
         const callback: PaymentCallback = { ...fields, signature: signCallback(fields, opts.callbackSecret) };
+        // Once paid, the portal's record says paid whatever is pressed later (the money was taken).
+        const record = records.get(p.id);
+        if (record?.status !== 'paid') {
+          remember(p.id, { merchantReference: p.ref, paymentReference: p.pr, total: p.total, status: fields.status, settledAt: fields.timestamp, exp: p.exp });
+        }
         // Server to server, the notification goes to the portal this simulator is mounted in, at its own address:
         // never to a host named in the (sealed, but merchant-chosen) page token.
         const address = app.server.address();

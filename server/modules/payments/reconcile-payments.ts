@@ -1,0 +1,135 @@
+import { and, asc, eq, gte, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { bills, payments } from '../../../db/schema';
+import { TimerRunner } from '../../../workflows/embedded/timer-runner';
+import { paymentPortalOf } from '../../adapters/payment-portal';
+import { AppError } from '../../errors';
+import { notifyPaymentConfirmed } from './notify-workflow';
+import { applyPaymentCallback } from './payment-callback';
+
+/** A payment started this long ago without a callback is asked about at the portal (the payer may still be on its page before). */
+export const RECONCILE_ASK_AFTER_MS = 5 * 60_000;
+/** Payments started longer ago than this are no longer asked about (the portal's page and the bill's window are long over). */
+export const RECONCILE_ASK_UNTIL_MS = 7 * 24 * 3_600_000;
+/** A paid payment whose request was not told this long after the bill was marked paid is told again. */
+export const RENOTIFY_AFTER_MS = 2 * 60_000;
+/** A claim to tell the request (payments.workflow_notified_at) older than this without an outcome belongs to a process that died. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+/** Payments one sweep handles of each kind, oldest first; the rest wait for the next sweep. */
+const BATCH = 100;
+
+export interface ReconcileResult {
+  /** Pending payments the portal was asked about. */
+  asked: number;
+  /** Of those, payments the portal's answer settled (paid, or cancelled), exactly as their callback would have. */
+  settled: number;
+  /** Paid payments whose request was told again. */
+  renotified: number;
+}
+
+/**
+ * One reconciliation sweep: nothing the portal acknowledged is lost.
+ * 1. A payment started at least RECONCILE_ASK_AFTER_MS ago (and within RECONCILE_ASK_UNTIL_MS) that no callback settled
+ *    is asked about at the portal (the status inquiry); a final answer (paid, cancelled) is signed as a callback is and
+ *    goes through applyPaymentCallback, the callback's own path: the bill marked paid once, the request told
+ *    PAYMENT_CONFIRMED by the system as the callback tells it. A real callback arriving later, or a second sweep,
+ *    finds the payment settled and changes nothing. 'pending', 'expired' and a portal that knows no such payment
+ *    change nothing (asked again next sweep while the payment is young enough).
+ * 2. A payment marked paid whose request never recorded the outcome (telling it failed for a passing reason, or the
+ *    process died between the two) is told again through notifyPaymentConfirmed, whose claim keeps a callback arriving
+ *    at the same moment from telling it twice.
+ * Each payment is handled on its own: one that fails is logged and tried again next sweep.
+ */
+export async function reconcilePayments(app: FastifyInstance, now = new Date()): Promise<ReconcileResult> {
+  const result: ReconcileResult = { asked: 0, settled: 0, renotified: 0 };
+
+  const unheard = await app.db
+    .select({ id: payments.id, portalPaymentId: payments.portalPaymentId })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        lte(payments.createdAt, new Date(now.getTime() - RECONCILE_ASK_AFTER_MS)),
+        gte(payments.createdAt, new Date(now.getTime() - RECONCILE_ASK_UNTIL_MS)),
+      ),
+    )
+    .orderBy(asc(payments.createdAt))
+    .limit(BATCH);
+  const portal = paymentPortalOf(app);
+  for (const payment of unheard) {
+    let answer;
+    try {
+      answer = await portal.paymentStatus(payment.portalPaymentId);
+    } catch (err) {
+      // The portal cannot be reached: asking the others now would fail the same way.
+      app.log.warn({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: the portal did not answer; asked again next sweep');
+      break;
+    }
+    result.asked++;
+    if (!answer || (answer.status !== 'paid' && answer.status !== 'cancelled')) continue;
+    try {
+      const applied = await applyPaymentCallback(app, { ...answer, status: answer.status });
+      if (applied.changed) result.settled++;
+      app.log.info({ paymentId: payment.portalPaymentId, outcome: applied.outcome, changed: applied.changed }, 'payment reconciled with the portal');
+    } catch (err) {
+      // A signature or data mismatch is never applied (logged for staff); anything else is tried again next sweep.
+      const level = err instanceof AppError ? 'error' : 'warn';
+      app.log[level]({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: the portal’s answer was not applied');
+    }
+  }
+
+  const untold = await app.db
+    .select({ payment: payments, bill: bills })
+    .from(payments)
+    .innerJoin(bills, eq(bills.id, payments.billId))
+    .where(
+      and(
+        eq(payments.status, 'paid'),
+        isNull(payments.workflowOutcome),
+        or(
+          and(isNull(payments.workflowNotifiedAt), lte(payments.completedAt, new Date(now.getTime() - RENOTIFY_AFTER_MS))),
+          and(isNotNull(payments.workflowNotifiedAt), lte(payments.workflowNotifiedAt, new Date(now.getTime() - STALE_CLAIM_MS))),
+        ),
+      ),
+    )
+    .orderBy(asc(payments.completedAt))
+    .limit(BATCH);
+  for (const { payment, bill } of untold) {
+    try {
+      if (payment.workflowNotifiedAt) {
+        // Release the dead claim (only if it is still that one), so that notifyPaymentConfirmed may claim it again.
+        await app.db
+          .update(payments)
+          .set({ workflowNotifiedAt: null })
+          .where(and(eq(payments.id, payment.id), eq(payments.workflowNotifiedAt, payment.workflowNotifiedAt), isNull(payments.workflowOutcome)));
+      }
+      const outcome = await notifyPaymentConfirmed(app, payment, bill);
+      if (outcome !== 'pending' && outcome !== 'busy') result.renotified++;
+      app.log.info({ paymentId: payment.portalPaymentId, outcome }, 'payment reconciliation: the request was told of its paid bill');
+    } catch (err) {
+      app.log.error({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: telling the request failed; tried again next sweep');
+    }
+  }
+  return result;
+}
+
+/**
+ * Runs reconcilePayments every PAYMENT_RECONCILE_MS while the server is up (0: never; tests run it by hand), one sweep
+ * at a time. Registered after the requests module, so it is stopped before the engine it tells closes.
+ */
+export default fp(
+  async (app) => {
+    const runner = new TimerRunner(
+      async () => {
+        const r = await reconcilePayments(app);
+        return r.asked + r.renotified;
+      },
+      app.config.PAYMENT_RECONCILE_MS,
+      (err) => app.log.error({ err }, 'payment reconciliation sweep failed'),
+    );
+    app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => runner.stop());
+  },
+  { name: 'payment-reconciliation' },
+);
