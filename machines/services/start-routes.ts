@@ -36,3 +36,14 @@ export const START_ROUTES: Readonly<Record<RequestKind, StartRoute>> = {
 export function startOf(kind: RequestKind, list: string): { routes: { start: string; list: string }; startPermissions: readonly string[] } {
   return { routes: { start: START_ROUTES[kind].start, list }, startPermissions: START_ROUTES[kind].startPermissions };
 }
+
+/** The permissions to work a facility's requests: any service's start permission (the applicant's steps need one). */
+const WORK_REQUESTS: readonly string[] = [...new Set(Object.values(START_ROUTES).flatMap((r) => r.startPermissions))];
+
+/**
+ * The permissions that work a request of this kind for its facility (its service's start permission, which its
+ * applicant steps also need: Request, or a shipment's Default), or any service's for what belongs to no single
+ * service's request (a month-end bulk invoice, a certificate's later yearly instalment).
+ */
+export const workPermissionsOf = (kind: string | null | undefined): readonly string[] =>
+  kind && Object.prototype.hasOwnProperty.call(START_ROUTES, kind) ? START_ROUTES[kind as RequestKind].startPermissions : WORK_REQUESTS;

@@ -2,10 +2,11 @@ import type { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client';
-import { attachments, facilities, requests } from '../../../db/schema';
+import { attachments, facilities, requests, users } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
 import { FACILITY_ACCESS, FILE_WRITE_PERMISSIONS } from '../../../machines/forms/facilities/permissions';
 import { Permissions } from '../../../machines/permissions';
+import { workPermissionsOf } from '../../../machines/services/start-routes';
 import {
   ATTACHMENT_CATEGORIES,
   FILE_TYPES,
@@ -22,6 +23,7 @@ import { safeFileName } from '../../../lib/hostile-text';
 import { UploadError } from './errors';
 import type { FileStore } from './file-store';
 import { readImageSize } from './image-size';
+import { actorOf } from '../../plugins/auth';
 import { inFileScope, type FileScope } from '../requests/server-checks';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
@@ -75,6 +77,9 @@ const VIEW_PERMISSIONS = Object.values(FACILITY_ACCESS).map((a) => a.view);
 const mayWrite = (actor: Actor, facilityPublicId: string) =>
   isMember(actor, facilityPublicId) && holdsForFacility(actor, facilityPublicId, FILE_WRITE_PERMISSIONS);
 
+/** A member who may work a request of this kind in the facility (its service's permission, delegated per facility). */
+const mayWorkRequest = (actor: Actor, facilityPublicId: string, kind: string) => holdsForFacility(actor, facilityPublicId, workPermissionsOf(kind));
+
 /**
  * Files of a facility are seen by its members who may see the facility and by Halal-center staff (spec 02
  * section 6: downloads are restricted).
@@ -101,15 +106,19 @@ export const megabytes = (bytes: number): number => +(bytes / (1024 * 1024)).toF
 async function authorizeUpload(deps: UploadDeps, actor: Actor, target: UploadTarget, rule: AttachmentCategoryRule): Promise<void> {
   const db = deps.db;
   const [facility] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, target.facilityPublicId));
-  const member = mayWrite(actor, target.facilityPublicId);
+  const [request] = target.requestId
+    ? await db
+        .select({ facilityPublicId: requests.facilityPublicId, kind: requests.kind, done: machineDone })
+        .from(requests)
+        .where(and(eq(requests.id, target.requestId), isNull(requests.deletedAt)))
+    : [];
+  // Into a request, a member adds files only while they may work that request there (its service's permission, as its
+  // applicant steps need), case documents included: editing the facility's profile is no say in its requests.
+  const member = mayWrite(actor, target.facilityPublicId) && (!request || mayWorkRequest(actor, target.facilityPublicId, request.kind));
   const staffMay = isStaff(actor) && rule.staffMayUpload && !!target.requestId;
   if (!member && !staffMay) throw new AppError(UploadError.UnauthorizedUpload);
   if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
   if (target.requestId) {
-    const [request] = await db
-      .select({ facilityPublicId: requests.facilityPublicId, done: machineDone })
-      .from(requests)
-      .where(and(eq(requests.id, target.requestId), isNull(requests.deletedAt)));
     if (!request) throw new AppError(AppErrorCode.EntityNotFound);
     if (request.facilityPublicId !== target.facilityPublicId) throw new AppError(UploadError.UnauthorizedUpload);
     // A submitted request's form files are frozen unless its files were returned; case documents (audit reports,
@@ -248,6 +257,12 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
     .orderBy(attachments.uploadedAt);
 }
 
+/** Whether the file's uploader is Halal-center staff (by their roles now, as every permission is read). */
+async function uploadedByStaff(db: Db, userId: string): Promise<boolean> {
+  const [uploader] = await db.select({ roles: users.roles }).from(users).where(eq(users.id, userId));
+  return !!uploader && isStaff(await actorOf({ db }, userId, uploader.roles));
+}
+
 /**
  * Removes a file from its owner's list; only members of the facility. A request's file only while the request's
  * files are open (draft, or returned with its attachment section); an unlocked case document until it is locked.
@@ -256,9 +271,14 @@ export async function deleteAttachment(db: Db, actor: Actor, id: string, filesOp
   const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
   if (!row) throw new AppError(AppErrorCode.EntityNotFound);
   if (!mayWrite(actor, row.facilityPublicId)) throw new AppError(AppErrorCode.NotAuthorized);
+  const [request] = row.requestId ? await db.select({ kind: requests.kind, done: machineDone }).from(requests).where(eq(requests.id, row.requestId)) : [];
+  if (request && !mayWorkRequest(actor, row.facilityPublicId, request.kind)) throw new AppError(AppErrorCode.NotAuthorized);
+  // A document the Halal center put into the request (an audit report, a finding's document) is the center's record
+  // of the case: the facility's users do not remove it.
+  if (row.uploadedBy !== actor.userId && (await uploadedByStaff(db, row.uploadedBy))) throw new AppError(AppErrorCode.NotAuthorized);
   const caseDocument = isAttachmentCategory(row.category) && ATTACHMENT_CATEGORIES[row.category].staffMayUpload;
   const open = row.requestId ? await filesOpen(actor, row.requestId) : !row.lockedAt;
-  const ended = row.requestId ? (await db.select({ done: machineDone }).from(requests).where(eq(requests.id, row.requestId)))[0]?.done : false;
+  const ended = request?.done ?? false;
   if (ended || (!open && !(caseDocument && !row.lockedAt))) throw new AppError(UploadError.AttachmentLocked);
   await db.update(attachments).set({ deletedAt: new Date() }).where(eq(attachments.id, id));
 }
@@ -290,6 +310,15 @@ export async function lockRequestAttachments(db: Db | Tx, requestId: string): Pr
     .update(attachments)
     .set({ lockedAt: sql`coalesce(${attachments.lockedAt}, now())` })
     .where(and(eq(attachments.requestId, requestId), isNull(attachments.deletedAt)));
+}
+
+/** Locks the named files of a request (those an audit answer names: requests/service.ts sendRequestEvent). */
+export async function lockAttachments(db: Db | Tx, requestId: string, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .update(attachments)
+    .set({ lockedAt: sql`coalesce(${attachments.lockedAt}, now())` })
+    .where(and(eq(attachments.requestId, requestId), inArray(attachments.id, [...ids]), isNull(attachments.deletedAt)));
 }
 
 /**

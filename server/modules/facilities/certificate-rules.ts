@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates } from '../../../db/schema';
 import { AppError } from '../../errors';
@@ -19,12 +19,20 @@ const SUSPENDED = 4;
 
 type CertificateRow = typeof certificates.$inferSelect;
 
-export async function latestCertificate(db: Db, facilityPublicId: string, kind: string): Promise<CertificateRow | undefined> {
+/**
+ * The facility's newest certificate of the kind(s): the one that runs longest (latest expiry; of two ending together,
+ * the later issued). One rule for every check that reads "the" certificate of a facility holding several (the
+ * delegation's "expired or suspended", the expired-certificate block, a valid certificate to start on, a CB's usable
+ * designation, the certificate shown on the facility's page): by issue date, a short certificate issued after a longer
+ * one that still runs would hide it.
+ */
+export async function latestCertificate(db: Db, facilityPublicId: string, kind: string | readonly string[]): Promise<CertificateRow | undefined> {
+  const kinds = typeof kind === 'string' ? [kind] : [...kind];
   const [row] = await db
     .select()
     .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, facilityPublicId), eq(certificates.kind, kind)))
-    .orderBy(desc(certificates.issuedAt))
+    .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, kinds)))
+    .orderBy(desc(certificates.expiresAt), desc(certificates.issuedAt))
     .limit(1);
   return row;
 }

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Db } from '../../../db/client';
 import { billLines, bills, facilities, requests } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
-import { START_ROUTES } from '../../../machines/services/start-routes';
+import { workPermissionsOf } from '../../../machines/services/start-routes';
 import '../facilities/errors';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
@@ -39,15 +39,14 @@ export function maySeeBill(actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>
 /** Only the facility's own users pay its bills. */
 export const mayPayBill = (actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>): boolean => actor.facilityIds.includes(bill.facilityPublicId);
 
-/** The permissions to work a facility's requests: any service's start permission (the applicant's steps need one). */
-const WORK_REQUESTS = [...new Set(Object.values(START_ROUTES).flatMap((r) => r.startPermissions))];
-
 /**
  * Paying moves the bill's request on, as the applicant's payment step does: a user of the facility who may not work
- * its requests there (a delegate given only its profile) sees the bill but may not pay it.
+ * that request there (a delegate given only its profile, or only another service: a CB's shipments but not its
+ * designation) sees the bill but may not pay it.
  */
-export function assertMayPayBill(actor: Actor, bill: Pick<BillRow, 'facilityPublicId'>): void {
-  if (!holdsForFacility(actor, bill.facilityPublicId, WORK_REQUESTS)) throw new AppError('FacilityPermissionMissing');
+export async function assertMayPayBill(db: Db, actor: Actor, bill: Pick<BillRow, 'facilityPublicId' | 'requestId'>): Promise<void> {
+  const [request] = bill.requestId ? await db.select({ kind: requests.kind }).from(requests).where(eq(requests.id, bill.requestId)) : [];
+  if (!holdsForFacility(actor, bill.facilityPublicId, workPermissionsOf(request?.kind))) throw new AppError('FacilityPermissionMissing');
 }
 
 /** The bill, if the actor may see it; otherwise 404 as for a missing bill, so ids cannot be probed. */

@@ -58,7 +58,7 @@ export async function startPayment(
   now = new Date(),
 ): Promise<StartedPayment> {
   const bill = await loadBill(app.db, actor, billId, mayPayBill);
-  assertMayPayBill(actor, bill);
+  await assertMayPayBill(app.db, actor, bill);
   if (bill.status !== 1 || toHalalas(bill.total) <= 0) throw new AppError('BillNotPayable');
   if (bill.dueAt && bill.dueAt.getTime() <= now.getTime()) throw new AppError('BillExpired');
   // The certificate a shipment or mark bill's issue rests on first (its refusal names it and says when to pay), then

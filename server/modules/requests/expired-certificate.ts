@@ -1,6 +1,5 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { certificates } from '../../../db/schema';
+import { latestCertificate } from '../facilities/certificate-rules';
 import { AppError, registerErrorStatus } from '../../errors';
 
 // 400 like the other certificate refusals of a start, so the start page reads it as an answer (start-check), not an error.
@@ -15,12 +14,8 @@ const RENEWALS = new Set(['internalRenewal', 'externalRenewal', 'cbRenewal']);
  */
 export async function assertNotBlockedByExpiredCertificate(db: Db, facilityPublicId: string, kind: string, now = new Date()) {
   if (RENEWALS.has(kind)) return;
-  const [newest] = await db
-    .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt })
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, ['internalHalal', 'externalHalal'])))
-    .orderBy(desc(certificates.expiresAt))
-    .limit(1);
+  // The same newest certificate as the delegation check reads (latestCertificate: the one that runs longest).
+  const newest = await latestCertificate(db, facilityPublicId, ['internalHalal', 'externalHalal']);
   if (newest && (newest.status === 2 || newest.expiresAt <= now)) {
     throw new AppError('FacilityCertificateExpired', { number: newest.number });
   }

@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
 import type { OpenRenewalJson } from '../../../machines/forms/records';
 import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
-import { assertCbDesignationUsable, assertCbServicesAllowed } from '../facilities/certificate-rules';
+import { assertCbDesignationUsable, assertCbServicesAllowed, latestCertificate } from '../facilities/certificate-rules';
 import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 import { inForce } from '../../../workflows/certificate-behind';
@@ -51,15 +51,9 @@ export async function subjectCertificateFor(db: Db, def: ServiceDefinition, faci
   return cert;
 }
 
-async function newestCertificate(db: Db, facilityPublicId: string, kinds: readonly CertificateTableKind[]): Promise<CertificateRow | undefined> {
-  const [cert] = await db
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, [...kinds])))
-    .orderBy(desc(certificates.expiresAt))
-    .limit(1);
-  return cert;
-}
+/** The facility's newest certificate of the kinds, by the one rule (latestCertificate). */
+const newestCertificate = (db: Db, facilityPublicId: string, kinds: readonly CertificateTableKind[]): Promise<CertificateRow | undefined> =>
+  latestCertificate(db, facilityPublicId, kinds);
 
 /** A refusal said as data (an error code and its message parameters): the precondition throws it, a list only reads it. */
 export interface Refusal {

@@ -17,7 +17,7 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
-import { lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
+import { lockAttachments, lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertStillUsable } from './still-usable';
@@ -201,7 +201,7 @@ export async function sendRequestEvent(
   admit(view);
   if (timing.length) throw invalid(timing);
   if (body.type === 'ASSIGN_TO_EMPLOYEE') await assertEligibleAssignee(app, view, payload.assigneeUserId);
-  await assertEventFilesBelong(app, view.id, body.type, payload);
+  const namedFiles = await assertEventFilesBelong(app, view.id, body.type, payload);
 
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   const notices: Notice[] = [];
@@ -218,6 +218,21 @@ export async function sendRequestEvent(
     notices.push(...prepared.notices);
   }
   const event: WorkflowEvent = { ...payload, type: body.type };
+  if (namedFiles.length) {
+    // The files an audit answer names (a finding's document, a corrective action's evidence and signature) are what the
+    // other side decides on: locked with the event (in its transaction; on Temporal once it has answered), so nobody
+    // of the facility removes them afterwards (attachments/service.ts deleteAttachment).
+    let lockedInEvent = false;
+    const sent = await app.engine.send(view.id, event, actor, expectedVersion, {
+      ...options,
+      alsoWrite: async (tx) => {
+        lockedInEvent = true;
+        await Promise.all([options.alsoWrite?.(tx), lockAttachments(tx, view.id, namedFiles)]);
+      },
+    });
+    if (!lockedInEvent) await lockAttachments(app.db, view.id, namedFiles);
+    return { view: sent, notices };
+  }
   if (!def || (body.type !== 'SUBMIT' && body.type !== 'RESUBMIT')) return { view: await app.engine.send(view.id, event, actor, expectedVersion, options), notices };
   // The files sent are frozen from now on: shown locked, a later request that starts with them (a renewal) only drops
   // them from its own data, and a deletion is refused unless the machine lets this request's files be edited again.
@@ -240,7 +255,7 @@ export async function sendRequestEvent(
  * signature file, spec 02 data model "Non-conformity ... customer signature file") must have been uploaded to this
  * request: a file of another request or facility is refused on every door, before the machine hears the event.
  */
-async function assertEventFilesBelong(app: FastifyInstance, requestId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+async function assertEventFilesBelong(app: FastifyInstance, requestId: string, type: string, payload: Record<string, unknown>): Promise<string[]> {
   const named: { path: string; id: string }[] = [];
   const collect = (list: unknown, key: string, fields: string[]) => {
     (Array.isArray(list) ? list : []).forEach((item, i) => {
@@ -252,7 +267,7 @@ async function assertEventFilesBelong(app: FastifyInstance, requestId: string, t
   };
   if (type === 'SUBMIT_CORRECTIVE_ACTIONS') collect(payload.actions, 'actions', ['documentId', 'customerSignatureFileId']);
   else if (type === 'SUBMIT_AUDIT_RESULT') collect(payload.nonConformities, 'nonConformities', ['supportingDocumentId']);
-  if (!named.length) return;
+  if (!named.length) return [];
   const ids = [...new Set(named.map((n) => n.id))];
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const rows = ids.some((id) => uuid.test(id))
@@ -264,6 +279,7 @@ async function assertEventFilesBelong(app: FastifyInstance, requestId: string, t
   const found = new Set(rows.map((r) => r.id));
   const missing = named.filter((n) => !found.has(n.id));
   if (missing.length) throw refusedData(missing.map((m) => ({ path: m.path, message: 'form.attachmentNotFound', params: { count: 1 } })));
+  return ids;
 }
 
 /**
