@@ -438,7 +438,8 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     if (behind && !behind.inForce) throw new StepWaits(`certificate ${behind.number} is not valid: no shipment certificate can be issued against it`);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
-    if (certificateKind === 'external') await assertRequesterCbDesignated(tx, ctx);
+    // A factory's certificate, and a shipment issued by the system once paid (v2), only under a usable designation.
+    if (certificateKind === 'external' || params.whileFactoryCertified === true) await assertRequesterCbDesignated(tx, ctx);
     const owner = await certificateOwner(tx, ctx, projection);
     const expiresAt = addMonths(ctx.now, months);
     const products = await issuedProducts(tx, ctx, deps, projection, owner.facilityPublicId);

@@ -278,4 +278,24 @@ describe('a CB’s designation suspended between the payment and the issue of a 
     const [issued] = await certificatesOf(w, cb, draft.id);
     expect([issued.holder.publicId, issued.issuer?.publicId, issued.status.code]).toEqual(['exf-surabaya-foods', CB, 1]);
   });
+
+  it('a CB’s shipment paid while its designation is suspended waits (1007) and is certified once the designation is reinstated (1008)', async () => {
+    const draft = await completeDraft(cb, 'shipment', CB, { data: { factory: { facilityPublicId: PARANA }, slaughters: [] } });
+    expect((await accept(cb, draft.id, 'SUBMIT', { agreementAccepted: true })).status.code).toBe(1007);
+    const [bill] = (await billsOf(cb, draft.id)).filter((b) => b.status.code === 1);
+    const designation = await designationOf(w, CB);
+    await committeeSends(w, designation.id, 'SUSPEND', 'Accreditation under review');
+    try {
+      await payBill(w.t, bill.id, bill);
+      await fireDue(w.t);
+      await fireWaiting(w.t);
+      expect([(await requestOf(cb, draft.id)).status.code, (await billsOf(cb, draft.id)).map((b) => b.status.code)]).toEqual([1007, [2]]);
+      expect(await certificatesOf(w, cb, draft.id)).toEqual([]);
+    } finally {
+      await committeeSends(w, designation.id, 'REINSTATE', 'Accreditation confirmed');
+    }
+    await fireTimer(w.t, draft.id, 'ISSUE_CERTIFICATE');
+    expect((await requestOf(cb, draft.id)).status.code).toBe(1008);
+    expect((await certificatesOf(w, cb, draft.id)).map((c) => [c.kind, c.holder.publicId])).toEqual([['shipment', PARANA]]);
+  });
 });
