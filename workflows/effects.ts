@@ -213,6 +213,28 @@ async function billBase(tx: Tx, params: Params, ctx: EffectContext, deps: Effect
   return rule({ projection: projectionOf(ctx, deps), context: contextOf(ctx), schedule, subjectExpiresAt: subject?.expiresAt ?? null, now: ctx.now });
 }
 
+/**
+ * A conformity body issues, renews and marks a factory's certificate only under a designation it may use (the
+ * cbDesignationValid rule of the start, submission and payment start, server/modules/facilities/certificate-rules.ts):
+ * its newest designation held, neither expired nor suspended. These steps are the system's (a timer right after the
+ * payment); a payment the portal took while the designation lapsed is kept, and the step waits (workflows/waiting.ts)
+ * until the designation is renewed or reinstated, as a shipment waits for its factory's certificate. A request made by
+ * the factory's own account, or by the Halal center's applicants, is not concerned.
+ */
+async function assertRequesterCbDesignated(tx: Tx, ctx: EffectContext): Promise<void> {
+  const [own] = await tx.select({ type: facilities.type }).from(facilities).where(eq(facilities.publicId, ctx.request.facilityPublicId));
+  if (own?.type !== 'ConformityBody') return;
+  const [designation] = await tx
+    .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt })
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), eq(certificates.kind, 'cbDesignation')))
+    .orderBy(desc(certificates.issuedAt))
+    .limit(1);
+  if (!designation || designation.status === 2 || designation.status === 4 || designation.expiresAt <= ctx.now) {
+    throw new StepWaits(`conformity body ${ctx.request.facilityPublicId} holds no usable designation${designation ? ` (${designation.number})` : ''}: it cannot certify a factory now`);
+  }
+}
+
 async function certificateOwner(tx: Tx, ctx: EffectContext, projection: Projection): Promise<{ facilityPublicId: string; cbPublicId: string | null }> {
   const [own] = await tx.select({ type: facilities.type }).from(facilities).where(eq(facilities.publicId, ctx.request.facilityPublicId));
   const requestedByCb = own?.type === 'ConformityBody';
@@ -418,6 +440,8 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     if (behind && !behind.inForce) throw new StepWaits(`certificate ${behind.number} is not valid: no shipment certificate can be issued against it`);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
+    // A factory's certificate, and a shipment issued by the system once paid (v2), only under a usable designation.
+    if (certificateKind === 'external' || params.whileFactoryCertified === true) await assertRequesterCbDesignated(tx, ctx);
     const owner = await certificateOwner(tx, ctx, projection);
     const expiresAt = addMonths(ctx.now, months);
     const products = await issuedProducts(tx, ctx, deps, projection, owner.facilityPublicId);
@@ -458,6 +482,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
    */
   'effect.renewCertificate': async (tx, params, ctx, deps) => {
     const certificateKind = str(params, 'certificateKind');
+    if (certificateKind === 'external') await assertRequesterCbDesignated(tx, ctx);
     const cert = await requireSubject(tx, ctx);
     const projection = projectionOf(ctx, deps);
     const months =
@@ -502,6 +527,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     if (!inForce(cert, ctx.now)) {
       throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
     }
+    await assertRequesterCbDesignated(tx, ctx);
     // Never beyond what the package was priced for: a certificate renewed between the bill and its payment does not
     // lengthen marks billed for the months it had left then.
     const priced = (await currentBill(tx, ctx.request.id))?.validUntil;

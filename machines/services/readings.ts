@@ -44,6 +44,8 @@ export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
     'the exporting factory’s external Halal certificate is valid on the shipment date (bill of lading date, else the day of submission) and lists each product (same HS heading) or each slaughter’s category; the exporting CB holds a valid designation covering each line’s category',
   externalFacilityNotTaken:
     'no other account holds a completed certificate request for the same foreign factory (spec 02 section 4). Reading: “another account” is another applicant (the factory’s own account, or a CB acting for it) whose request issued an external Halal certificate for the factory that has not expired; the external machines have no suspended status, so the request is not suspended but its SUBMIT is refused with the spec’s sentence (“this request is suspended; you may exit and cancel it”) and it stays a draft the user may cancel',
+  foreignFactory:
+    'the factory the request names (section `factory`) is a registered foreign factory: a foreign factory’s own account names itself, a renewal the factory that holds its certificate, a conformity body any foreign factory; an internal facility, a conformity body or an unknown id is refused. Also checked when a draft is started or saved with it',
   productsOnCertificate:
     'every product named is on the certificate and not deactivated: for a certificate a conformity body issued, its category is still in that CB’s newest designation (spec 02 section 8, 119)',
   markPackage: 'the Halal-mark package is within the administrator’s limits (minimum, maximum, step)',

@@ -163,7 +163,7 @@ export function shipmentService(hsRules?: HsRulesSource): ServiceDefinition {
         },
       },
     ],
-    serverChecks: ['attachmentsBelongToRequest', 'importerVerified', 'shipmentCovered'],
+    serverChecks: ['attachmentsBelongToRequest', 'foreignFactory', 'importerVerified', 'shipmentCovered'],
     outcome: 'issuesCertificate',
     // The invoices' files (section `other`): without it a draft's files were never open and no invoice could be attached.
     attachmentSection: 'other',

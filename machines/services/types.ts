@@ -103,6 +103,8 @@ export type ServerCheck =
   | 'shipmentCovered'
   /** Another account already holds a completed certificate request for the same external facility (spec 02 section 4). */
   | 'externalFacilityNotTaken'
+  /** The factory a request names is a registered foreign factory the applicant may ask for (README, choices). */
+  | 'foreignFactory'
   /** Every product the request names is on its subject certificate (Halal marks are per certified product). */
   | 'productsOnCertificate'
   /** The Halal-mark package is within the administrator's limits (N to M tags, in steps). */

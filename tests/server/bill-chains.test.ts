@@ -188,8 +188,14 @@ describe('a certificate-fee bill that expires unpaid, then paid on the portal af
 describe('set A additions on month-end bulk invoices (spec 02 section 9: "issued at the end of each Gregorian month")', () => {
   const FACTORY = 'exf-anatolia-meat';
   /** Products the factory's certificates do not list yet (category C0), by the product's own schema fixture. */
-  const product = (nameEn: string, n: number) =>
-    goodProduct({ nameAr: `منتج ${n}`, nameEn, brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: `TRX0000000000001${n}`, category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
+  /** Products as the food authority's system registers them (set A's added products are checked there like the wizard's). */
+  const REGISTERED: Record<string, { nameAr: string; productNumber: string }> = {
+    'Frozen Lamb': { nameAr: 'لحم ضأن مجمد', productNumber: 'TRX00000000000002' },
+    'Frozen Mutton': { nameAr: 'لحم خروف مجمد', productNumber: 'TRX00000000000004' },
+    'Frozen Veal': { nameAr: 'لحم عجل مجمد', productNumber: 'TRX00000000000003' },
+  };
+  const product = (nameEn: string) =>
+    goodProduct({ ...REGISTERED[nameEn], nameEn, brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
   let first: string;
   let second: string;
   type BulkJson = BillJson & { bulk: boolean; period: string | null };
@@ -241,9 +247,9 @@ describe('set A additions on month-end bulk invoices (spec 02 section 9: "issued
   it('two additions in one month: one bulk bill at the month end with both lines and their total; both requests paid by it', async () => {
     await at(month(1, 3));
     expect(await bulkBills()).toEqual([]);
-    await addProducts(first, [product('Frozen Kid Goat', 1)]);
+    await addProducts(first, [product('Frozen Lamb')]);
     await at(month(1, 20));
-    await addProducts(second, [product('Frozen Mutton', 2)]);
+    await addProducts(second, [product('Frozen Mutton')]);
     // Nothing is payable before the month ends.
     await at(month(1, 28));
     expect(await bulkBills()).toEqual([]);
@@ -266,7 +272,7 @@ describe('set A additions on month-end bulk invoices (spec 02 section 9: "issued
 
   it('an addition in the next month goes on that month’s bill, alone', async () => {
     await at(month(2, 10));
-    await addProducts(first, [product('Frozen Camel', 3)]);
+    await addProducts(first, [product('Frozen Veal')]);
     await at(month(3, 1, '00:00:05'));
     const bills = await bulkBills();
     expect(bills.map((b) => [b.period, b.status.code, money(b)])).toEqual([

@@ -265,7 +265,8 @@ describe('external Halal certificate: issue, renew, renew again, add products, a
       expiresAt: addMonths(now, 12),
     });
     const before = productKeys(await certificateOf('external', cert.id));
-    const veal = goodProduct({ nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020220000000', globalHsCode: '020220', productNumber: 'TRX00000000000003', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
+    // As the food authority's system registers it (set A's added products are checked there like the wizard's).
+    const veal = goodProduct({ nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000003', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
     await accept(w.as.external, certifiedId, 'ADD_PRODUCTS', { products: [veal] });
     expect((await walk(w, certifiedId, { applicant: 'external', until: 128 })).request.status.code).toBe(128);
     await fireTimer(w.t, certifiedId, 'INVOICE_ISSUED');

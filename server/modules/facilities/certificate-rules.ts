@@ -68,12 +68,15 @@ export async function assertDelegationAllowed(db: Db, facility: FacilityRow, now
  * A conformity body serves factories (their certificates, changes, marks and shipments) only under a designation it may
  * use: spec 02 section 4 "an expired certificate cannot be used and must be renewed", read for the CB's own designation
  * as the delegation rule (section 8) reads it: its newest designation neither expired nor suspended. A CB that holds
- * none yet is left to the designation checks of the submission (README, choices). Other facilities: nothing to check.
+ * none yet is not designated at all and serves no factory (spec 02 section 1: factories obtain certificates "through
+ * approved bodies"; README, choices): the submission's designation check found nothing to compare with and let it
+ * through. Other facilities: nothing to check.
  */
 export async function assertCbDesignationUsable(db: Db, facility: FacilityRow, now = new Date()): Promise<void> {
   if (facility.type !== 'ConformityBody') return;
   const cert = await latestCertificate(db, facility.publicId, QUALIFYING_KIND.ConformityBody);
-  if (cert && isExpiredOrSuspended(cert, now)) throw new AppError('CbDesignationNotUsable', { number: cert.number });
+  if (!cert) throw new AppError('CbNotDesignated');
+  if (isExpiredOrSuspended(cert, now)) throw new AppError('CbDesignationNotUsable', { number: cert.number });
 }
 
 /**

@@ -34,6 +34,7 @@ export const FacilityErrors = {
   NotFacilityMember: 404,
   DelegationCertificateBlocked: 400,
   CbDesignationNotUsable: 400,
+  CbNotDesignated: 400,
   NationalIdInvalid: 400,
   DelegateIsSelf: 400,
   DelegateAlreadyMember: 409,

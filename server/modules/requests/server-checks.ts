@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { attachments, certificates, requests } from '../../../db/schema';
+import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
 import { CATEGORY_TREE, type MainCategory } from '../../../machines/forms/catalogues';
 import { productKey, readSection, type DataIssue, type Projection, type ServerCheck, type ServiceDefinition } from '../../../machines/services';
@@ -172,6 +172,10 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     const [applicant] = await i.db.select({ facilityPublicId: requests.facilityPublicId }).from(requests).where(eq(requests.id, i.requestId));
     const other = await factoryTakenBy(i.db, factory, applicant?.facilityPublicId, i.now);
     return other ? [{ path: 'factory.facilityPublicId', message: 'form.externalFacilityTaken', params: { number: other.number } }] : [];
+  },
+
+  async foreignFactory(i) {
+    return namedFactoryIssues(i.db, i.facilityPublicId, i.projection.factoryPublicId, i.subject?.facilityPublicId ?? null);
   },
 
   // Spec 02 section 5 "product data must match the food authority system": each product's number is registered there,
@@ -362,6 +366,27 @@ export async function factoryTakenBy(db: Db, factoryPublicId: string, applicantF
     .innerJoin(requests, eq(requests.id, certificates.requestId))
     .where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal'), isNull(requests.deletedAt)));
   return taken.find((c) => c.by !== applicantFacilityPublicId && c.status !== 2 && c.expiresAt.getTime() > now.getTime());
+}
+
+/**
+ * The factory a request names in its `factory` section (foreignFactory): the certificate or shipment is issued to it
+ * (workflows/effects.ts certificateOwner), so it must be a registered foreign factory (spec 02 section 1: external
+ * certificates and shipments are for foreign factories), a foreign factory's own account may name only itself, and a
+ * renewal only the factory that holds the certificate it renews. A conformity body acts for any foreign factory
+ * (README, choices). Asked on submission and when a draft is started or saved with a factory (requests/service.ts).
+ */
+export async function namedFactoryIssues(db: Db, applicantPublicId: string, factoryPublicId: string | null | undefined, subjectHolder: string | null): Promise<DataIssue[]> {
+  if (!factoryPublicId) return [];
+  const path = 'factory.facilityPublicId';
+  if (subjectHolder && factoryPublicId !== subjectHolder) return [{ path, message: 'form.factoryNotCertificateHolder' }];
+  const rows = await db
+    .select({ publicId: facilities.publicId, type: facilities.type })
+    .from(facilities)
+    .where(inArray(facilities.publicId, [...new Set([applicantPublicId, factoryPublicId])]));
+  const typeOf = (id: string) => rows.find((r) => r.publicId === id)?.type;
+  if (typeOf(applicantPublicId) === 'ExternalFacility' && factoryPublicId !== applicantPublicId) return [{ path, message: 'form.factoryNotOwn' }];
+  if (typeOf(factoryPublicId) !== 'ExternalFacility') return [{ path, message: 'form.factoryNotForeign' }];
+  return [];
 }
 
 /**

@@ -21,8 +21,9 @@ import { lockAttachments, lockRequestAttachments, unlockRequestAttachments } fro
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
 import { assertStillUsable } from './still-usable';
+import { assertCertificateChangeAllowed, CERTIFICATE_CHANGES } from './certificate-changes';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
-import { fileOwners, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
+import { fileOwners, namedFactoryIssues, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
 
 /*
  * The one way a request is started or moved, whichever door the call came through (the generic request calls, a
@@ -106,8 +107,25 @@ export async function assertMayStart(app: FastifyInstance, actor: Actor, body: S
   return { def, facility, subject };
 }
 
+/** The factory a draft's data names (section `factory`), as sent: read before any schema, for the foreignFactory rule. */
+function factoryNamedIn(data: Record<string, unknown> | undefined): string | null {
+  const factory = data?.factory as { facilityPublicId?: unknown } | null | undefined;
+  return factory && typeof factory === 'object' && typeof factory.facilityPublicId === 'string' ? factory.facilityPublicId.trim() : null;
+}
+
+/**
+ * The foreignFactory rule (server-checks.ts namedFactoryIssues) at the doors a draft's data passes before its
+ * submission: the start with data and every save (EDIT) naming a factory. A refusal stores nothing.
+ */
+async function assertFactoryMayBeNamed(app: FastifyInstance, def: ServiceDefinition, facilityPublicId: string, subjectHolder: string | null, data: Record<string, unknown> | undefined): Promise<void> {
+  if (!def.serverChecks.includes('foreignFactory')) return;
+  const issues = await namedFactoryIssues(app.db, facilityPublicId, factoryNamedIn(data), subjectHolder);
+  if (issues.length) throw refusedData(issues);
+}
+
 export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
   const { def, facility, subject } = await assertMayStart(app, actor, body);
+  await assertFactoryMayBeNamed(app, def, facility.publicId, subject?.facilityPublicId ?? null, body.data);
   const data = { ...(await prefillFrom(app, def, subject)), ...(body.data ?? {}) };
   return app.engine.start(
     def.kind,
@@ -148,7 +166,7 @@ const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string 
 export const USES_CERTIFICATE = 'ISSUE_CERTIFICATE';
 
 /** Events whose checks below need the request before the engine runs (the assignee's eligibility, files, submission). */
-const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE]);
+const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE, ...CERTIFICATE_CHANGES]);
 
 export interface SendBody {
   type: string;
@@ -188,7 +206,8 @@ export async function sendRequestEvent(
   const timing = planTimingIssues(body.type, payload, new Date());
   const admit = admitFor(actor);
   const options: SendOptions = alsoWrite ? { admit, alsoWrite } : { admit };
-  if (!timing.length && !READS_REQUEST_FIRST.has(body.type)) {
+  const savesFactory = body.type === 'EDIT' && factoryNamedIn(payload.data as Record<string, unknown> | undefined) !== null;
+  if (!timing.length && !savesFactory && !READS_REQUEST_FIRST.has(body.type)) {
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
     const view = await app.engine.send(id, { ...payload, type: body.type }, actor, body.expectedVersion, options);
@@ -204,11 +223,16 @@ export async function sendRequestEvent(
   const namedFiles = await assertEventFilesBelong(app, view.id, body.type, payload);
 
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  if (def && savesFactory) await assertFactoryMayBeNamed(app, def, view.facilityId, await subjectHolderOf(app, view), payload.data as Record<string, unknown>);
   const notices: Notice[] = [];
   let expectedVersion = body.expectedVersion;
   // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked
   // once the machine allows the event (403/409 first).
   if (body.type === USES_CERTIFICATE && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
+  // A change asked for on an issued certificate (set A): the added-products rules, once the machine allows it.
+  if (CERTIFICATE_CHANGES.has(body.type) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) {
+    await assertCertificateChangeAllowed(app, view, body.type, payload);
+  }
   if (def && (body.type === 'SUBMIT' || body.type === 'RESUBMIT')) {
     // Allowed at all? The machine answers first (403/409 before any data check).
     const allowed = await app.engine.allowedActions(view.id, actor);
@@ -248,6 +272,14 @@ export async function sendRequestEvent(
   });
   if (!lockedInEvent) await lockRequestAttachments(app.db, view.id);
   return { view: sent, notices };
+}
+
+/** The facility holding the certificate a request is about (a renewal's), or null. */
+async function subjectHolderOf(app: FastifyInstance, view: RequestView): Promise<string | null> {
+  const id = (view.context as Partial<RequestContext>).subject?.certificateId;
+  if (!id) return null;
+  const [row] = await app.db.select({ holder: certificates.facilityPublicId }).from(certificates).where(eq(certificates.id, id));
+  return row?.holder ?? null;
 }
 
 /**
