@@ -6,7 +6,7 @@ import { cbRenewalV1, cbRenewalV2, cbRenewalV3 } from './cb-renewal';
 import { cbAddCategoriesV1 } from './cb-add-categories';
 import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
 import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
-import { internalAddProductsV1 } from './internal-add-products';
+import { internalAddProductsV1, internalAddProductsV2 } from './internal-add-products';
 import { internalHalalMarkV1 } from './internal-halal-mark';
 import { externalCertificateV1 } from './external-certificate';
 import { externalRenewalV1 } from './external-renewal';
@@ -36,6 +36,7 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   internalRenewalV1,
   internalRenewalV2,
   internalAddProductsV1,
+  internalAddProductsV2,
   internalHalalMarkV1,
   externalCertificateV1,
   externalRenewalV1,

@@ -26,6 +26,11 @@ export function simpleRequestMachine(o: {
   service: PaymentService;
   feeKind: FeeKind;
   issue: { guard: Omit<MayParams, 'when'>; effect: IssueEffect };
+  /**
+   * The draft's code: 1001 by default (the set has no draft code); internal added products from version 2 show the
+   * internal service's draft code 0 ("Draft"), their 1001 being the submitted request under review.
+   */
+  draftCode?: number;
 }) {
   const c = SIMPLE_CODES;
   const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
@@ -35,7 +40,7 @@ export function simpleRequestMachine(o: {
     initial: 'draft',
     states: withStaffNotes({
       draft: draftState({
-        code: c.newRequest,
+        code: o.draftCode ?? c.newRequest,
         applicant: o.applicant,
         submit: o.review ? [{ target: '#registration' }] : pay,
         description: 'New: the applicant edits and submits it (or deletes it).',

@@ -29,7 +29,7 @@ const certificateOf = async (user: DemoUser, id: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as CertificateJson;
 };
-/** A product as a person tells them apart on the certificate's page: its name under its brand (the page shows no food-authority number). */
+/** A product as a person tells them apart on the certificate's page: its name under its brand. */
 const nameOf = (p: { nameEn: string; brandEn?: string }) => productKey({ nameEn: p.nameEn, brandEn: p.brandEn });
 const productKeys = (c: Pick<CertificateJson, 'products'>) => c.products.map(nameOf).sort();
 const namesOf = (products: unknown) => (products as { nameEn: string; brandEn?: string }[]).map(nameOf);
@@ -138,7 +138,7 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     const tags = (VALID_DATA.internalHalalMark().package as { tags: number }).tags;
     expect([bill.feeKind.code, money(bill)]).toEqual(['halalMark', billed(markFee(fees(), tags, 12))]);
 
-    // A product named as the certificate's page shows it (name and brand; the page shows no food-authority number).
+    // A product named as the certificate's page shows it (by name and brand, without its food-authority number).
     const shown = (await certificateOf('internal.main', cert.id)).products.map((p) => ({ nameAr: p.nameAr, nameEn: p.nameEn, brandAr: p.brandAr, brandEn: p.brandEn, scope: 'Saudi' }));
     const byName = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: cert.id, data: { products: shown } });
     const sent = await send(w.as['internal.main'], byName.id, 'SUBMIT', byName.version, { agreementAccepted: true });

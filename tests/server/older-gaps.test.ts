@@ -11,7 +11,8 @@ import { billsOf, certificatesOf, committeeSends, createWorld, fireTimer, money,
 /**
  * Older gaps named in earlier sessions' notes, each over the HTTP API as a person meets it: a renewal that offers the
  * certificate's products as they stand (added ones included) and renews exactly those kept; the yearly instalments of a
- * certificate suspended over its anniversaries, billed when it is renewed.
+ * certificate suspended over its anniversaries, billed when it is renewed; the food-authority number of each product on
+ * the certificate; the internal added-products draft labelled "Draft".
  */
 let w: World;
 beforeAll(async () => {
@@ -145,5 +146,38 @@ describe('2. a certificate paid yearly, suspended over its anniversaries, expire
     expect(renewal.map((b) => [b.status.code, money(b)])).toEqual([[2, year()]]);
     // The renewed validity's own anniversaries are armed: one pending, the next year's.
     expect(await pendingTimers(cert.id, 'INSTALLMENT_DUE')).toHaveLength(1);
+  }, 300_000);
+});
+
+describe('3. the certificate lists each product with its number in the national food authority system', () => {
+  it('GET /api/certificates/:id shows every product’s food-authority number, as the request gave it', async () => {
+    const FACTORY = 'exf-anatolia-meat';
+    const certified = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
+    expect((await walk(w, certified.id, { applicant: 'external', until: 105 })).request.status.code).toBe(105);
+    const [cert] = await certificatesOf(w, w.as.external, certified.id);
+    const expected = (externalCertificateData().products as { nameEn: string; productNumber: string }[]).map((p) => [p.nameEn, p.productNumber]);
+    expect(cert.products.map((p) => [p.nameEn, p.productNumber])).toEqual(expected);
+    // Staff read the same.
+    expect((await certificateOf('registration', cert.id)).products.map((p) => [p.nameEn, p.productNumber])).toEqual(expected);
+  }, 300_000);
+});
+
+describe('4. the internal added-products draft reads "Draft", as every other service’s draft does', () => {
+  it('its draft shows 0 "Draft" (مسودة) in both languages; submitted, it is 1001 "New"', async () => {
+    const FACILITY = 'inf-almarai-foods';
+    const certified = await completeDraft(w.as['internal.main'], 'internalCertificate', FACILITY);
+    expect((await walk(w, certified.id, { applicant: 'internal.main', until: 25, option: 'full' })).request.status.code).toBe(25);
+    const [cert] = await certificatesOf(w, w.as['internal.main'], certified.id);
+    const draft = await completeDraft(w.as['internal.main'], 'internalAddProducts', FACILITY, { certificateId: cert.id });
+    const statusIn = async (lang: 'en' | 'ar') => ((await w.as['internal.main'].get(`/api/requests/${draft.id}?lang=${lang}`)).json() as RequestJson).status;
+    expect(await statusIn('en')).toEqual({ code: 0, label: 'Draft' });
+    expect(await statusIn('ar')).toEqual({ code: 0, label: 'مسودة' });
+    // The internal certificate's draft reads the same.
+    const other = await w.as['internal.main'].post('/api/requests?lang=en', { kind: 'internalCertificate', facilityId: FACILITY });
+    expect((other.json() as RequestJson).status).toEqual({ code: 0, label: 'Draft' });
+    const sent = await send(w.as['internal.main'], draft.id, 'SUBMIT', draft.version, { agreementAccepted: true });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await statusIn('en')).toEqual({ code: 1001, label: 'New' });
+    expect(await statusIn('ar')).toEqual({ code: 1001, label: 'جديد' });
   }, 300_000);
 });
