@@ -27,10 +27,22 @@ export const internalAddProductsV1: MachineDefinition = {
   ],
 };
 
-/** Version 2: no discount on a stopped request (1003). */
+/**
+ * Version 2: the draft shows the internal service's draft code 0, "Draft" (spec 02 section 4, internal full set "0 and
+ * 106 Draft"), as every other service's draft reads, instead of 1001 "New": the simple set has no draft code, and its
+ * 1001 "new request" is the request submitted and under registration review (returned to the applicant, it shows 1001
+ * again). Cancelling a bill awaiting payment brings it back to 0. And no discount on a stopped request (1003).
+ * Requests started on version 1 keep 1001 in their draft and the discount offer.
+ */
 export const internalAddProductsV2: MachineDefinition = {
   ...internalAddProductsV1,
   version: 2,
-  machine: simpleRequestMachine({ ...OPTIONS, noDiscountWhenStopped: true }),
-  readings: [...internalAddProductsV1.readings, noDiscountWhenStoppedReading(2, SIMPLE_CODES.expired, 'Version 1')],
+  catalogue: 'Internal facility request (simple set 1001 to 1005; the draft 0 of the internal full set)',
+  machine: simpleRequestMachine({ ...OPTIONS, draftCode: 0, noDiscountWhenStopped: true }),
+  readings: [
+    '0 "Draft" is the request the applicant is preparing (edited, submitted or deleted, and deleted automatically after the draft retention period): the simple set has no draft code, so the internal service\'s draft code (full set, "0 and 106 Draft") is used, as every other service\'s draft reads "Draft". 1001 "New" is the submitted request.',
+    ...SIMPLE_READINGS.slice(1),
+    ...internalAddProductsV1.readings.slice(SIMPLE_READINGS.length),
+    noDiscountWhenStoppedReading(2, SIMPLE_CODES.expired, 'Version 1'),
+  ],
 };

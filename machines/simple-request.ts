@@ -28,6 +28,11 @@ export function simpleRequestMachine(o: {
   issue: { guard: Omit<MayParams, 'when'>; effect: IssueEffect };
   /** No GRANT_DISCOUNT in the stopped state (1003): see withStaffNotes. */
   noDiscountWhenStopped?: boolean;
+  /**
+   * The draft's code: 1001 by default (the set has no draft code); internal added products from version 2 show the
+   * internal service's draft code 0 ("Draft"), their 1001 being the submitted request under review.
+   */
+  draftCode?: number;
 }) {
   const c = SIMPLE_CODES;
   const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
@@ -37,7 +42,7 @@ export function simpleRequestMachine(o: {
     initial: 'draft',
     states: withStaffNotes({
       draft: draftState({
-        code: c.newRequest,
+        code: o.draftCode ?? c.newRequest,
         applicant: o.applicant,
         submit: o.review ? [{ target: '#registration' }] : pay,
         description: 'New: the applicant edits and submits it (or deletes it).',

@@ -139,8 +139,11 @@ export interface MachineInput {
   discountPercent?: number;
   /** Request data by section (wizard step), or the entity's fields for bills, certificates, marks, delegations. */
   data?: Record<string, unknown>;
-  /** The certificate a renewal, a change or a mark request is about (its service's subject). */
-  subject?: { certificateId: string | null };
+  /**
+   * The certificate a renewal, a change or a mark request is about (its service's subject); a renewal's input also keeps
+   * the certificate's products it was offered (productKeys), read by the renewal's effect, never by the machine.
+   */
+  subject?: { certificateId: string | null; offeredProducts?: string[] };
 }
 
 /** The part of every machine's context that guards read. */

@@ -7,6 +7,7 @@ import { creditSources, planCredit, recordCredit } from './mark-credit';
 import { StepWaits } from './waiting';
 import { certificateBehind, inForce } from './certificate-behind';
 import type { Actor } from '../machines/actor';
+import type { CertificateContext } from '../machines/certificate';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
 import { emptyProjection, prefilledData, serviceOf, productKey } from '../machines/services';
 import { chargeColumns, discounted, formatAmount, toHalalas, withVat } from '../machines/services/fees';
@@ -257,15 +258,24 @@ async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, proj
 }
 
 /**
- * The certificate's products its renewal never saw: neither in the renewal nor in what it was prefilled with, the data
- * of the request the certificate names, as the renewal's own sections read it (the same prefilledData).
+ * The certificate's products its renewal never saw, which the renewal therefore cannot have dropped: those added to the
+ * certificate while the renewal was under way (not among the products it was offered, `input.subject.offeredProducts`,
+ * kept when it started). A renewal started before it kept that list was offered the data of the request the
+ * certificate names (as its own sections read it, the same prefilledData): then every product outside that data stays.
  */
 async function productsAddedSince(tx: Tx, cert: CertificateRow, ctx: EffectContext, deps: EffectDeps, renewal: Projection) {
-  const def = serviceOf(ctx.request.kind, deps.services);
-  const [renewed] = cert.requestId ? await tx.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, cert.requestId)) : [];
-  const context = renewed?.snapshot.context as RequestContext | undefined;
-  const prefilled = def && context ? def.project(prefilledData(def, context.data ?? {}), context).products : [];
-  const seen = new Set([...prefilled, ...renewal.products].map(productKey));
+  const [own] = await tx.select({ input: requests.input }).from(requests).where(eq(requests.id, ctx.request.id));
+  const offered = (own?.input as { subject?: { offeredProducts?: unknown } } | undefined)?.subject?.offeredProducts;
+  let seen: Set<string>;
+  if (Array.isArray(offered)) {
+    seen = new Set([...offered.filter((k): k is string => typeof k === 'string'), ...renewal.products.map(productKey)]);
+  } else {
+    const def = serviceOf(ctx.request.kind, deps.services);
+    const [renewed] = cert.requestId ? await tx.select({ snapshot: requests.snapshot }).from(requests).where(eq(requests.id, cert.requestId)) : [];
+    const context = renewed?.snapshot.context as RequestContext | undefined;
+    const prefilled = def && context ? def.project(prefilledData(def, context.data ?? {}), context).products : [];
+    seen = new Set([...prefilled, ...renewal.products].map(productKey));
+  }
   return cert.products.filter((p) => !seen.has(productKey(p)));
 }
 
@@ -295,6 +305,28 @@ async function instalmentDiscount(tx: Tx, certificateId: string): Promise<number
     .where(eq(certificates.id, certificateId));
   const percent = Number(row?.percent ?? 0);
   return Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0;
+}
+
+/**
+ * The yearly instalments of a certificate's validity that were never billed, billed before it is renewed. Every year
+ * of the validity the applicant chose is owed, as paying in full would have paid it (spec 02 section 9: "yearly, or the
+ * full amount at once"), suspended years included: a suspended certificate arms no anniversary bill, so a certificate
+ * suspended over an anniversary that is reinstated gets that year's bill at once (its deadline, past, fires on
+ * re-entry), and one that expires suspended and is renewed gets it here, each a bill of one year at the fee in force, on
+ * the certificate (as an anniversary's), with the discount of the request that issued that validity (so before
+ * `request_id` moves to the renewal). By its renewal every anniversary of the old validity is past (renewal opens 60
+ * days before the expiry; the last anniversary is a year before it), so what is left was never billed.
+ */
+async function billInstalmentsLeft(tx: Tx, cert: CertificateRow, ctx: EffectContext, deps: EffectDeps): Promise<void> {
+  const [row] = await tx
+    .select({ id: requests.id, kind: requests.kind, number: requests.number, facilityPublicId: requests.facilityPublicId, ownerUserId: requests.ownerUserId, snapshot: requests.snapshot })
+    .from(requests)
+    .where(and(eq(requests.id, cert.id), eq(requests.kind, 'certificate')));
+  const lifecycle = row?.snapshot.context as Partial<CertificateContext> | undefined;
+  const left = Number(lifecycle?.installmentsLeft ?? 0);
+  if (!row || !(left > 0)) return;
+  const params = { service: lifecycle?.installmentService ?? 6, feeKind: 'certificateInstallment', paymentOption: 'yearly' };
+  for (let i = 0; i < left; i++) await EFFECT_HANDLERS['effect.createBill'](tx, params, { ...ctx, request: row }, deps);
 }
 
 export const EFFECT_HANDLERS: Record<string, Handler> = {
@@ -477,13 +509,14 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
    * A renewal extends the existing certificate (spec 02 section 4: "must be renewed"): the new validity runs on from its
    * expiry (from today when it has expired), its products become the renewal's and its categories gain the renewal's
    * (categories added earlier are never removed); its lifecycle hears RENEW with the new date and instalments.
-   * The renewal started with the products of the request the certificate names (prefill), so it can only drop one of
-   * those: a product the certificate gained otherwise (an add-products request, set A's ADD_PRODUCTS) stays.
+   * The renewal was offered the certificate's products as they stood when it started, added ones included, so the
+   * certificate then lists exactly those it kept, plus any added while it was under way (productsAddedSince).
    */
   'effect.renewCertificate': async (tx, params, ctx, deps) => {
     const certificateKind = str(params, 'certificateKind');
     if (certificateKind === 'external') await assertRequesterCbDesignated(tx, ctx);
     const cert = await requireSubject(tx, ctx);
+    await billInstalmentsLeft(tx, cert, ctx, deps);
     const projection = projectionOf(ctx, deps);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];

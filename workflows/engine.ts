@@ -56,8 +56,11 @@ export interface StartInput {
   facilityId: string;
   discountPercent?: number;
   data?: Record<string, unknown>;
-  /** The certificate a renewal, a change or a mark request is about. */
-  subject?: { certificateId: string | null };
+  /**
+   * The certificate a renewal, a change or a mark request is about; a renewal also keeps the certificate's products it
+   * was offered (their productKeys), which its renewal replaces.
+   */
+  subject?: { certificateId: string | null; offeredProducts?: string[] };
 }
 
 export interface StartOptions {

@@ -113,6 +113,8 @@ export const ZCertificate = z.object({
       brandEn: z.string().optional(),
       hsCode: z.string().optional(),
       globalHsCode: z.string().optional(),
+      /** Spec 02 section 3 "Product": its number in the national food authority system. */
+      productNumber: z.string().optional(),
       category: z.string().optional(),
       // A shipment certificate's goods (machines/services/types.ts CertificateProduct).
       line: z.enum(['product', 'slaughter']).optional(),

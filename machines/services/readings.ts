@@ -76,7 +76,11 @@ export function serviceContractLines(d: ServiceDefinition): string[] {
   return [
     `- Request type: \`${d.requestType}\`; started by: ${d.facilityTypes.map((t) => FACILITY_TYPE_TEXT[t]).join(', ')}; from ${
       d.subject.type === 'facility' ? 'the facility' : `one of its certificates (${d.subject.certificateKinds.join(', ')})`
-    }${d.prefill === 'subjectRequest' ? ', prefilled with the data of the request that produced the certificate' : ''}.`,
+    }${
+      d.prefill === 'subjectRequest'
+        ? `, prefilled with the data of the request that produced the certificate${d.sections.products ? ' and the products the certificate lists now (added ones included), to keep or drop' : ''}`
+        : ''
+    }.`,
     `- Start permissions (any, for the facility): ${d.startPermissions.map((p) => `\`${p}\``).join(', ')}.`,
     `- Web: start at \`${d.routes.start}\`, listed at \`${d.routes.list}\`.`,
     '- Preconditions, at start and again on submission:',

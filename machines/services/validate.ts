@@ -1,6 +1,7 @@
+import { foldName } from '../forms/fields';
 import { formIssuesOf } from '../forms/messages';
-import { parseComplete } from './project';
-import type { DataIssue, ServiceDefinition } from './types';
+import { parseComplete, productKey } from './project';
+import type { CertificateProduct, DataIssue, ServiceDefinition } from './types';
 
 /**
  * Validation of request data against a service definition: the one path every door goes through (the engine's
@@ -87,6 +88,60 @@ export function prefilledData(def: Pick<ServiceDefinition, 'sections'>, data: Da
   for (const [key, value] of Object.entries(data)) {
     const parsed = Object.hasOwn(def.sections, key) ? def.sections[key].draft.safeParse(value) : undefined;
     if (parsed?.success) out[key] = parsed.data;
+  }
+  return out;
+}
+
+/**
+ * A renewal offers the certificate's products as they stand, products added since it was issued included (an
+ * add-products request, set A's ADD_PRODUCTS), for the applicant to keep or drop: each product of `certified` (the
+ * certificate's list) in the fullest form a request gave it (`forms`: the products sections of the requests that
+ * issued, renewed or changed it, the first match by productKey winning), else as the certificate lists it (its weights
+ * then left for the applicant to fill). A service with a trademarks section gains the added products' brands, as its
+ * rule "each product's brand is one of the trademarks" needs. Nothing changes when the service has no products section
+ * or the list would not parse as a draft.
+ */
+export function withCertificateProducts(
+  def: Pick<ServiceDefinition, 'sections'>,
+  data: Data,
+  certified: readonly CertificateProduct[],
+  forms: readonly unknown[],
+): Data {
+  const products = def.sections.products;
+  if (!products || !certified.length) return data;
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const f of forms) {
+    if (!f || typeof f !== 'object') continue;
+    const p = f as Record<string, unknown>;
+    if (typeof p.nameEn !== 'string') continue;
+    const key = productKey({ nameEn: p.nameEn, brandEn: typeof p.brandEn === 'string' ? p.brandEn : undefined, productNumber: typeof p.productNumber === 'string' ? p.productNumber : undefined });
+    if (!byKey.has(key)) byKey.set(key, p);
+  }
+  const list = certified.map(
+    (c) =>
+      byKey.get(productKey(c)) ??
+      Object.fromEntries(
+        Object.entries({ nameAr: c.nameAr, nameEn: c.nameEn, brandAr: c.brandAr, brandEn: c.brandEn, saudiHsCode: c.hsCode, globalHsCode: c.globalHsCode, productNumber: c.productNumber, category: c.category }).filter(
+          ([, v]) => v !== undefined,
+        ),
+      ),
+  );
+  const parsed = products.draft.safeParse(list);
+  if (!parsed.success) return data;
+  const out: Data = { ...data, products: parsed.data };
+  const trademarks = def.sections.trademarks;
+  if (trademarks && Array.isArray(out.trademarks)) {
+    const fold = (s: unknown) => (typeof s === 'string' ? foldName(s) : '');
+    const known = new Set((out.trademarks as { nameAr?: unknown; nameEn?: unknown }[]).map((t) => `${fold(t.nameAr)}|${fold(t.nameEn)}`));
+    const added: { nameAr: string; nameEn: string }[] = [];
+    for (const p of parsed.data as { brandAr?: string; brandEn?: string }[]) {
+      const key = `${fold(p.brandAr)}|${fold(p.brandEn)}`;
+      if (!p.brandAr || !p.brandEn || known.has(key)) continue;
+      known.add(key);
+      added.push({ nameAr: p.brandAr, nameEn: p.brandEn });
+    }
+    const withBrands = trademarks.draft.safeParse([...(out.trademarks as unknown[]), ...added]);
+    if (withBrands.success) out.trademarks = withBrands.data;
   }
   return out;
 }

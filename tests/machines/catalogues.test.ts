@@ -60,7 +60,8 @@ describe('catalogues', () => {
 
   it('machines use only codes of their catalogue (plus the deleted tombstone, the CB rejection and CB payment expiry)', () => {
     // The CB catalogue has neither a rejection nor a payment-expired code: the spec's 15 and 3 (internal set) are used.
-    const allowedExtra: Partial<Record<MachineKind, number[]>> = { cbDesignation: [15, 3], cbRenewal: [15, 3] };
+    // The internal simple set has no draft code: internal added products (v2) use the internal full set's draft 0.
+    const allowedExtra: Partial<Record<MachineKind, number[]>> = { cbDesignation: [15, 3], cbRenewal: [15, 3], internalAddProducts: [0] };
     for (const [, spec] of Object.entries(SPEC_CATALOGUES))
       for (const kind of spec.kinds) {
         const extra = [...codesOf(kind)].filter((c) => !spec.codes.includes(c) && c !== -1 && !(allowedExtra[kind] ?? []).includes(c));
@@ -159,7 +160,7 @@ describe('machine conventions', () => {
   it('the registry keeps versions and refuses unknown ones', () => {
     // CB designation and renewal gained their bills in version 2 and the internal rules below in version 3, the Halal mark its staff cancellation, the internal
     // certificate and renewal who takes a plan to draft, the shipment its paid wait for a valid factory certificate
-    // (and, in version 3, no discount on a stopped request, as every other request machine in version 2);
+    // internal added products a draft labelled "Draft" (code 0) (and, in version 3, no discount on a stopped request, as every other request machine in version 2);
     // version 1 stays for requests started on it.
     const current: Partial<Record<MachineKind, number>> = {
       cbDesignation: 3,

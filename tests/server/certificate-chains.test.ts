@@ -29,7 +29,7 @@ const certificateOf = async (user: DemoUser, id: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as CertificateJson;
 };
-/** A product as a person tells them apart on the certificate's page: its name under its brand (the page shows no food-authority number). */
+/** A product as a person tells them apart on the certificate's page: its name under its brand. */
 const nameOf = (p: { nameEn: string; brandEn?: string }) => productKey({ nameEn: p.nameEn, brandEn: p.brandEn });
 const productKeys = (c: Pick<CertificateJson, 'products'>) => c.products.map(nameOf).sort();
 const namesOf = (products: unknown) => (products as { nameEn: string; brandEn?: string }[]).map(nameOf);
@@ -138,7 +138,7 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     const tags = (VALID_DATA.internalHalalMark().package as { tags: number }).tags;
     expect([bill.feeKind.code, money(bill)]).toEqual(['halalMark', billed(markFee(fees(), tags, 12))]);
 
-    // A product named as the certificate's page shows it (name and brand; the page shows no food-authority number).
+    // A product named as the certificate's page shows it (by name and brand, without its food-authority number).
     const shown = (await certificateOf('internal.main', cert.id)).products.map((p) => ({ nameAr: p.nameAr, nameEn: p.nameEn, brandAr: p.brandAr, brandEn: p.brandEn, scope: 'Saudi' }));
     const byName = await completeDraft(w.as['internal.main'], 'internalHalalMark', FACILITY, { certificateId: cert.id, data: { products: shown } });
     const sent = await send(w.as['internal.main'], byName.id, 'SUBMIT', byName.version, { agreementAccepted: true });
@@ -158,14 +158,16 @@ describe('internal Halal certificate: issue, renew, renew again, add products, a
     expect(productKeys(after)).toEqual(before);
   }, 300_000);
 
-  it('a renewal may still drop a product it was prefilled with; the product added since stays', async () => {
+  it('a renewal may drop a product it was offered; the others, the product added since included, stay', async () => {
     const before = await certificateOf('internal.main', cert.id);
     const from = await setExpiry(w, cert.id, R.daysLeft);
     const draft = (await w.as['internal.main'].post('/api/requests?lang=en', { kind: R.kind, facilityId: FACILITY, certificateId: cert.id })).json() as RequestJson;
-    // The bread and its brand's trademark (a brand must have products) removed in the wizard.
+    // The bread and its brand's trademark (a brand must have products) removed in the wizard; it offered the
+    // certificate's products as they stand, the yoghurt added since included.
+    expect(namesOf(draft.data.products).sort()).toEqual(productKeys(before));
     const kept = (draft.data.products as { nameEn: string }[]).filter((p) => p.nameEn !== 'Sliced White Bread');
     const trademarks = (draft.data.trademarks as { nameEn: string }[]).filter((t) => t.nameEn !== 'Lusine');
-    expect([kept.length, trademarks.length]).toEqual([1, 1]);
+    expect([kept.length, trademarks.length]).toEqual([2, 1]);
     const edited = await send(w.as['internal.main'], draft.id, 'EDIT', draft.version, { data: { renewal: renewalSection(), products: kept, trademarks } });
     expect(edited.statusCode, edited.body).toBe(200);
     const { request, steps } = await walk(w, draft.id, { applicant: 'internal.main', until: 25, option: 'full' });

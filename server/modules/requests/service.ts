@@ -1,11 +1,12 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TFunction } from 'i18next';
-import { attachments, certificates, users } from '../../../db/schema';
+import { attachments, certificates, requests, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
-import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, type FeeRule, type ServiceDefinition } from '../../../machines/services';
+import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, withCertificateProducts, type FeeRule, type ServiceDefinition } from '../../../machines/services';
+import { REQUESTED_PRODUCTS } from '../../../machines/services/external';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
 import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
@@ -83,11 +84,42 @@ function definitionOf(app: FastifyInstance, kind: string): ServiceDefinition {
   return def;
 }
 
-/** The data of the request that issued a certificate, as far as the new service's draft schemas take it (renewals). */
-async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject: CertificateRow | null): Promise<Record<string, unknown>> {
-  if (def.prefill !== 'subjectRequest' || !subject?.requestId) return {};
-  const original = await app.engine.get(subject.requestId);
-  return prefilledData(def, ((original?.context as Partial<RequestContext> | undefined)?.data ?? {}) as Record<string, unknown>);
+/**
+ * What a renewal starts with (`prefill: 'subjectRequest'`): the data of the request that issued (or last renewed) the
+ * certificate, as far as the new service's draft schemas take it, with the certificate's products as they stand now,
+ * those added since included (withCertificateProducts), to keep or drop. `offered` is what it was offered: the
+ * certificate's product keys, kept in the request's input so the renewal replaces exactly those (effect.renewCertificate)
+ * and a product added while it was under way stays.
+ */
+async function prefillFrom(app: FastifyInstance, def: ServiceDefinition, subject: CertificateRow | null): Promise<{ data: Record<string, unknown>; offered?: string[] }> {
+  if (def.prefill !== 'subjectRequest' || !subject?.requestId) return { data: {} };
+  const dataOf = (snapshot: unknown) => ((snapshot as { context?: Partial<RequestContext> } | undefined)?.context?.data ?? {}) as Record<string, unknown>;
+  const original = ((await app.engine.get(subject.requestId))?.context.data ?? {}) as Record<string, unknown>;
+  const prefilled = prefilledData(def, original);
+  if (!def.sections.products || !subject.products.length) return { data: prefilled };
+  const changes = Object.values(app.services).filter((d) => d.outcome === 'changesCertificate').map((d) => d.kind);
+  const rows = await app.db
+    .select({ id: requests.id, snapshot: requests.snapshot })
+    .from(requests)
+    .where(
+      or(
+        inArray(requests.id, [...new Set([subject.requestId, subject.issuedByRequestId].filter((id): id is string => !!id))]),
+        and(
+          inArray(requests.kind, changes),
+          sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${subject.id}`,
+          eq(requests.queue, 'final'),
+          isNull(requests.deletedAt),
+        ),
+      ),
+    )
+    .orderBy(desc(requests.updatedAt));
+  // The request that last renewed the certificate first, then the newest change.
+  const ordered = [...rows.filter((r) => r.id === subject.requestId), ...rows.filter((r) => r.id !== subject.requestId)];
+  const forms = ordered.flatMap((r) => {
+    const d = dataOf(r.snapshot);
+    return [d.products, d[REQUESTED_PRODUCTS]].flatMap((list) => (Array.isArray(list) ? list : []));
+  });
+  return { data: withCertificateProducts(def, prefilled, subject.products, forms), offered: subject.products.map(productKey) };
 }
 
 /**
@@ -126,14 +158,15 @@ async function assertFactoryMayBeNamed(app: FastifyInstance, def: ServiceDefinit
 export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {
   const { def, facility, subject } = await assertMayStart(app, actor, body);
   await assertFactoryMayBeNamed(app, def, facility.publicId, subject?.facilityPublicId ?? null, body.data);
-  const data = { ...(await prefillFrom(app, def, subject)), ...(body.data ?? {}) };
+  const prefill = await prefillFrom(app, def, subject);
+  const data = { ...prefill.data, ...(body.data ?? {}) };
   return app.engine.start(
     def.kind,
     {
       ownerUserId: actor.userId,
       facilityId: facility.publicId,
       ...(Object.keys(data).length ? { data } : {}),
-      subject: { certificateId: subject?.id ?? null },
+      subject: { certificateId: subject?.id ?? null, ...(prefill.offered ? { offeredProducts: prefill.offered } : {}) },
     },
     actor,
     { creatorName },

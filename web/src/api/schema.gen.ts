@@ -8411,6 +8411,7 @@ export interface operations {
                             nameAr: string;
                             nameEn: string;
                             netWeight?: number;
+                            productNumber?: string;
                             quantity?: number;
                             slaughterFacility?: string;
                             unit?: number;

@@ -150,6 +150,12 @@ export function CertificatePage() {
                         <Ltr>{p.hsCode}</Ltr>
                       </Text>
                     )}
+                    {p.productNumber && (
+                      <Text as="span" color="fg.muted" data-testid="certificate-product-number">
+                        {' — '}
+                        {t('requests:certificate.productNumber')} <Ltr>{p.productNumber}</Ltr>
+                      </Text>
+                    )}
                     {/* Shipment certificates: each line's quantity, net weight and unit, and a slaughter line's slaughterhouse. */}
                     {(p.slaughterFacility || p.quantity !== undefined || p.netWeight !== undefined) && (
                       <Text as="span" color="fg.muted" data-testid="certificate-goods">
