@@ -8256,7 +8256,7 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
                 product?: string;
-                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -8425,6 +8425,7 @@ export interface operations {
                         status: {
                             code: number;
                             label: string;
+                            note: string | null;
                             public: string;
                         };
                         validFrom: {
@@ -13340,7 +13341,7 @@ export interface operations {
                 name?: string;
                 pageNumber?: number;
                 pageSize?: number;
-                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -13378,7 +13379,7 @@ export interface operations {
                                 };
                                 number: string;
                                 /** @enum {string} */
-                                status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                                status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
                                 verificationCode: string;
                             };
                             city: string | null;
@@ -14227,7 +14228,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         certificate: {
+                            /** @enum {string|null} */
+                            basis: "certificateSuspended" | "certificateExpired" | "productNotCertified" | null;
                             categories: string[];
+                            certificateNumber: string | null;
                             daysRemaining: number;
                             expiresAt: {
                                 gregorian: string;
@@ -14267,6 +14271,7 @@ export interface operations {
                             } | null;
                             kind: string;
                             legacyNumber: string | null;
+                            note: string | null;
                             number: string;
                             products: {
                                 brandAr?: string;
@@ -14277,7 +14282,8 @@ export interface operations {
                             }[];
                             scope: string | null;
                             /** @enum {string} */
-                            status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                            status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
+                            statusLabel: string;
                             validFrom: {
                                 gregorian: string;
                                 hijri: {
