@@ -1,8 +1,16 @@
 import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
-import { MARK_DRAFT_READING, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+import { MARK_DRAFT_READING, MARK_ENDS_WITH_CERTIFICATE_READING, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
 
 const policies = P.externalRequest;
+
+const externalMarkOptions = {
+  kind: 'externalHalalMark',
+  applicant: { request: policies.request, submit: policies.submit },
+  service: 7,
+  feeKind: 'halalMark',
+  issue: { guard: { relation: 'system' }, effect: { type: 'effect.issueHalalMarks', params: {} } },
+} as const;
 
 export const externalHalalMarkV1: MachineDefinition = {
   kind: 'externalHalalMark',
@@ -10,17 +18,18 @@ export const externalHalalMarkV1: MachineDefinition = {
   title: 'External Halal mark request',
   catalogue: 'External facility request, set B (1001 to 1005)',
   requestKind: 4,
-  machine: simpleRequestMachine({
-    kind: 'externalHalalMark',
-    applicant: { request: policies.request, submit: policies.submit },
-    service: 7,
-    feeKind: 'halalMark',
-    issue: { guard: { relation: 'system' }, effect: { type: 'effect.issueHalalMarks', params: {} } },
-  }),
+  machine: simpleRequestMachine(externalMarkOptions),
   readings: [
     'Request kind 4 (HalalMarkRequest) uses set B’s 1001-1005, the same numbers and meanings as the internal simple set.',
     ...SIMPLE_READINGS,
     MARK_DRAFT_READING,
     'The marks are issued by the system once paid (1004 declares an immediate deadline). The mark fee is per product per year, never beyond the facility certificate; the amount is the server’s.',
   ],
+};
+
+export const externalHalalMarkV2: MachineDefinition = {
+  ...externalHalalMarkV1,
+  version: 2,
+  machine: simpleRequestMachine({ ...externalMarkOptions, endsWithCertificate: true }),
+  readings: [...externalHalalMarkV1.readings, MARK_ENDS_WITH_CERTIFICATE_READING],
 };

@@ -7,12 +7,12 @@ import { cbAddCategoriesV1 } from './cb-add-categories';
 import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
 import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
 import { internalAddProductsV1 } from './internal-add-products';
-import { internalHalalMarkV1 } from './internal-halal-mark';
+import { internalHalalMarkV1, internalHalalMarkV2 } from './internal-halal-mark';
 import { externalCertificateV1 } from './external-certificate';
 import { externalRenewalV1 } from './external-renewal';
 import { externalAddProductsV1 } from './external-add-products';
 import { shipmentV1, shipmentV2 } from './shipment';
-import { externalHalalMarkV1 } from './external-halal-mark';
+import { externalHalalMarkV1, externalHalalMarkV2 } from './external-halal-mark';
 import { billV1 } from './bill';
 import { certificateV1 } from './certificate';
 import { halalMarkV1, halalMarkV2 } from './halal-mark';
@@ -37,12 +37,14 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   internalRenewalV2,
   internalAddProductsV1,
   internalHalalMarkV1,
+  internalHalalMarkV2,
   externalCertificateV1,
   externalRenewalV1,
   externalAddProductsV1,
   shipmentV1,
   shipmentV2,
   externalHalalMarkV1,
+  externalHalalMarkV2,
   billV1,
   certificateV1,
   halalMarkV1,

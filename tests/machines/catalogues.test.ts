@@ -160,7 +160,7 @@ describe('machine conventions', () => {
     // CB designation and renewal gained their bills in version 2 and the internal rules below in version 3, the Halal mark its staff cancellation, the internal
     // certificate and renewal who takes a plan to draft, the shipment its paid wait for a valid factory certificate;
     // version 1 stays for requests started on it.
-    const current: Partial<Record<MachineKind, number>> = { cbDesignation: 3, cbRenewal: 3, halalMark: 2, internalCertificate: 2, internalRenewal: 2, shipment: 2 };
+    const current: Partial<Record<MachineKind, number>> = { cbDesignation: 3, cbRenewal: 3, halalMark: 2, internalCertificate: 2, internalRenewal: 2, shipment: 2, internalHalalMark: 2, externalHalalMark: 2 };
     for (const kind of MACHINE_KINDS) {
       expect(registry[kind].current).toBe(current[kind] ?? 1);
       expect(registry[kind].versions[1]).toBe(getMachine(kind, 1));

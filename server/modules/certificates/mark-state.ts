@@ -1,5 +1,4 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { certificates, requests } from '../../../db/schema';
 import { productKey } from '../../../machines/services';
@@ -100,8 +99,6 @@ export function markReading(
 export const markCancelledSql = (): SQL =>
   sql`exists (select 1 from ${requests} where ${requests.id} = ${certificates.id} and ${requests.kind} = 'halalMark' and ${requests.stateValue} = ${CANCELLED})`;
 
-const behind = alias(certificates, 'mark_certificate');
-const markRequest = alias(requests, 'mark_lifecycle');
 /** productKey (machines/services/project.ts) of a jsonb product, in SQL. */
 const nameKeyOf = (p: SQL): SQL => sql`('name:' || lower(coalesce(${p}->>'brandEn', '')) || '|' || lower(${p}->>'nameEn'))`;
 const keyOf = (p: SQL): SQL =>
@@ -109,16 +106,16 @@ const keyOf = (p: SQL): SQL =>
 
 /** SQL: the certificates row is a mark whose certificate (its lifecycle's `certificateId`) matches `cond`. */
 const certificateBehindSql = (cond: SQL): SQL =>
-  sql`exists (select 1 from ${markRequest} join ${behind} on ${behind.id}::text = ${markRequest.input}->'data'->>'certificateId'
-    where ${markRequest.id} = ${certificates.id} and ${markRequest.kind} = 'halalMark' and ${cond})`;
+  sql`exists (select 1 from "requests" as mark_lifecycle join "certificates" as mark_certificate on mark_certificate."id"::text = mark_lifecycle."input"->'data'->>'certificateId'
+    where mark_lifecycle."id" = ${certificates.id} and mark_lifecycle."kind" = 'halalMark' and ${cond})`;
 
 /** The derived readings of markReading, in SQL, for the list's status filter (each without the order of precedence). */
 export const markBasisSql = (now: Date): Record<MarkBasis, SQL> => ({
   productNotCertified: certificateBehindSql(
-    sql`exists (select 1 from jsonb_array_elements(${certificates.products}) as mp where not exists (select 1 from jsonb_array_elements(${behind.products}) as cp where ${keyOf(sql`mp`)} in (${keyOf(sql`cp`)}, ${nameKeyOf(sql`cp`)})))`,
+    sql`exists (select 1 from jsonb_array_elements(${certificates.products}) as mp where not exists (select 1 from jsonb_array_elements(mark_certificate."products") as cp where ${keyOf(sql`mp`)} in (${keyOf(sql`cp`)}, ${nameKeyOf(sql`cp`)})))`,
   ),
-  certificateSuspended: certificateBehindSql(sql`(${behind.status} = 4 or ${behind.suspendedAt} is not null)`),
-  certificateExpired: certificateBehindSql(sql`(${behind.status} = 2 or ${behind.expiresAt} <= ${now.toISOString()}::timestamptz)`),
+  certificateSuspended: certificateBehindSql(sql`(mark_certificate."status" = 4 or mark_certificate."suspended_at" is not null)`),
+  certificateExpired: certificateBehindSql(sql`(mark_certificate."status" = 2 or mark_certificate."expires_at" <= ${now.toISOString()}::timestamptz)`),
 });
 
 /** The certificate a mark was issued against (its lifecycle's start data), as id and number; null for anything else. */

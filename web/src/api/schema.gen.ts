@@ -2522,7 +2522,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments staff must act on: money taken for a bill no longer payable, or a payment its request refused (refund due)
+         * Payments staff must act on: money taken for a bill no longer payable, a payment its request refused, or a paid Halal-mark package ended unissued when its certificate expired (refund due)
          * @description Who may call it: A signed-in user holding Portals.HalalCenter.
          */
         get: operations["getPaymentsAttention"];
@@ -4697,6 +4697,12 @@ export interface components {
         } | {
             /** @description The request version the sender read */
             expectedVersion: number;
+            payload?: Record<string, never>;
+            /** @enum {string} */
+            type: "CERTIFICATE_EXPIRED";
+        } | {
+            /** @description The request version the sender read */
+            expectedVersion: number;
             payload?: {
                 percent: number;
                 reason: string;
@@ -5566,6 +5572,12 @@ export interface components {
             };
             /** @enum {string} */
             type: "ISSUE_CERTIFICATE";
+        } | {
+            /** @description The request version the sender read */
+            expectedVersion: number;
+            payload?: Record<string, never>;
+            /** @enum {string} */
+            type: "CERTIFICATE_EXPIRED";
         } | {
             /** @description The request version the sender read */
             expectedVersion: number;
@@ -13079,7 +13091,7 @@ export interface operations {
                             completedAt: string | null;
                             paymentId: string;
                             /** @enum {string} */
-                            reason: "billNotPayable" | "refusedByRequest";
+                            reason: "billNotPayable" | "refusedByRequest" | "certificateEnded";
                         }[];
                     };
                 };
