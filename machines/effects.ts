@@ -55,6 +55,8 @@ export interface EffectParams {
   /** Add the categories of the request to the certificate. */
   'effect.addCertificateCategories': Record<string, never>;
   'effect.issueHalalMarks': Record<string, never>;
+  /** A mark package ended unissued (its certificate expired): the credit it took from earlier packages is given back. */
+  'effect.returnMarkCredit': Record<string, never>;
   /** Delete the draft or stopped request (the spec: "deletes the draft"). */
   'effect.deleteDraft': { reason: 'applicant' | 'retention' };
   'effect.grantDelegation': Record<string, never>;
@@ -73,6 +75,7 @@ export const EFFECT_NAMES = [
   'effect.updateCertificateProducts',
   'effect.addCertificateCategories',
   'effect.issueHalalMarks',
+  'effect.returnMarkCredit',
   'effect.deleteDraft',
   'effect.grantDelegation',
   'effect.revokeDelegation',
@@ -101,6 +104,7 @@ export const effectActions = {
   'effect.updateCertificateProducts': (_: unknown, _params: EffectParams['effect.updateCertificateProducts']) => noop(),
   'effect.addCertificateCategories': (_: unknown, _params: EffectParams['effect.addCertificateCategories']) => noop(),
   'effect.issueHalalMarks': (_: unknown, _params: EffectParams['effect.issueHalalMarks']) => noop(),
+  'effect.returnMarkCredit': (_: unknown, _params: EffectParams['effect.returnMarkCredit']) => noop(),
   'effect.deleteDraft': (_: unknown, _params: EffectParams['effect.deleteDraft']) => noop(),
   'effect.grantDelegation': (_: unknown, _params: EffectParams['effect.grantDelegation']) => noop(),
   'effect.revokeDelegation': (_: unknown, _params: EffectParams['effect.revokeDelegation']) => noop(),

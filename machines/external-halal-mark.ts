@@ -1,6 +1,6 @@
 import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
-import { MARK_DRAFT_READING, SIMPLE_CODES, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
+import { MARK_DRAFT_READING, MARK_ENDS_WITH_CERTIFICATE_READING, SIMPLE_CODES, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
 import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
@@ -28,10 +28,13 @@ export const externalHalalMarkV1: MachineDefinition = {
   ],
 };
 
-/** Version 2: no discount on a stopped request (1003). */
+/**
+ * Version 2: no discount on a stopped request (1003); and a paid package whose certificate expired before its marks could
+ * be issued (suspended until it expired) ends in 1003 and its payment is listed for a refund.
+ */
 export const externalHalalMarkV2: MachineDefinition = {
   ...externalHalalMarkV1,
   version: 2,
-  machine: simpleRequestMachine({ ...OPTIONS, noDiscountWhenStopped: true }),
-  readings: [...externalHalalMarkV1.readings, noDiscountWhenStoppedReading(2, SIMPLE_CODES.expired, 'Version 1')],
+  machine: simpleRequestMachine({ ...OPTIONS, noDiscountWhenStopped: true, endsWithCertificate: true }),
+  readings: [...externalHalalMarkV1.readings, noDiscountWhenStoppedReading(2, SIMPLE_CODES.expired, 'Version 1'), MARK_ENDS_WITH_CERTIFICATE_READING],
 };

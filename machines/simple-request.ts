@@ -5,6 +5,7 @@ import { requestContext, requestSetup } from './request-setup';
 import { branches, deletedState, draftState, withStaffNotes, type ApplicantPolicies, type Branch, type ServicePolicies } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
 import { registrationStates } from './fragments/review-queue';
+import { may } from './guards';
 import type { MachineKind } from './types';
 
 /** The simple set of spec 02 section 4 (internal facility request; external set B uses the same numbers). */
@@ -33,6 +34,12 @@ export function simpleRequestMachine(o: {
    * internal service's draft code 0 ("Draft"), their 1001 being the submitted request under review.
    */
   draftCode?: number;
+  /**
+   * A paid mark package whose certificate expired before its marks could be issued (suspended until it expired) leaves
+   * the wait: the system's CERTIFICATE_EXPIRED ends it in 1003 ("expired", also worded "ended") and its payment is
+   * listed for a refund (mark requests v2).
+   */
+  endsWithCertificate?: boolean;
 }) {
   const c = SIMPLE_CODES;
   const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
@@ -75,8 +82,25 @@ export function simpleRequestMachine(o: {
           ...(o.issue.guard.relation === 'system' ? { deadline: { after: 'immediately', event: 'ISSUE_CERTIFICATE' } } : {}),
           description: 'Paid (or free): waiting for issuance.',
         },
-        on: { ISSUE_CERTIFICATE: branches(o.issue.guard, [{ target: 'completed', actions: o.issue.effect }]) },
+        on: {
+          ISSUE_CERTIFICATE: branches(o.issue.guard, [{ target: 'completed', actions: o.issue.effect }]),
+          ...(o.endsWithCertificate
+            ? { CERTIFICATE_EXPIRED: { guard: may({ relation: 'system' }), target: 'certificateEnded', actions: { type: 'effect.returnMarkCredit', params: {} } } }
+            : {}),
+        },
       },
+      ...(o.endsWithCertificate
+        ? {
+            certificateEnded: {
+              type: 'final',
+              tags: ['final'],
+              meta: {
+                status: c.expired,
+                description: 'Paid, but its certificate expired before the marks could be issued: ended, the payment to be refunded.',
+              },
+            },
+          }
+        : {}),
       completed: {
         type: 'final',
         tags: ['final'],
@@ -98,3 +122,7 @@ export const SIMPLE_READINGS = [
  */
 export const MARK_DRAFT_READING =
   'A mark request has no review step, so 1001 is only ever its draft (being prepared, or back after a cancelled bill). The catalogue has no draft code: 1001 is labelled "Draft" (مسودة), as the other services’ drafts are, rather than the spec’s "new".';
+
+/** Mark requests v2: what happens to a paid package whose certificate expired while it waited (simpleRequestMachine endsWithCertificate). */
+export const MARK_ENDS_WITH_CERTIFICATE_READING =
+  'Version 2: a paid package waits in 1004 while its certificate is suspended (its marks are issued once it is reinstated); should the certificate expire meanwhile, no mark can be issued for the months it was priced for, so the system sends CERTIFICATE_EXPIRED and the request ends in 1003 ("expired", also worded "ended"; its history says "Certificate expired"), the credit it took from earlier packages is given back and its payment is listed among the payments needing attention, to be refunded. A renewal of the certificate then buys a new package.';

@@ -68,6 +68,7 @@ export type EffectName =
   | 'effect.updateCertificateProducts'
   | 'effect.addCertificateCategories'
   | 'effect.issueHalalMarks'
+  | 'effect.returnMarkCredit'
   | 'effect.deleteDraft'
   | 'effect.grantDelegation'
   | 'effect.revokeDelegation'

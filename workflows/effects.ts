@@ -558,7 +558,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
   'effect.issueHalalMarks': async (tx, _params, ctx, deps) => {
     const cert = await requireSubject(tx, ctx);
     if (!inForce(cert, ctx.now)) {
-      throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`);
+      // Suspended, it may be reinstated: wait. Expired, it never comes back for the months the package was priced for:
+      // the request (v2) ends instead and its payment is refunded (machines/simple-request.ts endsWithCertificate).
+      const expired = cert.status === 2 || cert.expiresAt <= ctx.now;
+      throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`, expired ? 'CERTIFICATE_EXPIRED' : undefined);
     }
     await assertRequesterCbDesignated(tx, ctx);
     // Never beyond what the package was priced for: a certificate renewed between the bill and its payment does not
@@ -593,6 +596,10 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
         status: 4,
       });
     }
+  },
+  /** The credit this package took from earlier packages' unused tags is theirs again (its marks were never issued). */
+  'effect.returnMarkCredit': async (tx, _params, ctx) => {
+    await tx.delete(markPackageCredits).where(eq(markPackageCredits.usedByRequestId, ctx.request.id));
   },
   /**
    * The draft leaves every list; its row and history stay for the audit trail. Its files go with it ("deletes the

@@ -617,9 +617,10 @@ export async function verifyChain(db: Executor, row: LockedRow): Promise<ChainCh
 
 /**
  * Claims the oldest due timer no other transaction holds (FOR UPDATE SKIP LOCKED), skipping `exclude`; with
- * `onlyEntities` only the timers of entity lifecycles (under Temporal the requests' deadlines are workflow timers).
+ * `onlyEntities` only the timers of entity lifecycles (under Temporal the requests' deadlines are workflow timers); with
+ * `only`, that one timer.
  */
-export async function claimDueTimer(tx: Tx, now: Date, exclude: string[], onlyEntities = false): Promise<TimerRow | undefined> {
+export async function claimDueTimer(tx: Tx, now: Date, exclude: string[], onlyEntities = false, only?: string): Promise<TimerRow | undefined> {
   const [timer] = await tx
     .select()
     .from(workflowTimers)
@@ -630,6 +631,7 @@ export async function claimDueTimer(tx: Tx, now: Date, exclude: string[], onlyEn
         lte(workflowTimers.dueAt, now),
         exclude.length ? notInArray(workflowTimers.id, exclude) : undefined,
         onlyEntities ? sql`${workflowTimers.requestId} in (select ${requests.id} from ${requests} where ${requests.kind} in ${[...ENTITY_KINDS]})` : undefined,
+        only ? eq(workflowTimers.id, only) : undefined,
       ),
     )
     .orderBy(asc(workflowTimers.dueAt))

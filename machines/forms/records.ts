@@ -75,8 +75,11 @@ export const ZCertificateSummary = z.object({
 export type CertificateSummaryJson = z.infer<typeof ZCertificateSummary>;
 
 export const CERTIFICATE_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon'] as const;
-/** A Halal mark is never suspended; it may be cancelled (its own lifecycle, machines/halal-mark.ts). */
-export const MARK_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'validSoon', 'cancelled'] as const;
+/**
+ * A Halal mark may be cancelled (its own lifecycle, machines/halal-mark.ts); it reads suspended while the certificate it
+ * rests on is, and withdrawn once its product is no longer on that certificate (a reading, not a stored status).
+ */
+export const MARK_STATUS_FILTERS = ['active', 'expiringSoon', 'expired', 'validSoon', 'suspended', 'withdrawn', 'cancelled'] as const;
 
 const ZDualDate = z.object({
   iso: z.string(),
@@ -100,7 +103,11 @@ export const ZCertificate = z.object({
   legacyNumber: z.string().nullable(),
   kind: z.string(),
   kindLabel: z.string(),
-  status: z.object({ code: z.number(), public: z.string(), label: z.string() }),
+  /**
+   * `note`: for a Halal mark read from the certificate it rests on (suspended, expired, its product no longer on it),
+   * why, in the reader's language; null otherwise.
+   */
+  status: z.object({ code: z.number(), public: z.string(), label: z.string(), note: z.string().nullable() }),
   holder: ZParty,
   issuer: ZParty.nullable(),
   scope: z.string().nullable(),

@@ -160,7 +160,7 @@ describe('machine conventions', () => {
   it('the registry keeps versions and refuses unknown ones', () => {
     // CB designation and renewal gained their bills in version 2 and the internal rules below in version 3, the Halal mark its staff cancellation, the internal
     // certificate and renewal who takes a plan to draft, the shipment its paid wait for a valid factory certificate
-    // internal added products a draft labelled "Draft" (code 0) (and, in version 3, no discount on a stopped request, as every other request machine in version 2);
+    // internal added products a draft labelled "Draft" (code 0), the mark packages their end with an expired certificate (and, in version 3, no discount on a stopped request, as every other request machine in version 2);
     // version 1 stays for requests started on it.
     const current: Partial<Record<MachineKind, number>> = {
       cbDesignation: 3,

@@ -73,7 +73,13 @@ beforeAll(async () => {
       issuedAt,
       validFrom: issuedAt,
       expiresAt: new Date(Date.now() + 600 * DAY),
-      products: [{ nameAr: 'حليب', nameEn: 'Milk' }],
+      // The products its marks name: a mark is issued only for a product on its certificate, and one whose product is no
+      // longer on it reads withdrawn (tests/server/mark-certificate-state.test.ts).
+      products: [
+        { nameAr: 'حليب طازج', nameEn: 'Fresh milk' },
+        { nameAr: 'خبز أبيض', nameEn: 'White bread' },
+        { nameAr: 'عصير برتقال', nameEn: 'Orange juice' },
+      ],
     })
     .returning({ id: certificates.id });
   marks.milk = await issueMark('HM-MARKS-000001', 'MARKCODE0001', { nameAr: 'حليب طازج', nameEn: 'Fresh milk' });

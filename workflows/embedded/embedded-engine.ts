@@ -238,7 +238,10 @@ export class EmbeddedEngine implements WorkflowEngine {
         // A timer whose event fails (a bug in an effect, a lost connection) is retried next sweep; it must not
         // hold back the timers behind it. One whose step waits by design rests WAITING_RETRY_MS, unlogged.
         if (!claimed) throw err;
-        if (err instanceof StepWaits) await postponeTimer(this.db, claimed, new Date(now.getTime() + WAITING_RETRY_MS));
+        if (err instanceof StepWaits) {
+          const ended = err.instead ? await this.endWait(claimed, err.instead, now) : false;
+          if (!ended) await postponeTimer(this.db, claimed, new Date(now.getTime() + WAITING_RETRY_MS));
+        }
         else onError(err, claimed);
         outcome = 'busy';
       }
@@ -247,6 +250,29 @@ export class EmbeddedEngine implements WorkflowEngine {
       else fired++;
     }
     return fired;
+  }
+
+  /**
+   * Sends the event a waiting step named instead of waiting (StepWaits.instead) to the timer's request, as the system,
+   * in a transaction of its own; leaving the state cancels the waiting timer. False when the timer or its request is
+   * busy or gone, or the machine refuses the event (an earlier version keeps waiting).
+   */
+  private async endWait(timerId: string, event: string, now: Date): Promise<boolean> {
+    const written = this.writtenRows();
+    try {
+      const ended = await this.db.transaction(async (tx) => {
+        const timer = await claimDueTimer(tx, now, [], false, timerId);
+        if (!timer) return false;
+        const row = await tryLockRequest(tx, timer.requestId);
+        if (!row || row.deletedAt) return false;
+        const result = await this.apply(tx, this.withWritten(row), { type: event }, SYSTEM_ACTOR, written);
+        return result.ok;
+      });
+      if (ended) written.commit();
+      return ended;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {}

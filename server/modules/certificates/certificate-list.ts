@@ -9,7 +9,7 @@ import { EXPIRING_SOON_DAYS, publicStatusOf, type PublicCertificateStatus } from
 import type { Page } from '../../../workflows/engine';
 import { canSee } from '../../../workflows/queries';
 import type { CertificateRow } from './certificate-view';
-import { cancelledMarkIds, markCancelledSql } from './mark-state';
+import { markBasisSql, markCancelledSql, markReading, markStandings } from './mark-state';
 import type { RenewalOffer } from './renewal-offer';
 
 /**
@@ -50,24 +50,35 @@ const productMatches = (pattern: string, fields: readonly string[]): SQL =>
 const PRODUCT_FIELDS = ['nameAr', 'nameEn', 'hsCode'] as const;
 const BRAND_FIELDS = ['brandAr', 'brandEn'] as const;
 
-/** The stored status and dates read as publicStatusOf reads them, in SQL, so a status filter pages correctly. */
+/**
+ * The stored status and dates read as publicStatusOf (and, for a mark, markReading) reads them, in SQL, so a status
+ * filter pages correctly.
+ */
 function statusCondition(status: PublicCertificateStatus, now: Date): SQL {
   // Code 4 of a mark is "valid soon" (its own catalogue); a cancelled mark shows cancelled whatever its dates.
   const cancelled = markCancelledSql();
-  const suspended = and(not(cancelled), or(and(eq(certificates.status, 4), ne(certificates.kind, 'halalMark')), isNotNull(certificates.suspendedAt)))!;
-  const expired = or(eq(certificates.status, 2), lte(certificates.expiresAt, now))!;
+  const ownSuspended = or(and(eq(certificates.status, 4), ne(certificates.kind, 'halalMark')), isNotNull(certificates.suspendedAt))!;
+  const ownExpired = or(eq(certificates.status, 2), lte(certificates.expiresAt, now))!;
+  // A mark's readings of the certificate it rests on, in markReading's order, after its own cancellation and expiry.
+  const basis = markBasisSql(now);
+  const own = and(not(cancelled), not(ownSuspended), not(ownExpired))!;
+  const withdrawn = and(own, basis.productNotCertified)!;
+  const certificateSuspended = and(own, not(basis.productNotCertified), basis.certificateSuspended)!;
+  const certificateExpired = and(own, not(basis.productNotCertified), not(basis.certificateSuspended), basis.certificateExpired)!;
   const notYet = gt(certificates.validFrom, now);
   // Through the column's operator, so the date is mapped as the column's type (a raw Date breaks postgres.js).
   const soonLimit = new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS);
   const soon = lt(certificates.expiresAt, soonLimit);
-  const live = and(not(cancelled), not(suspended), not(expired))!;
+  const live = and(own, not(basis.productNotCertified), not(basis.certificateSuspended), not(basis.certificateExpired))!;
   switch (status) {
     case 'cancelled':
       return cancelled;
+    case 'withdrawn':
+      return withdrawn;
     case 'suspended':
-      return suspended;
+      return or(and(not(cancelled), ownSuspended), certificateSuspended)!;
     case 'expired':
-      return and(not(cancelled), not(suspended), expired)!;
+      return or(and(not(cancelled), not(ownSuspended), ownExpired), certificateExpired)!;
     case 'validSoon':
       return and(live, notYet)!;
     case 'expiringSoon':
@@ -128,12 +139,13 @@ export async function listCertificates(
     ? await db.select({ publicId: facilities.publicId, nameAr: facilities.nameAr, nameEn: facilities.nameEn }).from(facilities).where(inArray(facilities.publicId, ids))
     : [];
   const party = (publicId: string) => parties.find((p) => p.publicId === publicId) ?? { publicId, nameAr: '—', nameEn: '—' };
-  const cancelled = await cancelledMarkIds(db, rows.filter((r) => r.kind === 'halalMark').map((r) => r.id));
+  const standings = await markStandings(db, rows.filter((r) => r.kind === 'halalMark').map((r) => r.id));
   const offerOf = await renewalOffersOf(rows);
-  return { items: rows.map((r) => ({ ...summaryOf({ ...r, cancelled: cancelled.has(r.id) }, party, now), ...offerOf(r) })), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+  const statusOf = (r: CertificateRow): PublicCertificateStatus => (r.kind === 'halalMark' ? markReading(r, standings.get(r.id), now).status : publicStatusOf(r, now));
+  return { items: rows.map((r) => ({ ...summaryOf(r, statusOf(r), party), ...offerOf(r) })), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }
 
-function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: string) => CertificateSummary['holder'], now: Date): Omit<CertificateSummary, keyof RenewalOffer> {
+function summaryOf(r: CertificateRow, status: PublicCertificateStatus, party: (id: string) => CertificateSummary['holder']): Omit<CertificateSummary, keyof RenewalOffer> {
   const brands = new Map<string, { ar: string; en: string }>();
   for (const p of r.products) {
     const ar = p.brandAr?.trim() ?? '';
@@ -145,7 +157,7 @@ function summaryOf(r: CertificateRow & { cancelled: boolean }, party: (id: strin
     number: r.number,
     legacyNumber: r.legacyNumber,
     kind: r.kind,
-    status: { code: r.status, public: publicStatusOf(r, now) },
+    status: { code: r.status, public: status },
     holder: party(r.facilityPublicId),
     issuer: r.cbPublicId ? party(r.cbPublicId) : null,
     productCount: r.products.length,

@@ -8,7 +8,7 @@ import { toDualDate, type DualDate } from '../public/calendar';
 import { publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
 import { cbCoverage } from '../requests/server-checks';
 import { verificationUrl } from './qr';
-import { cancelledMarkIds, markCertificate } from './mark-state';
+import { markReading, markStandings, type MarkBasis } from './mark-state';
 
 export type CertificateRow = typeof certificates.$inferSelect;
 
@@ -28,8 +28,11 @@ export interface CertificateView {
   legacyNumber: string | null;
   /** 'internalHalal' | 'externalHalal' | 'cbDesignation' | 'halalMark' */
   kind: string;
-  /** Stored status code (1 active, 2 expired, 3 expiring soon, 4 suspended) and what a person sees today. */
-  status: { code: number; public: PublicCertificateStatus };
+  /**
+   * Stored status code (1 active, 2 expired, 3 expiring soon, 4 suspended) and what a person sees today; for a mark,
+   * `basis` says when that is read from the certificate it rests on (mark-state.ts markReading), else null.
+   */
+  status: { code: number; public: PublicCertificateStatus; basis: MarkBasis | null };
   holder: PartyView;
   /** The conformity body that issued an external certificate or mark; null when the Halal center issued it. */
   issuer: PartyView | null;
@@ -84,6 +87,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     return { publicId, type: f.type, nameAr: f.nameAr, nameEn: f.nameEn, registrationNumber: f.registrationNumber, countryCode: f.countryCode, city: f.city };
   };
   const mark = cert.kind === 'halalMark';
+  const reading = mark ? markReading(cert, (await markStandings(db, [cert.id])).get(cert.id), now) : null;
   const [request] = cert.requestId
     ? await db.select({ number: requests.number }).from(requests).where(eq(requests.id, cert.requestId))
     : [];
@@ -92,7 +96,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     number: cert.number,
     legacyNumber: cert.legacyNumber,
     kind: cert.kind,
-    status: { code: cert.status, public: publicStatusOf({ ...cert, cancelled: mark && (await cancelledMarkIds(db, [cert.id])).has(cert.id) }, now) },
+    status: { code: cert.status, public: reading?.status ?? publicStatusOf(cert, now), basis: reading?.basis ?? null },
     holder: party(cert.facilityPublicId),
     issuer: cert.cbPublicId ? party(cert.cbPublicId) : null,
     scope: cert.scope,
@@ -105,7 +109,7 @@ export async function certificateView(db: Db, cert: CertificateRow, publicBase: 
     verificationUrl: verificationUrl(publicBase, cert.verificationCode),
     requestId: cert.requestId,
     requestNumber: request?.number ?? null,
-    certificate: mark ? await markCertificate(db, cert.id) : null,
+    certificate: reading?.certificate ?? null,
   };
 }
 

@@ -76,7 +76,12 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
       return {
         ...view,
         kindLabel: request.t(`payments:certificate.kind.${view.kind}`, { defaultValue: view.kind }),
-        status: { ...view.status, label: request.t(`payments:certificate.status.${view.status.public}`) },
+        status: {
+          code: view.status.code,
+          public: view.status.public,
+          label: request.t(`payments:certificate.status.${view.status.public}`),
+          note: view.status.basis ? request.t(`public:markBasis.${view.status.basis}`, { number: view.certificate?.number ?? '' }) : null,
+        },
         ...(await renewalOffers(app.db, app.services, app.settings.current(), request.actor!, [cert]))(cert),
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
         lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),

@@ -117,7 +117,7 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
       config: { policy: Permissions.portals.halalCenter },
       schema: {
         tags: ['payments'],
-        summary: 'Payments staff must act on: money taken for a bill no longer payable, or a payment its request refused (refund due)',
+        summary: 'Payments staff must act on: money taken for a bill no longer payable, a payment its request refused, or a paid Halal-mark package ended unissued when its certificate expired (refund due)',
         response: {
           200: z.object({
             items: z.array(
@@ -126,7 +126,7 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
                 billId: z.string(),
                 billNumber: z.string(),
                 amount: z.string(),
-                reason: z.enum(['billNotPayable', 'refusedByRequest']),
+                reason: z.enum(['billNotPayable', 'refusedByRequest', 'certificateEnded']),
                 completedAt: z.string().nullable(),
               }),
             ),

@@ -1,9 +1,10 @@
 /**
  * The status a person sees for a certificate or Halal mark at a given moment. The stored status (spec 02: 1 active,
  * 2 expired, 3 expiring soon, 4 suspended) records decisions; dates are read at request time so that "expiring
- * soon" and "expired" never go stale waiting for a timer.
+ * soon" and "expired" never go stale waiting for a timer. "withdrawn" is only ever a Halal mark's reading: its product
+ * is no longer on the certificate it was issued against (server/modules/certificates/mark-state.ts markReading).
  */
-export const PUBLIC_CERTIFICATE_STATUSES = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon', 'cancelled'] as const;
+export const PUBLIC_CERTIFICATE_STATUSES = ['active', 'expiringSoon', 'expired', 'suspended', 'validSoon', 'cancelled', 'withdrawn'] as const;
 export type PublicCertificateStatus = (typeof PUBLIC_CERTIFICATE_STATUSES)[number];
 
 /** Spec 02 section 9: CB and internal certificates are "expiring soon" under 60 days before expiry. */

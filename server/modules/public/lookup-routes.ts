@@ -135,7 +135,13 @@ const lookupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // An unknown code is an answer, not an error: the page must say so plainly instead of showing an error screen.
     async (request) => {
-      const certificate = await verifyCertificate(app.db, request.params.code);
+      const found = await verifyCertificate(app.db, request.params.code);
+      // A consumer scanning a mark must read why it cannot be relied on, in their language, not only a status word.
+      const certificate = found && {
+        ...found,
+        statusLabel: request.t(`public:status.${found.status}`),
+        note: found.basis ? request.t(`public:markBasis.${found.basis}`, { number: found.certificateNumber ?? '' }) : null,
+      };
       return { found: certificate !== null, certificate };
     },
   );

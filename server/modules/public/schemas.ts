@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBLIC_CERTIFICATE_STATUSES } from './certificate-status';
+import { MARK_BASES } from '../certificates/mark-state';
 import { PUBLIC_PAGE_KEYS } from './page-meta';
 import { zSearchText } from '../../schemas';
 
@@ -169,6 +170,12 @@ export const ZVerification = z.object({
       legacyNumber: z.string().nullable(),
       kind: z.string(),
       status: ZPublicStatus,
+      /** The status's label in the reader's language. */
+      statusLabel: z.string(),
+      /** A Halal mark read from the certificate it rests on: why (basis), that certificate, and a sentence in the reader's language. */
+      basis: z.enum(MARK_BASES).nullable(),
+      certificateNumber: z.string().nullable(),
+      note: z.string().nullable(),
       daysRemaining: z.number(),
       scope: z.string().nullable(),
       categories: z.array(z.string()),

@@ -4,7 +4,7 @@ import { certificates, facilities } from '../../../db/schema';
 import { toDualDate, type DualDate } from './calendar';
 import { daysUntil, publicStatusOf, type PublicCertificateStatus } from './certificate-status';
 import { countryNames } from './countries';
-import { cancelledMarkIds } from '../certificates/mark-state';
+import { markReading, markStandings, type MarkBasis } from '../certificates/mark-state';
 
 export interface PartyInfo {
   publicId: string;
@@ -22,6 +22,12 @@ export interface VerifiedCertificate {
   /** 'internalHalal' | 'externalHalal' | 'cbDesignation' | 'halalMark' */
   kind: string;
   status: PublicCertificateStatus;
+  /**
+   * For a Halal mark read from the certificate it rests on (suspended, expired, or its product no longer on it: see
+   * mark-state.ts markReading), why; null otherwise. `certificateNumber` names that certificate (marks only).
+   */
+  basis: MarkBasis | null;
+  certificateNumber: string | null;
   /** Days until expiry; negative once expired. */
   daysRemaining: number;
   scope: string | null;
@@ -57,11 +63,14 @@ export async function verifyCertificate(db: Db, code: string, now = new Date()):
     if (!f) return { publicId, nameAr: '—', nameEn: '—', countryCode: '', countryNameAr: '', countryNameEn: '', city: null };
     return { publicId, nameAr: f.nameAr, nameEn: f.nameEn, countryCode: f.countryCode, ...countryNames(f.countryCode), city: f.city };
   };
+  const reading = cert.kind === 'halalMark' ? markReading(cert, (await markStandings(db, [cert.id])).get(cert.id), now) : null;
   return {
     number: cert.number,
     legacyNumber: cert.legacyNumber,
     kind: cert.kind,
-    status: publicStatusOf({ ...cert, cancelled: cert.kind === 'halalMark' && (await cancelledMarkIds(db, [cert.id])).has(cert.id) }, now),
+    status: reading?.status ?? publicStatusOf(cert, now),
+    basis: reading?.basis ?? null,
+    certificateNumber: reading?.certificate?.number ?? null,
     daysRemaining: daysUntil(cert.expiresAt, now),
     scope: cert.scope,
     categories: cert.categories,

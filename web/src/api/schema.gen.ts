@@ -2522,7 +2522,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments staff must act on: money taken for a bill no longer payable, or a payment its request refused (refund due)
+         * Payments staff must act on: money taken for a bill no longer payable, a payment its request refused, or a paid Halal-mark package ended unissued when its certificate expired (refund due)
          * @description Who may call it: A signed-in user holding Portals.HalalCenter.
          */
         get: operations["getPaymentsAttention"];
@@ -4697,6 +4697,12 @@ export interface components {
         } | {
             /** @description The request version the sender read */
             expectedVersion: number;
+            payload?: Record<string, never>;
+            /** @enum {string} */
+            type: "CERTIFICATE_EXPIRED";
+        } | {
+            /** @description The request version the sender read */
+            expectedVersion: number;
             payload?: {
                 percent: number;
                 reason: string;
@@ -5566,6 +5572,12 @@ export interface components {
             };
             /** @enum {string} */
             type: "ISSUE_CERTIFICATE";
+        } | {
+            /** @description The request version the sender read */
+            expectedVersion: number;
+            payload?: Record<string, never>;
+            /** @enum {string} */
+            type: "CERTIFICATE_EXPIRED";
         } | {
             /** @description The request version the sender read */
             expectedVersion: number;
@@ -8256,7 +8268,7 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
                 product?: string;
-                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -8426,6 +8438,7 @@ export interface operations {
                         status: {
                             code: number;
                             label: string;
+                            note: string | null;
                             public: string;
                         };
                         validFrom: {
@@ -13079,7 +13092,7 @@ export interface operations {
                             completedAt: string | null;
                             paymentId: string;
                             /** @enum {string} */
-                            reason: "billNotPayable" | "refusedByRequest";
+                            reason: "billNotPayable" | "refusedByRequest" | "certificateEnded";
                         }[];
                     };
                 };
@@ -13341,7 +13354,7 @@ export interface operations {
                 name?: string;
                 pageNumber?: number;
                 pageSize?: number;
-                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                status?: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -13379,7 +13392,7 @@ export interface operations {
                                 };
                                 number: string;
                                 /** @enum {string} */
-                                status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                                status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
                                 verificationCode: string;
                             };
                             city: string | null;
@@ -14228,7 +14241,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         certificate: {
+                            /** @enum {string|null} */
+                            basis: "certificateSuspended" | "certificateExpired" | "productNotCertified" | null;
                             categories: string[];
+                            certificateNumber: string | null;
                             daysRemaining: number;
                             expiresAt: {
                                 gregorian: string;
@@ -14268,6 +14284,7 @@ export interface operations {
                             } | null;
                             kind: string;
                             legacyNumber: string | null;
+                            note: string | null;
                             number: string;
                             products: {
                                 brandAr?: string;
@@ -14278,7 +14295,8 @@ export interface operations {
                             }[];
                             scope: string | null;
                             /** @enum {string} */
-                            status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled";
+                            status: "active" | "expiringSoon" | "expired" | "suspended" | "validSoon" | "cancelled" | "withdrawn";
+                            statusLabel: string;
                             validFrom: {
                                 gregorian: string;
                                 hijri: {

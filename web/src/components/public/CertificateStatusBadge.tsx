@@ -9,6 +9,7 @@ const PALETTE: Record<PublicStatus, string> = {
   suspended: 'red',
   validSoon: 'blue',
   cancelled: 'red',
+  withdrawn: 'red',
 };
 
 /** A certificate's status as a coloured badge; the word, not the colour, carries the meaning. */

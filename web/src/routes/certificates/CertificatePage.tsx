@@ -86,6 +86,11 @@ export function CertificatePage() {
               {c.status.label}
             </Badge>
           </Flex>
+          {c.status.note && (
+            <Text color="fg.error" data-testid="certificate-status-note">
+              {c.status.note}
+            </Text>
+          )}
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
             <Field label={t('requests:certificate.holder')} value={party(c.holder)} />
             <Field label={t('records:certificates.issuer')} value={c.issuer ? party(c.issuer) : t('payments:bill.issuer')} testId="certificate-issuer" />

@@ -26,6 +26,7 @@ const ALERT_STATUS: Record<PublicStatus, 'success' | 'warning' | 'error' | 'info
   suspended: 'error',
   validSoon: 'info',
   cancelled: 'error',
+  withdrawn: 'error',
 };
 
 function PartyText({ party }: { party: Party }) {
@@ -60,7 +61,8 @@ function CertificateDetails({ c }: { c: VerifiedCertificate }) {
   const productColumns = verifyProductColumns(c.products).map((key) => ({ key, label: t(`verify.${key}`) })) satisfies readonly CardColumn[];
   const label = (key: VerifyProductColumn) => productColumns.find((col) => col.key === key)?.label ?? '';
   const scope = scopeText(t, c.kind, c.scope);
-  const statusText = t(`statusText.${c.status}`, {
+  // A mark read from the certificate it rests on says why, naming that certificate (the server's sentence).
+  const statusText = c.note ?? t(`statusText.${c.status}`, {
     count: Math.max(0, c.daysRemaining),
     date: formatDate(c.validFrom.gregorian, i18n.language, 'long'),
   });
