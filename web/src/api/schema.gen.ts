@@ -14629,6 +14629,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         actions: {
+                            fullWaiverOnly?: boolean;
                             label: string;
                             permission?: string;
                             requiresReason: boolean;
