@@ -88,6 +88,19 @@ describe('a Halal-mark package on a certificate with less than a month left', ()
     expect(ok.json()).toEqual({ canStart: true, refusal: null });
   });
 
+  it('the same for a foreign factory’s package (external mark): refused at the start, in both languages', async () => {
+    const issuedAt = new Date(Date.now() - 300 * DAY);
+    const [ext] = await w.t.database.db
+      .insert(certificates)
+      .values({ number: 'EC-SHORT-000001', kind: 'externalHalal', facilityPublicId: 'exf-anatolia-meat', verificationCode: 'SHORTEXT0001', issuedAt, validFrom: issuedAt, expiresAt: new Date(Date.now() + 20 * DAY), products: products() })
+      .returning({ id: certificates.id, number: certificates.number });
+    for (const lang of LANGS) {
+      const res = await w.as.external.post('/api/requests', { kind: 'externalHalalMark', facilityId: 'exf-anatolia-meat', certificateId: ext.id }, { headers: { 'accept-language': lang } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect([res.json().error.code, res.json().error.message]).toEqual(['CertificateUnderAMonth', underAMonth(lang, ext.number)]);
+    }
+  });
+
   it('no draft is started (400, both languages), nothing written', async () => {
     const before = await markRequests();
     for (const lang of LANGS) {
