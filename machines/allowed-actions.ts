@@ -14,6 +14,8 @@ export interface AllowedAction {
   /** The event needs a written text (spec: "reason or note is required"), in the payload field `reasonField`. */
   requiresReason: boolean;
   reasonField?: 'reason' | 'note';
+  /** GRANT_DISCOUNT: every transition open to it now takes only 100 % (a bill awaiting payment is waived whole). */
+  fullWaiverOnly?: true;
 }
 
 const isEventType = (t: string): t is EventType => (EVENT_TYPES as readonly string[]).includes(t);
@@ -33,10 +35,13 @@ export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor, kin
   if (snapshot.status !== 'active') return [];
   const context = snapshot.context as BaseContext;
   const out = new Map<EventType, AllowedAction>();
+  const partial = new Set<EventType>();
   for (const t of getNextTransitions(snapshot)) {
-    if (!isEventType(t.eventType) || out.has(t.eventType)) continue;
+    if (!isEventType(t.eventType)) continue;
     const params = openTo(t, actor, context);
     if (!params) continue;
+    if (!conditionsOf(params).includes('grantsFullDiscount')) partial.add(t.eventType);
+    if (out.has(t.eventType)) continue;
     const reasonField = (kind ? eventDefinitionOf(kind, t.eventType) : EVENT_DEFINITIONS[t.eventType]).reasonField;
     const permission = grantedPermission(actor, params);
     out.set(t.eventType, {
@@ -46,6 +51,7 @@ export function allowedActionsOf(snapshot: AnyMachineSnapshot, actor: Actor, kin
       ...(reasonField ? { reasonField } : {}),
     });
   }
+  for (const a of out.values()) if (a.type === 'GRANT_DISCOUNT' && !partial.has(a.type)) a.fullWaiverOnly = true;
   return [...out.values()];
 }
 

@@ -47,6 +47,7 @@ export const EventMessage = {
   productRequired: 'machines:validation.productRequired',
   categoryRequired: 'machines:validation.categoryRequired',
   discountRange: 'machines:validation.discountRange',
+  fullWaiverOnly: 'machines:validation.fullWaiverOnly',
 } as const;
 const M = EventMessage;
 

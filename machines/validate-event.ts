@@ -1,5 +1,9 @@
 import type { z } from 'zod';
+import { getNextTransitions, type AnyMachineSnapshot } from 'xstate';
+import { guardParamsOf } from './allowed-actions';
+import { testCondition, type ConditionName } from './conditions';
 import { EventMessage, schemaFor } from './events';
+import { conditionsOf } from './guards';
 import { getMachine } from './registry';
 import { stateNodesOf } from './catalogues';
 import { SERVICES, serviceOf, type ServiceRegistry } from './services';
@@ -56,6 +60,7 @@ export function parseEvent(
   event: { type: string; [key: string]: unknown },
   context: { data?: unknown; openNonConformities?: unknown; returnedSections?: unknown },
   services: ServiceRegistry = SERVICES,
+  snapshot?: AnyMachineSnapshot,
 ): ParsedEvent {
   const schema = eventSchemas[kind]?.[event.type as EventType];
   if (!schema) return { ok: false, issues: [{ field: 'type', message: EventMessage.unknownEvent, params: { type: event.type } }] };
@@ -63,6 +68,8 @@ export function parseEvent(
   const base = schema.safeParse(raw);
   if (!base.success) return { ok: false, issues: issuesOfZod(base.error) };
   const payload = base.data as Record<string, unknown>;
+  const conditioned = snapshot ? payloadConditionIssues(snapshot, { ...payload, type: event.type }) : [];
+  if (conditioned.length) return { ok: false, issues: conditioned };
   const answers = OPEN_NON_CONFORMITY_ANSWERS[event.type];
   if (answers) {
     const issues = openNonConformityIssues(answers, payload[answers.field] as { nonConformityId: string }[], context.openNonConformities);
@@ -97,6 +104,35 @@ export function parseEvent(
     if (!checked.ok) return { ok: false, issues: toIssues(checked.issues) };
   }
   return { ok: true, payload };
+}
+
+/**
+ * Payload conditions a state may put on an event (`when` in its guard) that are a rule of the field, not a choice of
+ * target: said as the field's own error (400) instead of the machine's bare "not allowed now" (409).
+ */
+const FIELD_CONDITIONS: Partial<Record<ConditionName, EventIssue>> = {
+  // A bill awaiting payment is only waived whole (machines/fragments/payment.ts): a partial discount would leave a bill
+  // whose amount no longer matches the request's discount.
+  grantsFullDiscount: { field: 'percent', message: EventMessage.fullWaiverOnly },
+};
+
+/**
+ * The field errors of a payload that every transition of its type in the current state refuses by one of
+ * FIELD_CONDITIONS. Read from the machine version's own guards, so released versions need no change.
+ */
+export function payloadConditionIssues(snapshot: AnyMachineSnapshot, event: { type: string; [key: string]: unknown }): EventIssue[] {
+  if (snapshot.status !== 'active') return [];
+  const candidates = getNextTransitions(snapshot).filter((t) => t.eventType === event.type);
+  if (!candidates.length) return [];
+  const context = snapshot.context as Parameters<typeof testCondition>[1];
+  const failing = candidates.map((t) => {
+    const params = guardParamsOf(t);
+    return (params ? conditionsOf(params) : []).filter((c) => FIELD_CONDITIONS[c] && !testCondition(c, context, event as never));
+  });
+  // Only when no transition could take it: one that may (another target) leaves the choice to the machine.
+  if (failing.some((f) => f.length === 0)) return [];
+  const names = [...new Set(failing.flat())];
+  return names.map((c) => FIELD_CONDITIONS[c]!);
 }
 
 /** Events that answer the open non-conformities one by one: the list field, and the messages of a stray or missing answer. */

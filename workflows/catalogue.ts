@@ -42,9 +42,10 @@ export interface MachineCatalogue {
   deadlinesOf(snapshot: AnyMachineSnapshot, now?: Date): Deadline[];
   /**
    * The one validation of an event (machines/validate-event.ts parseEvent): its payload schema and, for request kinds,
-   * the service contract against the request's stored data. Returns the payload the transition must use.
+   * the service contract against the request's stored data, and (given the current snapshot) the field rules its
+   * state's guards put on the payload. Returns the payload the transition must use.
    */
-  parseEvent(kind: string, event: { type: string; [k: string]: unknown }, context: Record<string, unknown>): ParsedPayload;
+  parseEvent(kind: string, event: { type: string; [k: string]: unknown }, context: Record<string, unknown>, snapshot?: AnyMachineSnapshot): ParsedPayload;
   /** The first data of a new request, parsed like an edit. */
   parseStartData(kind: string, data: Record<string, unknown> | undefined): ParsedPayload;
 }

@@ -78,6 +78,8 @@ export interface AllowedAction {
   type: string;
   permission?: string;
   requiresReason: boolean;
+  /** GRANT_DISCOUNT taking only 100 % now (a bill awaiting payment is waived whole). */
+  fullWaiverOnly?: true;
 }
 
 export interface RequestView {

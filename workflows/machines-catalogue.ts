@@ -18,17 +18,18 @@ export function createMachinesCatalogue(services: ServiceRegistry = SERVICES): M
     currentVersion: (kind) => registry[kindOf(kind)].current,
     getMachine: (kind, version) => getMachine(kindOf(kind), version),
     allowedActions: (kind, snapshot, actor, version) =>
-      allowedActions(kindOf(kind), snapshot, actor, version).map(({ type, permission, requiresReason }) => ({
+      allowedActions(kindOf(kind), snapshot, actor, version).map(({ type, permission, requiresReason, fullWaiverOnly }) => ({
         type,
         ...(permission ? { permission } : {}),
         requiresReason,
+        ...(fullWaiverOnly ? { fullWaiverOnly } : {}),
       })),
     mayAct: (kind, snapshot, actor, version, type) => mayAct(toSnapshot(getMachine(kindOf(kind), version), snapshot), actor, type),
     statusOf: (snapshot) => statusOf(snapshot),
     queueOf: (snapshot) => queueOf(snapshot),
     deadlinesOf: (snapshot, now) =>
       deadlinesOf(snapshot, now).map(({ event, after, dueAt, stateId }) => ({ event, after, stateId, ...(dueAt ? { computedDueAt: dueAt } : {}) })),
-    parseEvent: (kind, event, context) => parseEvent(kindOf(kind), event, context, services),
+    parseEvent: (kind, event, context, snapshot) => parseEvent(kindOf(kind), event, context, services, snapshot),
     parseStartData: (kind, data) => parseStartData(kindOf(kind), data, services),
   };
 }

@@ -276,7 +276,7 @@ export function sendStep(
     return { ok: false, refusal: { code: 'NotAuthorized' } };
   }
   // The transition runs on the parsed payload (sections parsed, defaults applied), never on the raw one.
-  const parsed = catalogue.parseEvent(kind, event, snapshot.context as Record<string, unknown>);
+  const parsed = catalogue.parseEvent(kind, event, snapshot.context as Record<string, unknown>, snapshot);
   if (!parsed.ok) return { ok: false, refusal: { code: 'ValidationFailed', issues: parsed.issues } };
   const full = { ...parsed.payload, type: event.type, actor };
   if (machine.getTransitionData(snapshot, full).length === 0) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };

@@ -195,6 +195,8 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
     preconditions: [
       ...(facility === 'internal' ? [] : [{ type: 'cbAcceptanceValid' } as const, { type: 'cbDesignationValid' } as const]),
       { type: 'validCertificate', certificateKinds },
+      // Less than a whole month left would price the package at 0.00 and issue marks for days (README, choices).
+      { type: 'aMonthLeftOnSubject' },
       { type: 'notBlockedByExpiredCertificate' },
     ],
     sections,

@@ -28,6 +28,8 @@ export function preconditionText(p: Precondition): string {
       return 'a conformity body acting for a factory holds a designation certificate that is neither expired nor suspended';
     case 'oneOpenPerSubject':
       return 'one open request of this kind per certificate at a time';
+    case 'aMonthLeftOnSubject':
+      return 'the certificate has at least one whole month of validity left (a mark is priced per whole month left and never outlives it: with less, renew the certificate first)';
   }
 }
 

@@ -38,7 +38,12 @@ export type Precondition =
   /** A conformity body acting for a factory holds a designation that is neither expired nor suspended (spec 02 section 4: an expired certificate cannot be used). */
   | { type: 'cbDesignationValid' }
   /** One open request of this kind per subject certificate at a time (a second renewal of the same certificate is refused). */
-  | { type: 'oneOpenPerSubject' };
+  | { type: 'oneOpenPerSubject' }
+  /**
+   * The subject certificate has at least one whole month of validity left (Halal marks: a mark never outlives its
+   * certificate and is priced per whole month left, so with less than a month it would be issued for nothing).
+   */
+  | { type: 'aMonthLeftOnSubject' };
 
 /** Where a request starts from: a facility, or one of the facility's certificates (renewals, changes, marks). */
 export type ServiceSubject =

@@ -24,7 +24,7 @@ export function withProductionEntities(fixture: MachineCatalogue): MachineCatalo
     statusOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).statusOf(snapshot),
     queueOf: (snapshot) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).queueOf(snapshot),
     deadlinesOf: (snapshot, now) => (fixture.hasKind(snapshot.machine.id) ? fixture : machinesCatalogue).deadlinesOf(snapshot, now),
-    parseEvent: (kind, event, context) => pick(kind).parseEvent(kind, event, context),
+    parseEvent: (kind, event, context, snapshot) => pick(kind).parseEvent(kind, event, context, snapshot),
     parseStartData: (kind, data) => pick(kind).parseStartData(kind, data),
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
 import type { OpenRenewalJson } from '../../../machines/forms/records';
 import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, ServiceDefinition } from '../../../machines/services';
+import { wholeMonthsBetween } from '../../../machines/services/fees';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
 import { assertCbDesignationUsable, assertCbServicesAllowed, latestCertificate } from '../facilities/certificate-rules';
@@ -22,6 +23,7 @@ registerErrorStatus({
   CertificateNotValid: 400,
   RenewalNotOpen: 400,
   CertificateSuspended: 400,
+  CertificateUnderAMonth: 400,
   RequestAlreadyOpen: 409,
 });
 
@@ -131,6 +133,11 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
       if (!i.subject) throw new AppError('CertificateRequired');
       const refusal = renewalRefusal(i.subject, p, i.settings, i.now);
       if (refusal) throw new AppError(refusal.code, refusal.params);
+      return;
+    }
+    case 'aMonthLeftOnSubject': {
+      // The months the mark fee counts (machines/services/fees.ts): none left means a 0.00 package for a few days.
+      if (i.subject && wholeMonthsBetween(i.now, i.subject.expiresAt) < 1) throw new AppError('CertificateUnderAMonth', { number: i.subject.number });
       return;
     }
     case 'notBlockedByExpiredCertificate':

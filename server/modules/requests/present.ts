@@ -68,6 +68,7 @@ export function presentActions(t: TFunction, version: number, actions: AllowedAc
       label: eventLabel(t, a.type),
       ...(a.permission ? { permission: a.permission } : {}),
       requiresReason: a.requiresReason,
+      ...(a.fullWaiverOnly ? { fullWaiverOnly: true } : {}),
     })),
   };
 }

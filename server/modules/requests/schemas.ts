@@ -117,7 +117,14 @@ export const ZVerify = z.object({
 export const ZActions = z.object({
   version: z.number().int(),
   actions: z.array(
-    z.object({ type: z.string(), label: z.string(), permission: z.string().optional(), requiresReason: z.boolean() }),
+    z.object({
+      type: z.string(),
+      label: z.string(),
+      permission: z.string().optional(),
+      requiresReason: z.boolean(),
+      /** GRANT_DISCOUNT while a bill awaits payment: only 100 % (a full waiver) is taken. */
+      fullWaiverOnly: z.boolean().optional(),
+    }),
   ),
 });
 

@@ -14648,6 +14648,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         actions: {
+                            fullWaiverOnly?: boolean;
                             label: string;
                             permission?: string;
                             requiresReason: boolean;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, Fieldset, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Checkbox, Fieldset, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { sectionsOf } from '../../../../machines/sections';
 import { MACHINE_KINDS, type MachineKind } from '../../../../machines/types';
@@ -59,6 +59,8 @@ export function EventDialog(props: { request: RequestDetail; history: readonly H
       return <ReportDialog {...p} />;
     case 'CHOOSE_PAYMENT_OPTION':
       return <PaymentOptionDialog {...p} />;
+    case 'GRANT_DISCOUNT':
+      return <DiscountDialog {...p} />;
     case 'DELETE':
       return <SimpleConfirm {...p} payload={{ confirmed: true }} danger />;
     case 'CANCEL':
@@ -115,6 +117,37 @@ function ReturnDialog({ request, action, send, onClose }: EventFormProps) {
             ))}
           </Stack>
         </Fieldset.Root>
+        <FormField label={t('fields.reason')} required>
+          <Textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={2000} />
+        </FormField>
+      </Stack>
+    </FormDialog>
+  );
+}
+
+/**
+ * A discount: a whole percentage and the required reason. While a bill awaits payment the actions answer says only a
+ * full waiver is taken (fullWaiverOnly): the percentage is then 100, fixed, and the dialog says why.
+ */
+function DiscountDialog({ action, send, onClose }: EventFormProps) {
+  const { t } = useTranslation('requests');
+  const fixed = action.fullWaiverOnly === true;
+  const [percent, setPercent] = useState(fixed ? '100' : '');
+  const [reason, setReason] = useState('');
+  const value = Number(percent);
+  const valid = Number.isInteger(value) && value >= 1 && value <= 100;
+  return (
+    <FormDialog
+      title={action.label}
+      submitLabel={action.label}
+      onClose={onClose}
+      submitDisabled={!valid || !reason.trim()}
+      onSubmit={() => send({ percent: value, reason: reason.trim() })}
+    >
+      <Stack gap="4">
+        <FormField label={t('discount.percent')} required readOnly={fixed} helper={fixed ? t('discount.fullWaiverOnly') : t('discount.range')}>
+          <Input name="percent" type="number" inputMode="numeric" min={1} max={100} step={1} value={percent} onChange={(e) => setPercent(e.target.value)} />
+        </FormField>
         <FormField label={t('fields.reason')} required>
           <Textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={2000} />
         </FormField>
