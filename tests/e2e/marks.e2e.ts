@@ -24,14 +24,15 @@ async function prepareData(database: Database, dir: string) {
   try {
     const issuedAt = new Date(Date.now() - 100 * DAY);
     const expiresAt = new Date(Date.now() + 300 * DAY);
-    const [cert] = await database.db
-      .insert(certificates)
-      .values({ number: 'HC-E2E-MARKS-01', kind: 'internalHalal', facilityPublicId: 'inf-almarai-foods', verificationCode: 'E2EMARKCERT', issuedAt, validFrom: issuedAt, expiresAt, products: [], categories: ['CI', 'CII'] })
-      .returning({ id: certificates.id });
     const marks = [
       { number: 'HM-E2E-000001', code: 'E2EMARK0001', product: { nameAr: 'حليب طازج', nameEn: 'Fresh milk' } },
       { number: 'HM-E2E-000002', code: 'E2EMARK0002', product: { nameAr: 'عصير برتقال', nameEn: 'Orange juice' } },
     ];
+    // The certificate lists the products its marks name (a mark whose product is no longer on it reads withdrawn).
+    const [cert] = await database.db
+      .insert(certificates)
+      .values({ number: 'HC-E2E-MARKS-01', kind: 'internalHalal', facilityPublicId: 'inf-almarai-foods', verificationCode: 'E2EMARKCERT', issuedAt, validFrom: issuedAt, expiresAt, products: marks.map((m) => m.product), categories: ['CI', 'CII'] })
+      .returning({ id: certificates.id });
     for (const m of marks) {
       const view = await app.engine.start(
         'halalMark',

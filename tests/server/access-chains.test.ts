@@ -218,7 +218,7 @@ describe('a delegate removed after submitting, then delegated again with less', 
     const refused = await send(person, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true });
     expect(refused.statusCode).toBe(403);
     // The certificate's later services may be drafted (as any request with Request), none submitted without Submit.
-    await setExpiry(w, refs.certificateId, 30);
+    await setExpiry(w, refs.certificateId, 45);
     for (const kind of ['internalRenewal', 'internalAddProducts', 'internalHalalMark'] as const) {
       const later = await completeDraft(person, kind, FACILITY, { certificateId: refs.certificateId });
       const submit = await send(person, later.id, 'SUBMIT', later.version, { agreementAccepted: true });

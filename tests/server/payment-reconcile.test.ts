@@ -211,7 +211,7 @@ describe('a month-end bulk bill paid at the portal, its request not yet told (sp
     const certified = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
     const issued = await walk(w, certified.id, { applicant: 'external', until: 105 });
     expect(issued.request.status.code, JSON.stringify(issued.steps)).toBe(105);
-    const veal = goodProduct({ nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020220000000', globalHsCode: '020220', productNumber: 'TRX00000000000003', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
+    const veal = goodProduct({ nameAr: 'لحم عجل مجمد', nameEn: 'Frozen Veal', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000003', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
     await accept(w.as.external, certified.id, 'ADD_PRODUCTS', { products: [veal] });
     expect((await walk(w, certified.id, { applicant: 'external', until: 128 })).request.status.code).toBe(128);
     await fireTimer(w.t, certified.id, 'INVOICE_ISSUED');
@@ -262,4 +262,30 @@ describe('a month-end bulk bill paid at the portal, its request not yet told (sp
     const [certificate] = await certificatesOf(w, w.as.external, certified.id);
     expect(certificate.products.map((p) => p.nameEn)).toContain('Frozen Veal');
   }, 300_000);
+});
+
+describe('payments the portal keeps answering "pending" (payers who opened its page and left)', () => {
+  it('do not hold the sweep: a younger payment paid at the portal is reached within one round of sweeps', async () => {
+    // Two payers leave the portal's page (never paid, the portal answers "pending" for days); then one pays.
+    for (let i = 0; i < 2; i++) {
+      const left = await awaitingApplicationFee();
+      await payAtPortal('internal.main', left.bill.id, 'leave');
+    }
+    const { id, bill } = await awaitingApplicationFee();
+    await payAtPortal('internal.main', bill.id, 'pay');
+    const now = Date.now() + LATER;
+    const pending = (await w.t.database.db.select().from(payments).where(eq(payments.status, 'pending'))).filter(
+      (p) => p.createdAt.getTime() <= now - RECONCILE_ASK_AFTER_MS,
+    ).length;
+    expect(pending).toBeGreaterThanOrEqual(3);
+
+    // One payment per sweep: each sweep asks the next one, so the paid one is reached before the round is over.
+    let settled = 0;
+    for (let sweep = 0; sweep < pending && settled === 0; sweep++) {
+      settled += (await reconcilePayments(w.t.app, new Date(now), 1)).settled;
+    }
+    expect(settled).toBe(1);
+    expect(await statusOf('internal.main', id)).toEqual(reads('internalCertificate', 1));
+    expect((await billView('internal.main', bill.id)).status.label).toBe(BILL_STATUS['2']);
+  }, 240_000);
 });

@@ -97,12 +97,16 @@ describe('reading a request', () => {
     expect((await registration.get(`/api/requests/${ext.id}`)).json().facility).toMatchObject({ type: 'external', nameEn: 'Anatolia Meat Factory' });
   });
 
-  it("does not name a facility the reader may not see, though the draft's data names it", async () => {
+  it("a draft cannot name a facility its reader may not see (the foreign factory's own account names only itself), so its read names none", async () => {
+    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat');
     const factory = { ...(VALID_DATA.externalCertificate().factory as Record<string, unknown>), facilityPublicId: FACILITY };
-    const r = await completeDraft(external, 'externalCertificate', 'exf-anatolia-meat', { data: { factory } });
+    const refused = await send(external, r.id, 'EDIT', r.version, { data: { ...r.data, factory } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.validationErrors.map((e: { key: string }) => e.key)).toEqual(['validation:form.factoryNotOwn']);
     const read = (await external.get(`/api/requests/${r.id}`)).json();
-    expect(read.data.factory.facilityPublicId).toBe(FACILITY);
-    expect(read.facilityNames).toEqual({});
+    expect(read.version).toBe(r.version);
+    expect(read.data.factory.facilityPublicId).not.toBe(FACILITY);
+    expect(read.facilityNames[FACILITY]).toBeUndefined();
   });
 
   it("names a shipment's exporting conformity body (a public one), never another facility given in its place", async () => {

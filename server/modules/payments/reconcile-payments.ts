@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { bills, payments } from '../../../db/schema';
@@ -18,6 +18,14 @@ export const RENOTIFY_AFTER_MS = 2 * 60_000;
 export const STALE_CLAIM_MS = 10 * 60_000;
 /** Payments one sweep handles of each kind, oldest first; the rest wait for the next sweep. */
 const BATCH = 100;
+
+/**
+ * Where the asking stopped, per server: the creation time of the last pending payment asked about. The next sweep asks
+ * the ones after it and starts again from the oldest once it reaches the end, so payments the portal keeps answering
+ * "pending" (a payer who opened its page and left) never hold the batch against younger ones. Not stored: a restart
+ * starts again from the oldest.
+ */
+const askedUpTo = new WeakMap<FastifyInstance, Date>();
 
 export interface ReconcileResult {
   /** Pending payments the portal was asked about. */
@@ -41,21 +49,25 @@ export interface ReconcileResult {
  *    at the same moment from telling it twice.
  * Each payment is handled on its own: one that fails is logged and tried again next sweep.
  */
-export async function reconcilePayments(app: FastifyInstance, now = new Date()): Promise<ReconcileResult> {
+export async function reconcilePayments(app: FastifyInstance, now = new Date(), batch = BATCH): Promise<ReconcileResult> {
   const result: ReconcileResult = { asked: 0, settled: 0, renotified: 0 };
+  const after = askedUpTo.get(app);
 
   const unheard = await app.db
-    .select({ id: payments.id, portalPaymentId: payments.portalPaymentId })
+    .select({ id: payments.id, portalPaymentId: payments.portalPaymentId, createdAt: payments.createdAt })
     .from(payments)
     .where(
       and(
         eq(payments.status, 'pending'),
         lte(payments.createdAt, new Date(now.getTime() - RECONCILE_ASK_AFTER_MS)),
         gte(payments.createdAt, new Date(now.getTime() - RECONCILE_ASK_UNTIL_MS)),
+        after ? gt(payments.createdAt, after) : undefined,
       ),
     )
     .orderBy(asc(payments.createdAt))
-    .limit(BATCH);
+    .limit(batch);
+  // A short batch reached the end: the next sweep starts from the oldest again.
+  if (unheard.length < batch) askedUpTo.delete(app);
   const portal = paymentPortalOf(app);
   for (const payment of unheard) {
     let answer;
@@ -67,6 +79,7 @@ export async function reconcilePayments(app: FastifyInstance, now = new Date()):
       break;
     }
     result.asked++;
+    if (unheard.length === batch) askedUpTo.set(app, payment.createdAt);
     if (!answer || (answer.status !== 'paid' && answer.status !== 'cancelled')) continue;
     try {
       const applied = await applyPaymentCallback(app, { ...answer, status: answer.status });
@@ -94,7 +107,7 @@ export async function reconcilePayments(app: FastifyInstance, now = new Date()):
       ),
     )
     .orderBy(asc(payments.completedAt))
-    .limit(BATCH);
+    .limit(batch);
   for (const { payment, bill } of untold) {
     try {
       if (payment.workflowNotifiedAt) {
