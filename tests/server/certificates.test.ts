@@ -99,7 +99,7 @@ describe('certificate details', () => {
       verificationUrl: `http://${HOST}/verify/TESTCODE0001`,
     });
     const ar = (await get(internalMain, `/api/certificates/${ids.suspended}?lang=ar`)).json();
-    expect(ar.status).toEqual({ code: 4, public: 'suspended', label: 'موقوفة' });
+    expect(ar.status).toEqual({ code: 4, public: 'suspended', label: 'موقوفة', note: null });
   });
 
   it('is for the holder, the issuing conformity body and staff; anyone else gets 404', async () => {

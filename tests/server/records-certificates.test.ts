@@ -79,6 +79,8 @@ beforeAll(async () => {
     verificationCode: 'RECCODE0004',
     status: 4,
     suspendedAt: new Date(),
+    // Ends before the milk certificate: a migrated mark stands on the facility's certificate the latest to expire (milk).
+    expiresAt: new Date(Date.now() + 300 * DAY),
   });
   await insert({ number: 'HM-REC-000005', kind: 'halalMark', facilityPublicId: 'inf-almarai-foods', verificationCode: 'RECCODE0005', scope: 'Saudi' });
   [almarai, anatolia, cb, staff] = await Promise.all(['internal.main', 'external', 'cb.main', 'registration'].map((u) => t.login(u)));
