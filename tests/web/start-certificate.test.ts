@@ -36,7 +36,7 @@ const open: SubjectCertificate = ZCertificate.parse({
   legacyNumber: null,
   kind: 'cbDesignation',
   kindLabel: 'CB designation',
-  status: { code: 1, public: 'active', label: 'Active' },
+  status: { code: 1, public: 'active', label: 'Active', note: null },
   holder: party('cb-global-halal', 'Global Halal Conformity Body'),
   issuer: null,
   scope: null,
