@@ -7,6 +7,9 @@ import type { RequestContext } from '../machines/types';
 /** A certificate a service may rest on now: active or expiring soon, and not past its expiry (spec 02 section 4). */
 export const inForce = (c: { status: number; expiresAt: Date }, now: Date) => (c.status === 1 || c.status === 3) && c.expiresAt > now;
 
+/** Expired: its code says so (a lifecycle's EXPIRE) or its expiry has passed though the daily sweep has not run yet. */
+export const expiredOn = (c: { status: number; expiresAt: Date }, now: Date) => c.status === 2 || c.expiresAt.getTime() <= now.getTime();
+
 const MARK_KINDS = new Set(['internalHalalMark', 'externalHalalMark']);
 
 /**

@@ -5,7 +5,7 @@ import type { Tx } from '../db/client';
 import { attachments, billLines, bills, certificates, facilities, facilityMembers, markPackageCredits, requests, workflowTimers } from '../db/schema';
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import { StepWaits } from './waiting';
-import { certificateBehind, inForce } from './certificate-behind';
+import { certificateBehind, expiredOn, inForce } from './certificate-behind';
 import type { Actor } from '../machines/actor';
 import type { CertificateContext } from '../machines/certificate';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
@@ -560,7 +560,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     if (!inForce(cert, ctx.now)) {
       // Suspended, it may be reinstated: wait. Expired, it never comes back for the months the package was priced for:
       // the request (v2) ends instead and its payment is refunded (machines/simple-request.ts endsWithCertificate).
-      const expired = cert.status === 2 || cert.expiresAt <= ctx.now;
+      const expired = expiredOn(cert, ctx.now);
       throw new StepWaits(`certificate ${cert.number} is not valid: no Halal mark can be issued against it`, expired ? 'CERTIFICATE_EXPIRED' : undefined);
     }
     await assertRequesterCbDesignated(tx, ctx);

@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import { certificates, requests } from '../../../db/schema';
 import { productKey } from '../../../machines/services';
 import { isSuspended, publicStatusOf, type CertificateDates, type PublicCertificateStatus } from '../public/certificate-status';
+import { expiredOn } from '../../../workflows/certificate-behind';
 
 /*
  * A Halal mark's own lifecycle (machines/halal-mark.ts) runs as a workflow whose id is the mark's id. Its cancelled
@@ -91,7 +92,7 @@ export function markReading(
   if (!cert || own === 'cancelled' || own === 'expired') return { status: own, basis: null, certificate: ref };
   if (mark.products.length && !mark.products.every((p) => cert.productKeys.has(productKey(p)))) return { status: 'withdrawn', basis: 'productNotCertified', certificate: ref };
   if (isSuspended({ ...cert, kind: 'certificate' })) return { status: 'suspended', basis: 'certificateSuspended', certificate: ref };
-  if (cert.status === 2 || cert.expiresAt.getTime() <= now.getTime()) return { status: 'expired', basis: 'certificateExpired', certificate: ref };
+  if (expiredOn(cert, now)) return { status: 'expired', basis: 'certificateExpired', certificate: ref };
   return { status: own, basis: null, certificate: ref };
 }
 

@@ -1,3 +1,5 @@
+import { expiredOn } from '../../../workflows/certificate-behind';
+
 /**
  * The status a person sees for a certificate or Halal mark at a given moment. The stored status (spec 02: 1 active,
  * 2 expired, 3 expiring soon, 4 suspended) records decisions; dates are read at request time so that "expiring
@@ -31,7 +33,7 @@ export const isSuspended = (c: Pick<CertificateDates, 'status' | 'kind' | 'suspe
 export function publicStatusOf(c: CertificateDates, now: Date = new Date()): PublicCertificateStatus {
   if (c.cancelled) return 'cancelled';
   if (isSuspended(c)) return 'suspended';
-  if (c.status === 2 || c.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (expiredOn(c, now)) return 'expired';
   // A mark (or renewed certificate) issued ahead of its start date is "valid soon" until that date.
   if (c.validFrom.getTime() > now.getTime()) return 'validSoon';
   if (c.expiresAt.getTime() - now.getTime() < EXPIRING_SOON_DAYS * DAY_MS) return 'expiringSoon';

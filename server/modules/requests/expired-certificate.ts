@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/client';
 import { latestCertificate } from '../facilities/certificate-rules';
+import { expiredOn } from '../../../workflows/certificate-behind';
 import { AppError, registerErrorStatus } from '../../errors';
 
 // 400 like the other certificate refusals of a start, so the start page reads it as an answer (start-check), not an error.
@@ -16,7 +17,7 @@ export async function assertNotBlockedByExpiredCertificate(db: Db, facilityPubli
   if (RENEWALS.has(kind)) return;
   // The same newest certificate as the delegation check reads (latestCertificate: the one that runs longest).
   const newest = await latestCertificate(db, facilityPublicId, ['internalHalal', 'externalHalal']);
-  if (newest && (newest.status === 2 || newest.expiresAt <= now)) {
+  if (newest && expiredOn(newest, now)) {
     throw new AppError('FacilityCertificateExpired', { number: newest.number });
   }
 }
