@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid, numeric, index } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid, numeric, index, integer } from 'drizzle-orm/pg-core';
 import { bills } from './certificates';
 import { users } from './identity';
 
@@ -29,6 +29,15 @@ export const payments = pgTable(
     workflowNotifiedAt: timestamp('workflow_notified_at', { withTimezone: true }),
     /** 'accepted' | 'refused' | 'noWorkflow' (no engine or no request behind the bill). */
     workflowOutcome: text('workflow_outcome'),
+    /** When the portal was last asked about this payment (the reconciliation sweep, or staff asking now); null: never. */
+    inquiredAt: timestamp('inquired_at', { withTimezone: true }),
+    /**
+     * The portal's last answer: 'pending' | 'paid' | 'cancelled' | 'expired' | 'unknown' (the portal knows no such
+     * payment) | 'unreachable' (it did not answer) | 'notApplied' (its answer did not match the payment: never applied).
+     */
+    inquiryAnswer: text('inquiry_answer'),
+    /** Inquiries in a row that failed ('unreachable' or 'notApplied'); 0 after any answer that could be read. */
+    inquiryFailures: integer('inquiry_failures').notNull().default(0),
   },
   (t) => [index('payments_bill_idx').on(t.billId)],
 );

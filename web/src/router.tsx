@@ -146,6 +146,12 @@ export const routeTable: RouteEntry[] = [
   { path: 'facility-profile/cb/$cbPublicId/edit', component: recordScreens.editCb, access: { anyOf: [P.facility.conformityBody] } },
   { path: 'facility-profile/external/$facilityPublicId/edit', component: recordScreens.editExternal, access: { anyOf: [P.facility.external] } },
   { path: 'invoices', component: recordScreens.invoices, access: { anyOf: [P.portals.general, P.portals.halalCenter] } },
+  // Staff who handle payments (and the read-only auditor): the payments needing a person (GET /api/payments/attention).
+  {
+    path: 'payments-attention',
+    component: lazyRouteComponent(() => import('./routes/payments/PaymentsAttentionPage'), 'PaymentsAttentionPage'),
+    access: { anyOf: [P.payments.grantDiscount, P.auditLogs.view], staff: 'only' },
+  },
   { path: 'corrective-action', component: placeholder('correctiveAction'), access: { anyOf: facilityPolicies } },
   { path: 'corrective-action-internal', component: requestScreens.correctiveActions, access: { anyOf: facilityPolicies } },
 ];

@@ -17,4 +17,6 @@ registerErrorStatus({
    * payment, so the cancellation is refused (workflows/effects.ts effect.cancelBill).
    */
   BillAlreadyPaid: 409,
+  /** Staff asked the portal about a payment an answer already settled (paid, cancelled or refused): nothing to ask. */
+  PaymentAlreadySettled: 409,
 });

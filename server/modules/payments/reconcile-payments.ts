@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { bills, payments } from '../../../db/schema';
@@ -26,6 +26,66 @@ const BATCH = 100;
  * starts again from the oldest.
  */
 const askedUpTo = new WeakMap<FastifyInstance, Date>();
+
+/** What one inquiry at the portal found (recorded on the payment: inquired_at, inquiry_answer, inquiry_failures). */
+export const INQUIRY_ANSWERS = ['pending', 'paid', 'cancelled', 'expired', 'unknown', 'unreachable', 'notApplied'] as const;
+export type InquiryAnswer = (typeof INQUIRY_ANSWERS)[number];
+export interface Inquiry {
+  answer: InquiryAnswer;
+  /** True when the portal's final answer settled the payment here (bill marked paid, or the attempt cancelled). */
+  changed: boolean;
+}
+
+/**
+ * Asks the portal about one payment (the status inquiry) and records its answer on the payment; a final answer (paid,
+ * cancelled) is signed as a callback is and goes through applyPaymentCallback, the callback's own path, so nothing is
+ * ever marked paid without the portal's word. Used by the sweep and by staff asking about one payment now
+ * (POST /api/payments/:id/inquire). A portal that does not answer is recorded ('unreachable') and thrown
+ * (ExternalServiceUnavailable); an answer not applied for a signature or data mismatch is recorded ('notApplied'),
+ * logged for staff, and answered; anything else thrown is tried again next time.
+ */
+export async function inquirePayment(app: FastifyInstance, payment: { id: string; portalPaymentId: string }, now = new Date()): Promise<Inquiry> {
+  const record = (answer: InquiryAnswer) =>
+    app.db
+      .update(payments)
+      .set({
+        inquiredAt: now,
+        inquiryAnswer: answer,
+        inquiryFailures: answer === 'unreachable' || answer === 'notApplied' ? sql`${payments.inquiryFailures} + 1` : 0,
+      })
+      .where(eq(payments.id, payment.id));
+  let answer;
+  try {
+    answer = await paymentPortalOf(app).paymentStatus(payment.portalPaymentId);
+  } catch (err) {
+    app.log.warn({ err, paymentId: payment.portalPaymentId }, 'payment inquiry: the portal did not answer; asked again later');
+    await record('unreachable');
+    throw err instanceof AppError ? err : new AppError('ExternalServiceUnavailable', { service: 'payment' });
+  }
+  if (!answer) {
+    await record('unknown');
+    return { answer: 'unknown', changed: false };
+  }
+  if (answer.status !== 'paid' && answer.status !== 'cancelled') {
+    await record(answer.status);
+    return { answer: answer.status, changed: false };
+  }
+  try {
+    const applied = await applyPaymentCallback(app, { ...answer, status: answer.status });
+    app.log.info({ paymentId: payment.portalPaymentId, outcome: applied.outcome, changed: applied.changed }, 'payment reconciled with the portal');
+    await record(answer.status);
+    return { answer: answer.status, changed: applied.changed };
+  } catch (err) {
+    // A signature or data mismatch is never applied (logged for staff); anything else is tried again next time.
+    const level = err instanceof AppError ? 'error' : 'warn';
+    app.log[level]({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: the portal’s answer was not applied');
+    if (err instanceof AppError) {
+      await record('notApplied');
+      return { answer: 'notApplied', changed: false };
+    }
+    throw err;
+  }
+}
 
 export interface ReconcileResult {
   /** Pending payments the portal was asked about. */
@@ -68,28 +128,18 @@ export async function reconcilePayments(app: FastifyInstance, now = new Date(), 
     .limit(batch);
   // A short batch reached the end: the next sweep starts from the oldest again.
   if (unheard.length < batch) askedUpTo.delete(app);
-  const portal = paymentPortalOf(app);
   for (const payment of unheard) {
-    let answer;
+    let inquiry: Inquiry | null = null;
     try {
-      answer = await portal.paymentStatus(payment.portalPaymentId);
+      inquiry = await inquirePayment(app, payment, now);
     } catch (err) {
-      // The portal cannot be reached: asking the others now would fail the same way.
-      app.log.warn({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: the portal did not answer; asked again next sweep');
-      break;
+      // The portal cannot be reached (ExternalServiceUnavailable): asking the others now would fail the same way. A
+      // passing failure applying its answer is tried again next sweep.
+      if (err instanceof AppError) break;
     }
     result.asked++;
     if (unheard.length === batch) askedUpTo.set(app, payment.createdAt);
-    if (!answer || (answer.status !== 'paid' && answer.status !== 'cancelled')) continue;
-    try {
-      const applied = await applyPaymentCallback(app, { ...answer, status: answer.status });
-      if (applied.changed) result.settled++;
-      app.log.info({ paymentId: payment.portalPaymentId, outcome: applied.outcome, changed: applied.changed }, 'payment reconciled with the portal');
-    } catch (err) {
-      // A signature or data mismatch is never applied (logged for staff); anything else is tried again next sweep.
-      const level = err instanceof AppError ? 'error' : 'warn';
-      app.log[level]({ err, paymentId: payment.portalPaymentId }, 'payment reconciliation: the portal’s answer was not applied');
-    }
+    if (inquiry?.changed) result.settled++;
   }
 
   const untold = await app.db

@@ -7,7 +7,10 @@ import { bilingual } from '../certificates/bilingual';
 import { billView, listBills, loadBill } from './bill-view';
 import { renderBillPdf } from './bill-pdf';
 import { applyPaymentCallback } from './payment-callback';
-import { paymentsNeedingAttention } from './attention';
+import { ATTENTION_REASONS, paymentsNeedingAttention } from './attention';
+import { INQUIRY_ANSWERS, inquirePayment } from './reconcile-payments';
+import { payments } from '../../../db/schema';
+import { eq } from 'drizzle-orm';
 import { CALLBACK_PATH, startPayment } from './start-payment';
 import { publicOrigin } from './public-origin';
 import './errors';
@@ -25,6 +28,34 @@ const ZReturnPath = z
   .regex(/^\/(?![/\\])[^\s\\]*$/, 'invalid');
 
 const readers = [Permissions.portals.general, Permissions.portals.halalCenter];
+/**
+ * Who reads the payments needing attention: staff who handle payments (the registration employee, who also waives
+ * bills, and the administrator: both hold PaymentManagement.GrantDiscount) and the read-only auditor (AuditLogging.View);
+ * other staff, applicants and delegates are refused.
+ */
+const attentionReaders = [Permissions.payments.grantDiscount, Permissions.auditLogs.view];
+
+const ZAttentionItem = z.object({
+  paymentId: z.string(),
+  paymentReference: z.string(),
+  billId: z.string(),
+  billNumber: z.string(),
+  amount: z.string().describe('what the portal was asked to collect, VAT included (SAR)'),
+  billAmount: z.string().describe("the bill's amount without VAT"),
+  vat: z.string(),
+  reason: z.enum(ATTENTION_REASONS),
+  paymentStatus: z.string(),
+  facility: z.object({ publicId: z.string(), nameAr: z.string(), nameEn: z.string() }),
+  requestId: z.string().nullable(),
+  requestNumber: z.string().nullable(),
+  startedAt: z.string(),
+  ageDays: z.number().int(),
+  completedAt: z.string().nullable(),
+  inquiredAt: z.string().nullable(),
+  inquiryAnswer: z.string().nullable(),
+  inquiryFailures: z.number().int(),
+  canInquire: z.boolean(),
+});
 
 /** Bills (invoices), paying them through the government payment portal, and the portal's callback. */
 const paymentsModule: FastifyPluginAsyncZod = async (app) => {
@@ -114,28 +145,52 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/payments/attention',
     {
-      config: { policy: Permissions.portals.halalCenter },
+      config: { policy: attentionReaders },
       schema: {
         tags: ['payments'],
-        summary: 'Payments staff must act on: money taken for a bill no longer payable, a payment its request refused, or a paid Halal-mark package ended unissued when its certificate expired (refund due)',
+        summary:
+          'Payments a person must act on, newest first: refunds owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued when its certificate expired), a paid bill whose request has still not heard, and payments the reconciliation sweep could not settle (pending at the portal for over a day, past the 7-day inquiry window, or failing inquiries). Staff who handle payments (registration employees, administrators) and the read-only auditor',
+        querystring: z.object({
+          reason: z.enum(ATTENTION_REASONS).optional(),
+          facilityId: z.string().max(100).optional(),
+          any: zSearchText(100).describe('bill number, request number or payment reference'),
+          pageNumber: z.coerce.number().int().min(1).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(10),
+        }),
         response: {
-          200: z.object({
-            items: z.array(
-              z.object({
-                paymentId: z.string(),
-                billId: z.string(),
-                billNumber: z.string(),
-                amount: z.string(),
-                reason: z.enum(['billNotPayable', 'refusedByRequest', 'certificateEnded']),
-                completedAt: z.string().nullable(),
-              }),
-            ),
-          }),
+          200: z.object({ items: z.array(ZAttentionItem), totalCount: z.number(), pageNumber: z.number(), pageSize: z.number() }),
           ...errorResponses,
         },
       },
     },
-    async () => ({ items: await paymentsNeedingAttention(app.db) }),
+    async (request) => paymentsNeedingAttention(app.db, request.query),
+  );
+
+  app.post(
+    '/api/payments/:id/inquire',
+    {
+      config: { policy: Permissions.payments.grantDiscount },
+      schema: {
+        tags: ['payments'],
+        summary:
+          "Asks the payment portal now about one payment no answer settled yet (the sweep's status inquiry): a paid or cancelled answer is applied exactly as the portal's callback; any other answer is only recorded. Never marks a bill paid without the portal's word",
+        params: z.object({ id: z.uuid() }),
+        body: z.object({}).nullish(),
+        response: {
+          200: z.object({ answer: z.enum(INQUIRY_ANSWERS), changed: z.boolean(), paymentStatus: z.string() }),
+          ...errorResponses,
+          502: ZErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const [payment] = await app.db.select().from(payments).where(eq(payments.id, request.params.id));
+      if (!payment) throw new AppError(AppErrorCode.EntityNotFound);
+      if (payment.status !== 'pending') throw new AppError('PaymentAlreadySettled');
+      const inquiry = await inquirePayment(app, payment);
+      const [after] = await app.db.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
+      return { ...inquiry, paymentStatus: after.status };
+    },
   );
 
   // The portal sends the browser here (GET, then we redirect to the page the person came from) and also notifies us

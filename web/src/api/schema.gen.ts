@@ -2514,6 +2514,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{id}/inquire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks the payment portal now about one payment no answer settled yet (the sweep's status inquiry): a paid or cancelled answer is applied exactly as the portal's callback; any other answer is only recorded. Never marks a bill paid without the portal's word
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount.
+         */
+        post: operations["postPaymentsByIdInquire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/attention": {
         parameters: {
             query?: never;
@@ -2522,8 +2542,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments staff must act on: money taken for a bill no longer payable, a payment its request refused, or a paid Halal-mark package ended unissued when its certificate expired (refund due)
-         * @description Who may call it: A signed-in user holding Portals.HalalCenter.
+         * Payments a person must act on, newest first: refunds owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued when its certificate expired), a paid bill whose request has still not heard, and payments the reconciliation sweep could not settle (pending at the portal for over a day, past the 7-day inquiry window, or failing inquiries). Staff who handle payments (registration employees, administrators) and the read-only auditor
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount or AuditLogging.View.
          */
         get: operations["getPaymentsAttention"];
         put?: never;
@@ -13069,9 +13089,65 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    getPaymentsAttention: {
+    postPaymentsByIdInquire: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        answer: "pending" | "paid" | "cancelled" | "expired" | "unknown" | "unreachable" | "notApplied";
+                        changed: boolean;
+                        paymentStatus: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            /** @description Refused */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentsAttention: {
+        parameters: {
+            query?: {
+                /** @description bill number, request number or payment reference */
+                any?: string;
+                facilityId?: string;
+                pageNumber?: number;
+                pageSize?: number;
+                reason?: "billNotPayable" | "refusedByRequest" | "certificateEnded" | "requestNotTold" | "inquiryFailing" | "inquiryWindowOver" | "stillPending";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13086,14 +13162,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            ageDays: number;
+                            /** @description what the portal was asked to collect, VAT included (SAR) */
                             amount: string;
+                            /** @description the bill's amount without VAT */
+                            billAmount: string;
                             billId: string;
                             billNumber: string;
+                            canInquire: boolean;
                             completedAt: string | null;
+                            facility: {
+                                nameAr: string;
+                                nameEn: string;
+                                publicId: string;
+                            };
+                            inquiredAt: string | null;
+                            inquiryAnswer: string | null;
+                            inquiryFailures: number;
                             paymentId: string;
+                            paymentReference: string;
+                            paymentStatus: string;
                             /** @enum {string} */
-                            reason: "billNotPayable" | "refusedByRequest" | "certificateEnded";
+                            reason: "billNotPayable" | "refusedByRequest" | "certificateEnded" | "requestNotTold" | "inquiryFailing" | "inquiryWindowOver" | "stillPending";
+                            requestId: string | null;
+                            requestNumber: string | null;
+                            startedAt: string;
+                            vat: string;
                         }[];
+                        pageNumber: number;
+                        pageSize: number;
+                        totalCount: number;
                     };
                 };
             };

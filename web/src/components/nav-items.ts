@@ -50,6 +50,8 @@ export function navItemsFor(session: Session | null): NavItem[] {
     add({ to: '/certificates', labelKey: 'menu.certificates' });
     add({ to: '/halal-marks', labelKey: 'menu.marks' });
     if (can(session, [Permissions.portals.general, Permissions.portals.halalCenter])) add({ to: '/invoices', labelKey: 'menu.invoices' });
+    // Staff who handle payments and the read-only auditor (the server's GET /api/payments/attention policy).
+    if (session.isStaff && can(session, [Permissions.payments.grantDiscount, Permissions.auditLogs.view])) add({ to: '/payments-attention', labelKey: 'menu.paymentsAttention' });
     for (const m of ADMIN_MODULES) if (can(session, m.anyOf)) add({ to: m.to, labelKey: m.labelKey });
   }
   return items;
