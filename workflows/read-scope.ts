@@ -17,6 +17,8 @@ import type { RequestKind } from '../machines/services/types';
  *   write side asks for the applicant's steps and for paying a bill). The main user holds all of them; a sub user
  *   (delegate) the delegated ones. A record of no single service (a month-end bulk bill, a yearly instalment) is seen
  *   with any service's permission.
+ * - An actor built without memberships (no `facilityPermissions`: the engine's own callers and fixtures; the server
+ *   always builds them from the session) reads its facilities whole, as before delegations were read per service.
  * - Anyone else sees nothing of the facility. A record refused by id does not exist for the reader (404), as another
  *   facility's does.
  */
@@ -43,6 +45,7 @@ export const certificatePermissionsOf = (kind: string): readonly string[] => CER
 export function maySeeService(actor: Actor, facilityPublicId: string, anyOf: readonly string[]): boolean {
   if (isStaff(actor)) return true;
   if (!actor.facilityIds.includes(facilityPublicId)) return false;
+  if (!actor.facilityPermissions) return true;
   const held = permissionsForFacility(actor, facilityPublicId);
   return anyOf.some((p) => held.includes(p));
 }
@@ -68,6 +71,10 @@ export function readScopeOf(actor: Actor): ReadScope | null {
   if (isStaff(actor)) return null;
   const scope: ReadScope = { whole: [], partial: [] };
   for (const facility of actor.facilityIds) {
+    if (!actor.facilityPermissions) {
+      scope.whole.push(facility);
+      continue;
+    }
     const held = permissionsForFacility(actor, facility);
     const holds = (anyOf: readonly string[]) => anyOf.some((p) => held.includes(p));
     const hiddenKinds = REQUEST_KINDS.filter((k) => !holds(workPermissionsOf(k)));
