@@ -6,6 +6,7 @@ import { Permissions } from '../machines/permissions';
 import type { Actor } from '../machines/actor';
 import { AppError, AppErrorCode } from '../lib/app-error';
 import type { HistoryEntry, Page, QueueQuery, RequestSummaryView, RequestView, VerifyResult } from './engine';
+import { requestsReadable } from './read-scope';
 import { historyEntryOf, readHistoryRows, readRequest, verifyChain, viewOf } from './store';
 
 /*
@@ -53,9 +54,8 @@ function listWhere(db: Db, q: QueueQuery): SQL | undefined {
   const me = q.viewer.userId;
   const staff = q.viewer.permissions.includes(Permissions.portals.halalCenter);
   const conditions: (SQL | undefined)[] = [isNull(requests.deletedAt)];
-  if (!staff) {
-    conditions.push(q.viewer.facilityIds.length ? sql`${requests.facilityPublicId} in ${q.viewer.facilityIds}` : sql`false`);
-  }
+  // The viewer's facilities, and in a delegate's facility only the services delegated to them (workflows/read-scope.ts).
+  if (!staff) conditions.push(requestsReadable(q.viewer));
   // Entity lifecycles (bills, certificates, marks, delegations) are rows of the same table but not requests.
   conditions.push(q.kind ? eq(requests.kind, q.kind) : notInArray(requests.kind, [...ENTITY_KINDS]));
   const inQueue = q.queue === 'all' ? sql`${requests.queue} is distinct from 'final'` : eq(requests.queue, q.queue);

@@ -175,21 +175,19 @@ describe('a CB delegate given shipments only, and the CB’s own designation req
     billId = bill.id;
   }, 240_000);
 
-  it('no applicant step of the designation request is theirs', async () => {
-    expect(await actionsOf(person, requestId)).toEqual([]);
+  it('the designation request is not theirs to read, nor any step of it (404, as another facility’s)', async () => {
+    expect((await person.get(`/api/requests/${requestId}/actions`)).statusCode).toBe(404);
+    expect((await person.get(`/api/requests/${requestId}`)).statusCode).toBe(404);
   });
 
-  it('cannot pay its bill: 403 in both languages, no payment registered, the bill and the request unchanged', async () => {
+  it('cannot pay its bill, which they do not see: 404 in both languages, no payment registered, the bill and the request unchanged', async () => {
     const before = { history: await historyOf(requestId), version: (await w.as['cb.main'].get(`/api/requests/${requestId}`)).json().version };
     const en = await person.post(`/api/bills/${billId}/pay?lang=en`, {});
-    expect(en.statusCode, en.body).toBe(403);
-    expect(en.json().error).toMatchObject({
-      code: 'FacilityPermissionMissing',
-      message: 'You do not have this permission for this facility. Ask its main user to delegate it to you.',
-    });
+    expect(en.statusCode, en.body).toBe(404);
+    expect(en.json().error).toMatchObject({ code: 'EntityNotFound', message: 'The requested record does not exist.' });
     const ar = await person.post(`/api/bills/${billId}/pay?lang=ar`, {});
-    expect(ar.statusCode).toBe(403);
-    expect(ar.json().error.message).toBe('ليست لديك هذه الصلاحية في هذه المنشأة. اطلب من مستخدمها الرئيسي تفويضها لك.');
+    expect(ar.statusCode).toBe(404);
+    expect(ar.json().error.message).toBe('السجل المطلوب غير موجود.');
     expect(await w.t.database.db.select().from(payments).where(eq(payments.billId, billId))).toEqual([]);
     const [bill] = await w.t.database.db.select().from(bills).where(eq(bills.id, billId));
     expect({ status: bill.status, paymentReference: bill.paymentReference }).toEqual({ status: 1, paymentReference: null });
@@ -221,8 +219,9 @@ describe('a delegate who may edit the facility’s profile but not work its requ
       .map((f) => f.id)
       .sort();
 
-  it('no step of the main user’s draft is theirs', async () => {
-    expect(await actionsOf(person, draftId)).toEqual([]);
+  it('the main user’s draft is not theirs to read, nor any step of it (404)', async () => {
+    expect((await person.get(`/api/requests/${draftId}/actions`)).statusCode).toBe(404);
+    expect((await person.get(`/api/requests/${draftId}`)).statusCode).toBe(404);
   });
 
   it('cannot add a file to the draft, case documents included: 403 in both languages, nothing stored', async () => {

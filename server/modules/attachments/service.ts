@@ -1,3 +1,4 @@
+import { kindOfRequest, maySeeRequestOf, recordsReadable } from '../../../workflows/read-scope';
 import type { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -234,7 +235,10 @@ export async function uploadAttachment(
 export async function attachmentForDownload(db: Db, actor: Actor, id: string): Promise<AttachmentRow> {
   const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), isNull(attachments.deletedAt)));
   if (!row) throw new AppError(AppErrorCode.EntityNotFound);
-  if (!maySee(actor, row.facilityPublicId)) throw new AppError(UploadError.UnauthorizedDownload);
+  // A request's file is read as the request is (workflows/read-scope.ts): not by a delegate of another service.
+  if (!maySee(actor, row.facilityPublicId) || (row.requestId && !maySeeRequestOf(actor, row.facilityPublicId, await kindOfRequest(db, row.requestId)))) {
+    throw new AppError(UploadError.UnauthorizedDownload);
+  }
   return row;
 }
 
@@ -252,6 +256,8 @@ export async function listAttachments(db: Db, actor: Actor, facilityPublicId: st
         eq(attachments.facilityPublicId, facilityPublicId),
         owners ? inFileScope(owners) : undefined,
         isNull(attachments.deletedAt),
+        // Not the files of the requests of a service the reader may not see (a delegate's).
+        recordsReadable(actor, attachments.facilityPublicId, attachments.requestId),
       ),
     )
     .orderBy(attachments.uploadedAt);

@@ -1,3 +1,4 @@
+import { certificatesReadable } from '../../../workflows/read-scope';
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities } from '../../../db/schema';
@@ -106,7 +107,8 @@ export async function listCertificates(
   for (const id of [q.facilityId, q.heldBy]) if (id && !canSee(actor, id)) throw new AppError(AppErrorCode.NotAuthorized);
   if (!staff) {
     if (!actor.facilityIds.length) return { items: [], totalCount: 0, pageNumber: q.pageNumber, pageSize: q.pageSize };
-    where.push(or(inArray(certificates.facilityPublicId, actor.facilityIds), inArray(certificates.cbPublicId, actor.facilityIds))!);
+    // As holder or issuing CB, a delegate's only of the services delegated there (workflows/read-scope.ts).
+    where.push(certificatesReadable(actor, { facility: certificates.facilityPublicId, cb: certificates.cbPublicId, kind: certificates.kind })!);
   }
   if (q.facilityId) where.push(or(eq(certificates.facilityPublicId, q.facilityId), eq(certificates.cbPublicId, q.facilityId))!);
   if (q.heldBy) where.push(eq(certificates.facilityPublicId, q.heldBy));

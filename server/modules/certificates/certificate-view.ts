@@ -1,8 +1,8 @@
+import { maySeeCertificateOf } from '../../../workflows/read-scope';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates, facilities, requests } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
-import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import { toDualDate, type DualDate } from '../public/calendar';
 import { publicStatusOf, type PublicCertificateStatus } from '../public/certificate-status';
@@ -51,10 +51,12 @@ export interface CertificateView {
   certificate: { id: string; number: string } | null;
 }
 
-/** Holders and issuers may see their certificates; staff of the Halal center see all. */
-export function maySeeCertificate(actor: Actor, cert: Pick<CertificateRow, 'facilityPublicId' | 'cbPublicId'>): boolean {
-  if (isStaff(actor.permissions)) return true;
-  return actor.facilityIds.includes(cert.facilityPublicId) || (!!cert.cbPublicId && actor.facilityIds.includes(cert.cbPublicId));
+/**
+ * Holders and issuers may see their certificates, a delegate only those of a service delegated to them there
+ * (workflows/read-scope.ts); staff of the Halal center see all.
+ */
+export function maySeeCertificate(actor: Actor, cert: Pick<CertificateRow, 'kind' | 'facilityPublicId' | 'cbPublicId'>): boolean {
+  return maySeeCertificateOf(actor, cert);
 }
 
 /**

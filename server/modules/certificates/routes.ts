@@ -11,7 +11,7 @@ import { listCertificates } from './certificate-list';
 import { renewalOffers } from './renewal-offer';
 import { ZCertificate, ZCertificateSummary } from '../../../machines/forms/records';
 import { PUBLIC_CERTIFICATE_STATUSES } from '../public/certificate-status';
-import { canSee } from '../../../workflows/queries';
+import { maySeeCertificateOf } from '../../../workflows/read-scope';
 
 const ZCertificateQuery = z.object({
   any: zSearchText(200),
@@ -84,7 +84,7 @@ const certificatesModule: FastifyPluginAsyncZod = async (app) => {
         },
         ...(await renewalOffers(app.db, app.services, app.settings.current(), request.actor!, [cert]))(cert),
         // The lifecycle's workflow has the certificate's id and its holder: who may read one reads the other.
-        lifecycle: canSee(request.actor!, cert.facilityPublicId) && (await hasLifecycle(app.db, cert.id)),
+        lifecycle: maySeeCertificateOf(request.actor!, { ...cert, cbPublicId: null }) && (await hasLifecycle(app.db, cert.id)),
       };
     },
   );

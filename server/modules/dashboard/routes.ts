@@ -10,6 +10,7 @@ import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { statusLabel } from '../requests/present';
+import { certificatesReadable, recordsReadable, requestsReadable } from '../../../workflows/read-scope';
 
 /** Weeks shown in the received / decided chart (the current week and the ones before it). */
 export const DASHBOARD_WEEKS = 8;
@@ -186,11 +187,13 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(inArray(facilities.publicId, mine))
         .orderBy(asc(facilities.publicId));
 
-      const openWhere = and(live, open, inArray(requests.facilityPublicId, mine));
+      // Every count and list below is read by the one read rule (workflows/read-scope.ts): a delegate's only of the
+      // services delegated to them in each facility.
+      const openWhere = and(live, open, requestsReadable(actor));
       const statuses = await byStatus(request.t, openWhere);
       const openRows = await app.db.select().from(requests).where(openWhere).orderBy(desc(requests.updatedAt)).limit(LIST_LIMIT);
 
-      const unpaidWhere = and(eq(bills.status, 1), inArray(bills.facilityPublicId, mine));
+      const unpaidWhere = and(eq(bills.status, 1), recordsReadable(actor, bills.facilityPublicId, bills.requestId));
       const totals = await billTotals(unpaidWhere);
       const unpaidRows = await app.db.select().from(bills).where(unpaidWhere).orderBy(asc(bills.dueAt), asc(bills.number)).limit(LIST_LIMIT);
 
@@ -199,7 +202,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         .select()
         .from(certificates)
         // Active (1) or already flagged expiring soon (3); suspended and expired ones are not "expiring".
-        .where(and(inArray(certificates.facilityPublicId, mine), inArray(certificates.status, [1, 3]), gte(certificates.expiresAt, now), lte(certificates.expiresAt, until)))
+        .where(and(certificatesReadable(actor, { facility: certificates.facilityPublicId, kind: certificates.kind }), inArray(certificates.status, [1, 3]), gte(certificates.expiresAt, now), lte(certificates.expiresAt, until)))
         .orderBy(asc(certificates.expiresAt))
         .limit(LIST_LIMIT);
 

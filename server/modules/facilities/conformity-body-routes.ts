@@ -1,3 +1,4 @@
+import { maySeeCertificateOf } from '../../../workflows/read-scope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { eq } from 'drizzle-orm';
@@ -60,7 +61,8 @@ const conformityBodyRoutes: FastifyPluginAsyncZod = async (app) => {
     const members = await listMembers(db, facility.id, actor.userId);
     return {
       ...(await facilityDto(db, facility, membership.role)),
-      designationCertificate: cert
+      // Shown as the certificate itself is: not to a delegate without the designation service (workflows/read-scope.ts).
+      designationCertificate: cert && maySeeCertificateOf(actor, { ...cert, cbPublicId: null })
         ? { id: cert.id, number: cert.number, status: cert.status, expiresAt: cert.expiresAt.toISOString(), usable: !isExpiredOrSuspended(cert) }
         : null,
       userCount: members.length,

@@ -1,3 +1,4 @@
+import { maySeeCertificateOf } from '../../../workflows/read-scope';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNotNull } from 'drizzle-orm';
@@ -133,11 +134,11 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
       const v = await verifiedOrStored(deps, facility, false);
       // A certificate carried over from the old system has a legacy number; its id opens the renewal of it.
       const [migrated] = await db
-        .select({ id: certificates.id })
+        .select({ id: certificates.id, kind: certificates.kind, facilityPublicId: certificates.facilityPublicId })
         .from(certificates)
         .where(and(eq(certificates.facilityPublicId, facility.publicId), isNotNull(certificates.legacyNumber)))
         .limit(1);
-      return { ...(await facilityDto(db, v.facility, membership.role)), crVerification: v.crVerification, migrationCertificateId: migrated?.id ?? null };
+      return { ...(await facilityDto(db, v.facility, membership.role)), crVerification: v.crVerification, migrationCertificateId: migrated && maySeeCertificateOf(actorOf(request), { ...migrated, cbPublicId: null }) ? migrated.id : null };
     },
   );
 

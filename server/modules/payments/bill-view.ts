@@ -5,6 +5,7 @@ import { billLines, bills, facilities, requests } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
 import { workPermissionsOf } from '../../../machines/services/start-routes';
 import '../facilities/errors';
+import { kindOfRequest, maySeeRequestOf, recordsReadable } from '../../../workflows/read-scope';
 import { isStaff } from '../../../machines/roles';
 import { AppError, AppErrorCode } from '../../errors';
 import type { Page } from '../../../workflows/engine';
@@ -49,10 +50,15 @@ export async function assertMayPayBill(db: Db, actor: Actor, bill: Pick<BillRow,
   if (!holdsForFacility(actor, bill.facilityPublicId, workPermissionsOf(request?.kind))) throw new AppError('FacilityPermissionMissing');
 }
 
-/** The bill, if the actor may see it; otherwise 404 as for a missing bill, so ids cannot be probed. */
+/**
+ * The bill, if the actor may see it; otherwise 404 as for a missing bill, so ids cannot be probed. A bill is read as
+ * its request is (workflows/read-scope.ts): a delegate of the facility who may not work that service there gets 404 too.
+ */
 export async function loadBill(db: Db, actor: Actor, id: string, may: (a: Actor, b: BillRow) => boolean = maySeeBill): Promise<BillRow> {
   const [bill] = await db.select().from(bills).where(eq(bills.id, id));
-  if (!bill || !may(actor, bill)) throw new AppError(AppErrorCode.EntityNotFound);
+  if (!bill || !may(actor, bill) || !maySeeRequestOf(actor, bill.facilityPublicId, await kindOfRequest(db, bill.requestId))) {
+    throw new AppError(AppErrorCode.EntityNotFound);
+  }
   return bill;
 }
 
@@ -142,7 +148,8 @@ export async function listBills(db: Db, actor: Actor, q: BillQuery, t: TFunction
   const where: SQL[] = [];
   if (!isStaff(actor.permissions)) {
     if (!actor.facilityIds.length) return { items: [], totalCount: 0, pageNumber: q.pageNumber, pageSize: q.pageSize };
-    where.push(inArray(bills.facilityPublicId, actor.facilityIds));
+    // The viewer's facilities, a delegate's only for the services delegated there (workflows/read-scope.ts).
+    where.push(recordsReadable(actor, bills.facilityPublicId, bills.requestId)!);
   }
   if (q.issued === true) where.push(isNotNull(bills.paymentReference));
   if (q.issued === false) where.push(isNull(bills.paymentReference));

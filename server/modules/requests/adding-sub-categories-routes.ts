@@ -7,6 +7,7 @@ import { CB_ADD_CATEGORIES_STEPS, findCbAddCategoriesStep } from '../../../machi
 import { findFacility } from '../facilities/access';
 import { assertPreconditions } from './preconditions';
 import { canSee } from '../../../workflows/queries';
+import { maySeeCertificateOf } from '../../../workflows/read-scope';
 import type { RequestSummaryView, RequestView } from '../../../workflows/engine';
 import { AppError, AppErrorCode } from '../../errors';
 import { ZErrorBody, zSearchText } from '../../schemas';
@@ -169,7 +170,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const [cert] = await app.db.select().from(certificates).where(eq(certificates.id, request.params.id));
-      if (!cert || cert.kind !== 'cbDesignation' || !canSee(request.actor!, cert.facilityPublicId)) throw new AppError(AppErrorCode.EntityNotFound);
+      if (!cert || cert.kind !== 'cbDesignation' || !maySeeCertificateOf(request.actor!, { ...cert, cbPublicId: null })) throw new AppError(AppErrorCode.EntityNotFound);
       const facility = await findFacility(app.db, cert.facilityPublicId);
       if (!facility) throw new AppError(AppErrorCode.EntityNotFound);
       const def = serviceOf(KIND, app.services)!;

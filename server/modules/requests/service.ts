@@ -11,7 +11,7 @@ import { discounted, withVat, type Charge } from '../../../machines/services/fee
 import { creditSources, planCredit } from '../../../workflows/mark-credit';
 import type { RequestContext } from '../../../machines/types';
 import type { RequestView, SendOptions, WorkflowEvent } from '../../../workflows/engine';
-import { canSee } from '../../../workflows/queries';
+import { maySeeRequestOf, maySeeRequestRow } from '../../../workflows/read-scope';
 import { readRequest } from '../../../workflows/store';
 import type { Language } from '../../i18n';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
@@ -73,7 +73,8 @@ export const refusedData = (issues: { path: string; message: string; params?: Re
 /** The request if this actor may see it; one they may not see does not exist for them (404, not 403). */
 export async function visibleRequest(app: FastifyInstance, id: string, actor: Actor): Promise<RequestView> {
   const view = await app.engine.get(id);
-  if (!view || view.deleted || !canSee(actor, view.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
+  // The read rule (workflows/read-scope.ts): a delegate sees only the services delegated to them there.
+  if (!view || view.deleted || !(await maySeeRequestRow(app.db, actor, view))) throw new AppError(AppErrorCode.EntityNotFound);
   return view;
 }
 
@@ -191,7 +192,7 @@ async function assertEligibleAssignee(app: FastifyInstance, view: RequestView, a
  * and delegations are driven by their own calls only (their steps need the OTP service and the delegate's account).
  */
 const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string }) => {
-  if (!canSee(actor, request.facilityId)) throw new AppError(AppErrorCode.EntityNotFound);
+  if (!maySeeRequestOf(actor, request.facilityId, request.kind)) throw new AppError(AppErrorCode.EntityNotFound);
   if (OWN_CALLS_ONLY.has(request.kind)) throw new AppError(AppErrorCode.NotAuthorized);
 };
 
