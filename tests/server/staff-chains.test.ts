@@ -463,3 +463,36 @@ describe('assignment changes while the request sits in a repeated stage', () => 
     ]);
   }, 300_000);
 });
+
+describe('the auditors’ notes for the decision committee are the Halal center’s', () => {
+  it('the applicant reads the plan and the report without them (request, history, the event’s answer); staff read them', async () => {
+    const id = await inAudit();
+    await ok('audit', id, 'ASSIGN_TO_ME');
+    await ok('audit', id, 'SUBMIT_PLAN', { plan: { ...planOf(w), notesForCommittee: 'Night shift not observed' } });
+    const toApplicant = await ok(APPLICANT, id, 'ACCEPT_PLAN');
+    expect(toApplicant.context.auditPlan).toMatchObject({ visitDates: planOf(w).visitDates });
+    expect(toApplicant.context.auditPlan).not.toHaveProperty('notesForCommittee');
+    await payOpen(id);
+    await ok('audit', id, 'START_INSPECTION');
+    await ok('audit', id, 'SUBMIT_AUDIT_RESULT', { compliant: true });
+    await ok('audit', id, 'SUBMIT_REPORT', { summary: 'Compliant', notesForCommittee: 'Check the cleaning log' });
+
+    const applicantRead = await read(APPLICANT, id);
+    expect(applicantRead.context.auditPlan).toMatchObject({ teamLeaderUserId: w.userId('teamleader') });
+    expect(applicantRead.context.auditPlan).not.toHaveProperty('notesForCommittee');
+    const applicantHistory = await historyOf(APPLICANT, id);
+    const plan = applicantHistory.find((h) => h.event === 'SUBMIT_PLAN')!;
+    expect(plan.payload.plan).toMatchObject({ visitDates: planOf(w).visitDates });
+    expect(plan.payload.plan).not.toHaveProperty('notesForCommittee');
+    expect(applicantHistory.find((h) => h.event === 'SUBMIT_REPORT')!.payload).toEqual({ summary: 'Compliant' });
+
+    for (const staff of ['committee', 'auditor'] as const) {
+      expect((await read(staff, id)).context.auditPlan).toMatchObject({ notesForCommittee: 'Night shift not observed' });
+      const h = await historyOf(staff, id);
+      expect(h.find((x) => x.event === 'SUBMIT_REPORT')!.payload).toEqual({ summary: 'Compliant', notesForCommittee: 'Check the cleaning log' });
+    }
+    const readonly = await w.t.login('readonly.auditor');
+    const audited = (await readonly.get(`/api/requests/${id}/history?lang=en`)).json().items as HistoryItem[];
+    expect(audited.find((x) => x.event === 'SUBMIT_PLAN')!.payload.plan).toMatchObject({ notesForCommittee: 'Night shift not observed' });
+  }, 300_000);
+});

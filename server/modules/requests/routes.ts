@@ -144,7 +144,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const view = await startRequest(app, request.actor!, request.sessionUser!.name, request.body);
-      return reply.status(201).send(presentRequest(request.t, view, app.services));
+      return reply.status(201).send(presentRequest(request.t, view, app.services, request.actor!));
     },
   );
 
@@ -156,7 +156,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      const presented = presentRequest(request.t, view, app.services);
+      const presented = presentRequest(request.t, view, app.services, request.actor!);
       // Three independent reads, sent together.
       const [clocks, facilityNames, [holder]] = await Promise.all([
         clocksFor(app.db, [view], holidays()),
@@ -190,7 +190,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
+      return { ...presentRequest(request.t, view, app.services, request.actor!), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 
@@ -203,7 +203,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
       const entries = await app.engine.history(view.id);
-      return { items: await presentHistory(app.db, request.t, view.kind, entries) };
+      return { items: await presentHistory(app.db, request.t, view.kind, entries, request.actor!) };
     },
   );
 
