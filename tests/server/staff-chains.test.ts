@@ -496,3 +496,36 @@ describe('the auditors’ notes for the decision committee are the Halal center�
     expect(audited.find((x) => x.event === 'SUBMIT_PLAN')!.payload.plan).toMatchObject({ notesForCommittee: 'Night shift not observed' });
   }, 300_000);
 });
+
+describe('an employee who cannot act is not handed a request', () => {
+  it('a locked employee, or one of a read-only role, is refused as assignee (400, both languages), nothing changed; unlocked, they are taken', async () => {
+    const create = async (userName: string, roles: string[]) => {
+      const res = await w.as.admin.post('/api/identity/users', { userName, name: `Employee ${userName}`, email: `${userName}@halal.example`, password: 'Huntstaff#2026x', roles });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const locked = await create('huntstaff.locked', ['registrationEmployee']);
+    const watcher = await create('huntstaff.watcher', ['registrationEmployee', 'readOnlyAuditor']);
+    const lock = await w.as.admin.post(`/api/identity/users/${locked}/lock`, {});
+    expect(lock.statusCode, lock.body).toBe(200);
+    // The "assign to an employee" list leaves the locked one out.
+    const listedUsers = await w.as.registration.get('/api/app/halal-user/get-all-users-by-permission-name?permission=InternalFacilityRequestService.HalalCenter.Registration.Review');
+    expect((listedUsers.json() as { id: string }[]).map((u) => u.id)).not.toContain(locked);
+
+    const id = await submitted();
+    const before = await read('registration', id);
+    for (const [who, lang, message] of [[locked, 'en', 'The employee cannot be assigned: choose an active employee who works this queue'], [watcher, 'ar', 'لا يمكن إسناد الطلب إلى هذا الموظف: اختر موظفًا نشطًا يعمل في هذه القائمة']] as const) {
+      const refused = await send(w.as.registration, id, 'ASSIGN_TO_EMPLOYEE', before.version, { assigneeUserId: who }, lang);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['assigneeUserId'], message })]);
+    }
+    const after = await read('registration', id);
+    expect([after.version, after.assigneeUserId, after.status.code]).toEqual([before.version, null, 1]);
+    expect(await offeredTo(id, 'ASSIGN_TO_ME')).toEqual(['registration']);
+
+    const unlock = await w.as.admin.post(`/api/identity/users/${locked}/unlock`, {});
+    expect(unlock.statusCode, unlock.body).toBe(200);
+    await ok('registration', id, 'ASSIGN_TO_EMPLOYEE', { assigneeUserId: locked });
+    expect((await read('registration', id)).assigneeUserId).toBe(locked);
+  }, 300_000);
+});
