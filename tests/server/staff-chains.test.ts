@@ -529,3 +529,35 @@ describe('an employee who cannot act is not handed a request', () => {
     expect((await read('registration', id)).assigneeUserId).toBe(locked);
   }, 300_000);
 });
+
+describe('a deleted request’s history stays readable by the auditors', () => {
+  it('stopped (fee unpaid) and deleted by the applicant: the read-only auditor and the administrator read its whole history; nobody else finds it', async () => {
+    const draft = await completeDraft(w.as[APPLICANT], KIND, FACILITY);
+    const id = draft.id;
+    await ok(APPLICANT, id, 'SUBMIT', { agreementAccepted: true });
+    await fireTimer(w.t, id, 'PAYMENT_EXPIRED');
+    expect(await shown(id)).toEqual(labelled(3));
+    await ok(APPLICANT, id, 'DELETE', { confirmed: true });
+    for (const u of [APPLICANT, 'registration', 'committee'] as const) {
+      expect([u, (await w.as[u].get(`/api/requests/${id}/history`)).statusCode]).toEqual([u, 404]);
+      expect([u, (await w.as[u].get(`/api/requests/${id}`)).statusCode]).toEqual([u, 404]);
+    }
+    const readonly = await w.t.login('readonly.auditor');
+    for (const [who, c] of [['readonly.auditor', readonly], ['admin', w.as.admin]] as const) {
+      const res = await c.get(`/api/requests/${id}/history?lang=en`);
+      expect([who, res.statusCode]).toEqual([who, 200]);
+      const items = res.json().items as HistoryItem[];
+      expect(items.map((h) => [h.event, h.actor.userId === w.userId(APPLICANT) ? APPLICANT : h.actor.userId === w.userId('registration') ? 'registration' : 'other'])).toEqual([
+        ['START', APPLICANT],
+        ['EDIT', APPLICANT],
+        ['SUBMIT', APPLICANT],
+        ['PAYMENT_EXPIRED', 'other'],
+        ['DELETE', APPLICANT],
+      ]);
+      expect(items.at(-1)).toMatchObject({ from: { code: 3 }, to: { code: -1 } });
+    }
+    // Still out of every list.
+    const listedFor = await readonly.get(`/api/queues/all?tab=any&pageSize=100`);
+    expect((listedFor.json().items as { id: string }[]).some((r) => r.id === id)).toBe(false);
+  }, 300_000);
+});

@@ -102,6 +102,16 @@ const ZImporter = z.object({
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
+  /**
+   * A request whose history the caller may read: one they see, and for the Halal center's auditors (the audit log's
+   * readers) also a deleted one (a draft or a stopped request, deleted by the applicant or after the retention
+   * period), whose row and history are kept for the audit trail; it stays out of every list and of everyone else's reach.
+   */
+  const historyReadable = async (id: string, actor: Actor) => {
+    const view = await app.engine.get(id).catch(() => null);
+    if (view?.deleted && isStaff(actor.permissions) && actor.permissions.includes(Permissions.auditLogs.view)) return view;
+    return visible(id, actor);
+  };
   /** The holidays the working-day clocks skip (setting-management). */
   const holidays = () => app.settingsStore.current().holidays ?? [];
 
@@ -201,7 +211,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['requests'], params: ZRequestParams, response: { 200: ZHistory, ...errors } },
     },
     async (request) => {
-      const view = await visible(request.params.id, request.actor!);
+      const view = await historyReadable(request.params.id, request.actor!);
       const entries = await app.engine.history(view.id);
       return { items: await presentHistory(app.db, request.t, view.kind, entries, request.actor!) };
     },
