@@ -136,6 +136,12 @@ export const ZAuditPlan = z
   });
 export type TAuditPlan = z.infer<typeof ZAuditPlan>;
 
+/**
+ * Fields of audit payloads written for the Halal center only: the auditors' notes for the decision committee (on the
+ * plan and on the report). The applicant reads the plan and the history without them (README, "Internal gaps").
+ */
+export const STAFF_ONLY_FIELDS: readonly string[] = ['notesForCommittee'];
+
 /** Non-conformity (spec 02 section 3); clause number: digits and . - / only, at most 5 characters. */
 export const ZNonConformity = z.strictObject({
   id: id(),

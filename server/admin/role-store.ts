@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema';
 import { DEFAULT_ROLES } from '../../machines/default-roles';
@@ -28,6 +28,11 @@ export async function grantsOf(db: Db, roleNames: readonly string[]): Promise<Ro
   const set = new Set<string>();
   for (const r of rows) for (const p of r.permissions) set.add(p);
   return { permissions: [...set].sort() as PermissionName[], readOnly: rows.some((r) => r.readOnly) };
+}
+
+/** The names of the read-only roles (their holders call no write: server/admin/plugin.ts). */
+export async function readOnlyRoleNames(db: Db): Promise<string[]> {
+  return (await db.select({ name: roles.name }).from(roles).where(eq(roles.readOnly, true))).map((r) => r.name);
 }
 
 /** The names of the roles that grant a permission. */

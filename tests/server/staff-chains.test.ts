@@ -463,3 +463,103 @@ describe('assignment changes while the request sits in a repeated stage', () => 
     ]);
   }, 300_000);
 });
+
+describe('the auditors’ notes for the decision committee are the Halal center’s', () => {
+  it('the applicant reads the plan and the report without them (request, history, the event’s answer); staff read them', async () => {
+    const id = await inAudit();
+    await ok('audit', id, 'ASSIGN_TO_ME');
+    await ok('audit', id, 'SUBMIT_PLAN', { plan: { ...planOf(w), notesForCommittee: 'Night shift not observed' } });
+    const toApplicant = await ok(APPLICANT, id, 'ACCEPT_PLAN');
+    expect(toApplicant.context.auditPlan).toMatchObject({ visitDates: planOf(w).visitDates });
+    expect(toApplicant.context.auditPlan).not.toHaveProperty('notesForCommittee');
+    await payOpen(id);
+    await ok('audit', id, 'START_INSPECTION');
+    await ok('audit', id, 'SUBMIT_AUDIT_RESULT', { compliant: true });
+    await ok('audit', id, 'SUBMIT_REPORT', { summary: 'Compliant', notesForCommittee: 'Check the cleaning log' });
+
+    const applicantRead = await read(APPLICANT, id);
+    expect(applicantRead.context.auditPlan).toMatchObject({ teamLeaderUserId: w.userId('teamleader') });
+    expect(applicantRead.context.auditPlan).not.toHaveProperty('notesForCommittee');
+    const applicantHistory = await historyOf(APPLICANT, id);
+    const plan = applicantHistory.find((h) => h.event === 'SUBMIT_PLAN')!;
+    expect(plan.payload.plan).toMatchObject({ visitDates: planOf(w).visitDates });
+    expect(plan.payload.plan).not.toHaveProperty('notesForCommittee');
+    expect(applicantHistory.find((h) => h.event === 'SUBMIT_REPORT')!.payload).toEqual({ summary: 'Compliant' });
+
+    for (const staff of ['committee', 'auditor'] as const) {
+      expect((await read(staff, id)).context.auditPlan).toMatchObject({ notesForCommittee: 'Night shift not observed' });
+      const h = await historyOf(staff, id);
+      expect(h.find((x) => x.event === 'SUBMIT_REPORT')!.payload).toEqual({ summary: 'Compliant', notesForCommittee: 'Check the cleaning log' });
+    }
+    const readonly = await w.t.login('readonly.auditor');
+    const audited = (await readonly.get(`/api/requests/${id}/history?lang=en`)).json().items as HistoryItem[];
+    expect(audited.find((x) => x.event === 'SUBMIT_PLAN')!.payload.plan).toMatchObject({ notesForCommittee: 'Night shift not observed' });
+  }, 300_000);
+});
+
+describe('an employee who cannot act is not handed a request', () => {
+  it('a locked employee, or one of a read-only role, is refused as assignee (400, both languages), nothing changed; unlocked, they are taken', async () => {
+    const create = async (userName: string, roles: string[]) => {
+      const res = await w.as.admin.post('/api/identity/users', { userName, name: `Employee ${userName}`, email: `${userName}@halal.example`, password: 'Huntstaff#2026x', roles });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const locked = await create('huntstaff.locked', ['registrationEmployee']);
+    const watcher = await create('huntstaff.watcher', ['registrationEmployee', 'readOnlyAuditor']);
+    const lock = await w.as.admin.post(`/api/identity/users/${locked}/lock`, {});
+    expect(lock.statusCode, lock.body).toBe(200);
+    // The "assign to an employee" list leaves both out.
+    const listedUsers = await w.as.registration.get('/api/app/halal-user/get-all-users-by-permission-name?permission=InternalFacilityRequestService.HalalCenter.Registration.Review');
+    expect(listedUsers.statusCode, listedUsers.body).toBe(200);
+    const employees = (listedUsers.json() as { id: string }[]).map((u) => u.id);
+    expect([employees.includes(locked), employees.includes(watcher), employees.includes(w.userId('registration'))]).toEqual([false, false, true]);
+
+    const id = await submitted();
+    const before = await read('registration', id);
+    for (const [who, lang, message] of [[locked, 'en', 'The employee cannot be assigned: choose an active employee who works this queue'], [watcher, 'ar', 'لا يمكن إسناد الطلب إلى هذا الموظف: اختر موظفًا نشطًا يعمل في هذه القائمة']] as const) {
+      const refused = await send(w.as.registration, id, 'ASSIGN_TO_EMPLOYEE', before.version, { assigneeUserId: who }, lang);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['assigneeUserId'], message })]);
+    }
+    const after = await read('registration', id);
+    expect([after.version, after.assigneeUserId, after.status.code]).toEqual([before.version, null, 1]);
+    expect(await offeredTo(id, 'ASSIGN_TO_ME')).toEqual(['registration']);
+
+    const unlock = await w.as.admin.post(`/api/identity/users/${locked}/unlock`, {});
+    expect(unlock.statusCode, unlock.body).toBe(200);
+    await ok('registration', id, 'ASSIGN_TO_EMPLOYEE', { assigneeUserId: locked });
+    expect((await read('registration', id)).assigneeUserId).toBe(locked);
+  }, 300_000);
+});
+
+describe('a deleted request’s history stays readable by the auditors', () => {
+  it('stopped (fee unpaid) and deleted by the applicant: the read-only auditor and the administrator read its whole history; nobody else finds it', async () => {
+    const draft = await completeDraft(w.as[APPLICANT], KIND, FACILITY);
+    const id = draft.id;
+    await ok(APPLICANT, id, 'SUBMIT', { agreementAccepted: true });
+    await fireTimer(w.t, id, 'PAYMENT_EXPIRED');
+    expect(await shown(id)).toEqual(labelled(3));
+    await ok(APPLICANT, id, 'DELETE', { confirmed: true });
+    for (const u of [APPLICANT, 'registration', 'committee'] as const) {
+      expect([u, (await w.as[u].get(`/api/requests/${id}/history`)).statusCode]).toEqual([u, 404]);
+      expect([u, (await w.as[u].get(`/api/requests/${id}`)).statusCode]).toEqual([u, 404]);
+    }
+    const readonly = await w.t.login('readonly.auditor');
+    for (const [who, c] of [['readonly.auditor', readonly], ['admin', w.as.admin]] as const) {
+      const res = await c.get(`/api/requests/${id}/history?lang=en`);
+      expect([who, res.statusCode]).toEqual([who, 200]);
+      const items = res.json().items as HistoryItem[];
+      expect(items.map((h) => [h.event, h.actor.userId === w.userId(APPLICANT) ? APPLICANT : h.actor.userId === w.userId('registration') ? 'registration' : 'other'])).toEqual([
+        ['START', APPLICANT],
+        ['EDIT', APPLICANT],
+        ['SUBMIT', APPLICANT],
+        ['PAYMENT_EXPIRED', 'other'],
+        ['DELETE', APPLICANT],
+      ]);
+      expect(items.at(-1)).toMatchObject({ from: { code: 3 }, to: { code: -1 } });
+    }
+    // Still out of every list.
+    const listedFor = await readonly.get(`/api/queues/all?tab=any&pageSize=100`);
+    expect((listedFor.json().items as { id: string }[]).some((r) => r.id === id)).toBe(false);
+  }, 300_000);
+});

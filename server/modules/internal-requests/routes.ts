@@ -42,7 +42,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const { agreement: _agreement, ...data } = request.body.form;
       if (Object.keys(data).length === 0) throw new AppError(AppErrorCode.BadRequest);
       const { view } = await sendRequestEvent(app, request.actor!, request.params.id, { type: 'EDIT', expectedVersion: request.body.expectedVersion, payload: { data } });
-      return presentRequest(request.t, view, app.services);
+      return presentRequest(request.t, view, app.services, request.actor!);
     },
   );
 
@@ -64,7 +64,7 @@ const internalRequestsModule: FastifyPluginAsyncZod = async (app) => {
       const type = allowed.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
       const payload = type === 'SUBMIT' ? { agreementAccepted: request.body.agreementAccepted } : {};
       const { view: next, notices } = await sendRequestEvent(app, request.actor!, view.id, { type, expectedVersion: request.body.expectedVersion, payload });
-      return { ...presentRequest(request.t, next, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
+      return { ...presentRequest(request.t, next, app.services, request.actor!), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 };

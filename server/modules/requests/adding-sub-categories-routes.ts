@@ -94,7 +94,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await visibleRequest(app, request.params.id, request.actor!);
       if (view.kind !== KIND) throw new AppError(AppErrorCode.EntityNotFound);
-      return presentRequest(request.t, view, app.services);
+      return presentRequest(request.t, view, app.services, request.actor!);
     },
   );
 
@@ -135,7 +135,7 @@ const addingSubCategoriesRoutes: FastifyPluginAsyncZod = async (app) => {
       const actions = await app.engine.allowedActions(view.id, actor);
       const type = actions.some((a) => a.type === 'RESUBMIT') ? 'RESUBMIT' : 'SUBMIT';
       const sent = await sendRequestEvent(app, actor, view.id, { type, expectedVersion: view.version, payload: { agreementAccepted: true } });
-      return presentRequest(request.t, sent.view, app.services);
+      return presentRequest(request.t, sent.view, app.services, request.actor!);
     },
   );
 

@@ -3,7 +3,9 @@ import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
-import { SYSTEM_ACTOR } from '../../../machines/actor';
+import { SYSTEM_ACTOR, type Actor } from '../../../machines/actor';
+import { STAFF_ONLY_FIELDS } from '../../../machines/events';
+import { isStaff } from '../../../machines/roles';
 import { finishedOutcome } from '../../../machines/services/outcome';
 import type { ServiceRegistry } from '../../../machines/services';
 import type { AllowedAction, HistoryEntry, RequestSummaryView, RequestView } from '../../../workflows/engine';
@@ -53,11 +55,38 @@ export function presentSummary(t: TFunction, v: RequestSummaryView): z.infer<typ
   };
 }
 
-/** A request's answer; its outcome by the app's service registry (app.services), as every route reads services. */
-export function presentRequest(t: TFunction, v: RequestView, services: ServiceRegistry): z.infer<typeof ZRequest> {
+/** `value` without the staff-only fields (STAFF_ONLY_FIELDS) at any depth; the same object when it holds none. */
+function withoutStaffOnly<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const items = value.map(withoutStaffOnly);
+    return (items.some((x, i) => x !== value[i]) ? items : value) as T;
+  }
+  if (!value || typeof value !== 'object') return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (STAFF_ONLY_FIELDS.includes(k)) {
+      changed = true;
+      continue;
+    }
+    const kept = withoutStaffOnly(v);
+    if (kept !== v) changed = true;
+    out[k] = kept;
+  }
+  return (changed ? out : value) as T;
+}
+
+/** What a reader may see of a request's case: staff everything, anyone else without the staff-only notes. */
+export const forReader = <T>(reader: Actor, value: T): T => (isStaff(reader.permissions) ? value : withoutStaffOnly(value));
+
+/**
+ * A request's answer; its outcome by the app's service registry (app.services), as every route reads services. The
+ * reader's: an applicant's answer carries no staff-only note (the auditors' notes for the committee on the plan).
+ */
+export function presentRequest(t: TFunction, v: RequestView, services: ServiceRegistry, reader: Actor): z.infer<typeof ZRequest> {
   const { data, ...context } = v.context;
   const outcome = finishedOutcome(v, services);
-  return { ...presentSummary(t, v), outcome: outcome ? { kind: outcome } : null, data: (data ?? {}) as Record<string, unknown>, context };
+  return { ...presentSummary(t, v), outcome: outcome ? { kind: outcome } : null, data: (data ?? {}) as Record<string, unknown>, context: forReader(reader, context) };
 }
 
 export function presentActions(t: TFunction, version: number, actions: AllowedAction[]): z.infer<typeof ZActions> {
@@ -75,8 +104,8 @@ export function presentActions(t: TFunction, version: number, actions: AllowedAc
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The history timeline: who (by name), what, from and to which status, when. */
-export async function presentHistory(db: Db, t: TFunction, kind: string, entries: HistoryEntry[]): Promise<z.infer<typeof ZHistoryEntry>[]> {
+/** The history timeline: who (by name), what, from and to which status, when; as `reader` may read it. */
+export async function presentHistory(db: Db, t: TFunction, kind: string, entries: HistoryEntry[], reader: Actor): Promise<z.infer<typeof ZHistoryEntry>[]> {
   const ids = [...new Set(entries.map((e) => e.actor.userId).filter((id) => UUID.test(id)))];
   const names = new Map(
     ids.length ? (await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))).map((u) => [u.id, u.name]) : [],
@@ -91,7 +120,8 @@ export async function presentHistory(db: Db, t: TFunction, kind: string, entries
       system: e.actor.system,
     },
     note: e.note,
-    payload: e.payload,
+    // The plan's and the report's notes for the committee are the Halal center's (forReader).
+    payload: forReader(reader, e.payload),
     from: e.fromStatus === null ? null : { code: e.fromStatus, label: statusLabel(t, kind, e.fromStatus) },
     to: { code: e.toStatus, label: statusLabel(t, kind, e.toStatus) },
     at: e.at.toISOString(),

@@ -102,6 +102,16 @@ const ZImporter = z.object({
 
 const requestsModule: FastifyPluginAsyncZod = async (app) => {
   const visible = (id: string, actor: Parameters<typeof visibleRequest>[2]) => visibleRequest(app, id, actor);
+  /**
+   * A request whose history the caller may read: one they see, and for the Halal center's auditors (the audit log's
+   * readers) also a deleted one (a draft or a stopped request, deleted by the applicant or after the retention
+   * period), whose row and history are kept for the audit trail; it stays out of every list and of everyone else's reach.
+   */
+  const historyReadable = async (id: string, actor: Actor) => {
+    const view = await app.engine.get(id).catch(() => null);
+    if (view?.deleted && isStaff(actor.permissions) && actor.permissions.includes(Permissions.auditLogs.view)) return view;
+    return visible(id, actor);
+  };
   /** The holidays the working-day clocks skip (setting-management). */
   const holidays = () => app.settingsStore.current().holidays ?? [];
 
@@ -144,7 +154,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const view = await startRequest(app, request.actor!, request.sessionUser!.name, request.body);
-      return reply.status(201).send(presentRequest(request.t, view, app.services));
+      return reply.status(201).send(presentRequest(request.t, view, app.services, request.actor!));
     },
   );
 
@@ -156,7 +166,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
-      const presented = presentRequest(request.t, view, app.services);
+      const presented = presentRequest(request.t, view, app.services, request.actor!);
       // Three independent reads, sent together.
       const [clocks, facilityNames, [holder]] = await Promise.all([
         clocksFor(app.db, [view], holidays()),
@@ -190,7 +200,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The audit row of an event the engine takes is written in the event's transaction (server/admin/plugin.ts).
       const { view, notices } = await sendRequestEvent(app, request.actor!, request.params.id, request.body, (tx) => request.auditInEvent(tx));
-      return { ...presentRequest(request.t, view, app.services), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
+      return { ...presentRequest(request.t, view, app.services, request.actor!), notices: noticeTexts(request.t, request.lang, notices), noticeMessages: notices };
     },
   );
 
@@ -201,9 +211,9 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['requests'], params: ZRequestParams, response: { 200: ZHistory, ...errors } },
     },
     async (request) => {
-      const view = await visible(request.params.id, request.actor!);
+      const view = await historyReadable(request.params.id, request.actor!);
       const entries = await app.engine.history(view.id);
-      return { items: await presentHistory(app.db, request.t, view.kind, entries) };
+      return { items: await presentHistory(app.db, request.t, view.kind, entries, request.actor!) };
     },
   );
 

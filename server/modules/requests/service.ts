@@ -18,6 +18,7 @@ import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } fr
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { actorOf } from '../../plugins/auth';
+import { grantsOf } from '../../admin/role-store';
 import { lockAttachments, lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
 import { planTimingIssues } from './plan-timing';
@@ -174,12 +175,17 @@ export async function startRequest(app: FastifyInstance, actor: Actor, creatorNa
   );
 }
 
-/** ASSIGN_TO_EMPLOYEE names an active Halal-center employee who holds a permission to work the request's queue. */
+/**
+ * ASSIGN_TO_EMPLOYEE names an active Halal-center employee who holds a permission to work the request's queue: not a
+ * locked account (it cannot sign in, and the employee list leaves it out) nor one of a read-only role (refused every
+ * write), either of which would hold the request where nobody can act on it until it is assigned again.
+ */
 async function assertEligibleAssignee(app: FastifyInstance, view: RequestView, assigneeUserId: unknown): Promise<void> {
   const refuse = () => invalid([{ field: 'assigneeUserId', message: 'machines:validation.assigneeNotEligible' }]);
   if (typeof assigneeUserId !== 'string' || !/^[0-9a-f-]{36}$/i.test(assigneeUserId)) throw refuse();
   const [user] = await app.db.select().from(users).where(eq(users.id, assigneeUserId));
-  if (!user) throw refuse();
+  if (!user || user.lockedAt) throw refuse();
+  if ((await grantsOf(app.db, user.roles)).readOnly) throw refuse();
   const assignee = await actorOf(app, user.id, user.roles);
   const row = await readRequest(app.db, view.id);
   const needed = row && isRequestKind(view.kind) ? queueWorkPermissions(view.kind, row.snapshot as never, view.machineVersion) : [];

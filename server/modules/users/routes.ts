@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { facilityMembers, users } from '../../../db/schema';
 import { Permissions } from '../../../machines/permissions';
 import { isStaff } from '../../../machines/roles';
-import { grantsOf, rolesGranting } from '../../admin/role-store';
+import { grantsOf, readOnlyRoleNames, rolesGranting } from '../../admin/role-store';
 import type { Actor } from '../../../machines/actor';
 import type { Db } from '../../../db/client';
 import { AppError, AppErrorCode } from '../../errors';
@@ -109,9 +109,11 @@ const usersModule: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       // Roles live in the database (identity screen): what they grant now, not what they granted at start-up.
-      const roles = await rolesGranting(app.db, request.query.permission);
+      // Only people who can act on what they are handed: not a locked account, nor one of a read-only role (the
+      // assignment refuses both: requests/service.ts assertEligibleAssignee).
+      const [roles, readOnly] = await Promise.all([rolesGranting(app.db, request.query.permission), readOnlyRoleNames(app.db)]);
       const rows = await app.db.select().from(users);
-      return rows.filter((u) => !u.lockedAt && u.roles.some((r) => roles.includes(r))).map(info);
+      return rows.filter((u) => !u.lockedAt && u.roles.some((r) => roles.includes(r)) && !u.roles.some((r) => readOnly.includes(r))).map(info);
     },
   );
 
