@@ -1,6 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { certificates } from '../db/schema';
+import { NEWEST_CERTIFICATE_FIRST } from './newest-certificate';
 import { serviceOf, type ServiceRegistry } from '../machines/services';
 import type { RequestContext } from '../machines/types';
 
@@ -28,7 +29,7 @@ export async function certificateBehind(
       .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt })
       .from(certificates)
       .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal')))
-      .orderBy(desc(certificates.expiresAt));
+      .orderBy(...NEWEST_CERTIFICATE_FIRST);
     const cert = held.find((c) => inForce(c, now)) ?? held[0];
     return cert ? { number: cert.number, inForce: inForce(cert, now) } : { number: '', inForce: false };
   }
