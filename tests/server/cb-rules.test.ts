@@ -7,7 +7,7 @@ import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import type { Client } from '../helpers/app';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData, shipmentData } from '../services/fixtures';
-import { billsOf, certificatesOf, createWorld, fireDue, payBill, walk, type World } from '../services/walk';
+import { billsOf, certificatesOf, committeeSends, createWorld, fireDue, fireTimer, fireWaiting, payBill, walk, type CertificateJson, type World } from '../services/walk';
 
 /*
  * Rules around conformity bodies (spec 02 sections 1, 3, 4 and 8) read over HTTP as their users meet them: who exports
@@ -27,6 +27,8 @@ const DAY = 86_400_000;
 
 let w: World;
 let cb: Client;
+/** The external certificate Global Halal CB issued for the Parana factory in beforeAll. */
+let paranaCert: CertificateJson;
 
 beforeAll(async () => {
   w = await createWorld();
@@ -34,6 +36,7 @@ beforeAll(async () => {
   const draft = await completeDraft(cb, 'externalCertificate', CB, { data: { factory: externalCertificateData(PARANA).factory } });
   const { request, steps } = await walk(w, draft.id, { applicant: 'cb.main', until: 105 });
   expect(request.status.code, JSON.stringify(steps)).toBe(105);
+  [paranaCert] = await certificatesOf(w, cb, draft.id);
 }, 240_000);
 afterAll(() => w?.t.close());
 
@@ -144,6 +147,36 @@ describe('who exports a shipment: the conformity body that issued the factory’
     } finally {
       await w.t.database.db.delete(certificates).where(eq(certificates.id, certId));
     }
+  });
+});
+
+describe('a CB’s shipment rests on the certificate that CB issued, not on another body’s', () => {
+  it('while its own certificate of the factory is suspended, another CB’s in force neither lets it be paid nor issued; reinstated, it is issued (1008)', async () => {
+    const draft = await completeDraft(cb, 'shipment', CB, { data: { factory: { facilityPublicId: PARANA }, slaughters: [] } });
+    expect((await accept(cb, draft.id, 'SUBMIT', { agreementAccepted: true })).status.code).toBe(1007);
+    const [bill] = (await billsOf(cb, draft.id)).filter((b) => b.status.code === 1);
+    // Istanbul's CB certifies the same factory too, in force.
+    const theirs = await copyOf('HC-EXT-2024-004271', { facilityPublicId: PARANA, cbPublicId: OTHER_CB, status: 1, expiresAt: new Date(Date.now() + 300 * DAY) });
+    await committeeSends(w, paranaCert.id, 'SUSPEND', 'Inspection pending');
+    try {
+      for (const lang of LANGS) {
+        const res = await cb.post(`/api/bills/${bill.id}/pay?lang=${lang}`, {});
+        expect([res.statusCode, res.json().error?.code, res.json().error?.message]).toEqual([409, 'BillCertificateNotInForce', said(lang, 'errors:BillCertificateNotInForce', { number: paranaCert.number })]);
+      }
+      expect((await billsOf(cb, draft.id)).map((b) => b.status.code)).toEqual([1]);
+      // A payment the portal had already taken is kept; the shipment waits, paid, with no certificate.
+      await payBill(w.t, bill.id, bill);
+      await fireDue(w.t);
+      await fireWaiting(w.t);
+      expect([(await requestOf(cb, draft.id)).status.code, (await billsOf(cb, draft.id)).map((b) => b.status.code)]).toEqual([1007, [2]]);
+      expect(await certificatesOf(w, cb, draft.id)).toEqual([]);
+    } finally {
+      await committeeSends(w, paranaCert.id, 'REINSTATE', 'Inspection passed');
+      await w.t.database.db.delete(certificates).where(eq(certificates.id, theirs));
+    }
+    await fireTimer(w.t, draft.id, 'ISSUE_CERTIFICATE');
+    expect((await requestOf(cb, draft.id)).status.code).toBe(1008);
+    expect((await certificatesOf(w, cb, draft.id)).map((c) => [c.kind, c.holder.publicId])).toEqual([['shipment', PARANA]]);
   });
 });
 
