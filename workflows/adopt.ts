@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { certificates, requests } from '../db/schema';
 import { SYSTEM_ACTOR, type Actor } from '../machines/actor';
 import { Permissions as P } from '../machines/permissions';
 import { entityPort, sendToEntity, type StoreDeps } from './store';
+import { NEWEST_CERTIFICATE_FIRST } from './newest-certificate';
 
 /*
  * Certificates written without the engine — the demo seed, or the certificates of an earlier system migrated into the
@@ -82,13 +83,13 @@ async function adoptOne(tx: Tx, deps: StoreDeps, now: Date, id: string): Promise
   return true;
 }
 
-/** The Halal certificate a migrated mark stands on: its facility's, the latest to expire. */
+/** The Halal certificate a migrated mark stands on: its facility's newest (NEWEST_CERTIFICATE_FIRST). */
 async function markedCertificate(tx: Tx, facilityPublicId: string): Promise<string | null> {
   const [row] = await tx
     .select({ id: certificates.id })
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, ['internalHalal', 'externalHalal'])))
-    .orderBy(desc(certificates.expiresAt))
+    .orderBy(...NEWEST_CERTIFICATE_FIRST)
     .limit(1);
   return row?.id ?? null;
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { certificates } from '../db/schema';
+import { certificates, facilities } from '../db/schema';
+import { NEWEST_CERTIFICATE_FIRST } from './newest-certificate';
 import { serviceOf, type ServiceRegistry } from '../machines/services';
 import type { RequestContext } from '../machines/types';
 
@@ -14,7 +15,8 @@ const MARK_KINDS = new Set(['internalHalalMark', 'externalHalalMark']);
 
 /**
  * The Halal certificate whose validity a request's issue rests on, and whether it is in force now: a shipment's is the
- * exporting factory's external Halal certificate (one in force if the factory holds several, else the newest); a mark
+ * exporting factory's external Halal certificate (one in force if the factory holds several, else the newest; for a
+ * conformity body's shipment one that body issued); a mark
  * package's is its subject certificate. Null for the requests that rest on none. Spec 02 sections 4 and 8: services
  * are blocked while the certificate is suspended or expired, so neither is paid for nor issued against it then.
  */
@@ -27,11 +29,15 @@ export async function certificateBehind(
   if (request.kind === 'shipment') {
     const def = serviceOf(request.kind, registry);
     const factory = def?.project(request.context.data ?? {}, request.context).factoryPublicId ?? request.facilityPublicId;
-    const held = await db
-      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt })
+    const all = await db
+      .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt, cbPublicId: certificates.cbPublicId })
       .from(certificates)
       .where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal')))
-      .orderBy(desc(certificates.expiresAt));
+      .orderBy(...NEWEST_CERTIFICATE_FIRST);
+    // A conformity body's shipment rests on the certificates it issued itself (server-checks.ts exporterIssues): another
+    // body's certificate in force does not carry it while its own is suspended or expired.
+    const [applicant] = await db.select({ type: facilities.type }).from(facilities).where(eq(facilities.publicId, request.facilityPublicId));
+    const held = applicant?.type === 'ConformityBody' ? all.filter((c) => c.cbPublicId === request.facilityPublicId) : all;
     const cert = held.find((c) => inForce(c, now)) ?? held[0];
     return cert ? { number: cert.number, inForce: inForce(cert, now) } : { number: '', inForce: false };
   }

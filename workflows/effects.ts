@@ -6,6 +6,7 @@ import { attachments, billLines, bills, certificates, facilities, facilityMember
 import { creditSources, planCredit, recordCredit } from './mark-credit';
 import { StepWaits } from './waiting';
 import { certificateBehind, expiredOn, inForce } from './certificate-behind';
+import { NEWEST_CERTIFICATE_FIRST } from './newest-certificate';
 import type { Actor } from '../machines/actor';
 import type { CertificateContext } from '../machines/certificate';
 import type { EntityKind, Projection, ServiceRegistry } from '../machines/services';
@@ -229,7 +230,7 @@ async function assertRequesterCbDesignated(tx: Tx, ctx: EffectContext): Promise<
     .select({ number: certificates.number, status: certificates.status, expiresAt: certificates.expiresAt })
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, ctx.request.facilityPublicId), eq(certificates.kind, 'cbDesignation')))
-    .orderBy(desc(certificates.issuedAt))
+    .orderBy(...NEWEST_CERTIFICATE_FIRST)
     .limit(1);
   if (!designation || designation.status === 2 || designation.status === 4 || designation.expiresAt <= ctx.now) {
     throw new StepWaits(`conformity body ${ctx.request.facilityPublicId} holds no usable designation${designation ? ` (${designation.number})` : ''}: it cannot certify a factory now`);
@@ -253,7 +254,7 @@ async function issuedProducts(tx: Tx, ctx: EffectContext, deps: EffectDeps, proj
     .select({ products: certificates.products })
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, holderPublicId), eq(certificates.kind, CERTIFICATE_TABLE[goods.certifiedBy].kind)))
-    .orderBy(desc(certificates.expiresAt));
+    .orderBy(...NEWEST_CERTIFICATE_FIRST);
   return goods.list(contextOf(ctx).data ?? {}, held.flatMap((c) => c.products));
 }
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates } from '../../../db/schema';
+import { NEWEST_CERTIFICATE_FIRST } from '../../../workflows/newest-certificate';
 import { AppError } from '../../errors';
 import type { FacilityRow } from './access';
 import { todayInRiyadh } from './deps';
@@ -32,7 +33,7 @@ export async function latestCertificate(db: Db, facilityPublicId: string, kind: 
     .select()
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, facilityPublicId), inArray(certificates.kind, kinds)))
-    .orderBy(desc(certificates.expiresAt), desc(certificates.issuedAt))
+    .orderBy(...NEWEST_CERTIFICATE_FIRST)
     .limit(1);
   return row;
 }

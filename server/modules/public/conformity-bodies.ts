@@ -5,6 +5,7 @@ import { toDualDate, type DualDate } from './calendar';
 import { publicStatusOf, type PublicCertificateStatus } from './certificate-status';
 import { countryNames, countryOrder } from './countries';
 import { escapeLike } from './text';
+import { newestCertificateFirstSql } from '../../../workflows/newest-certificate';
 import type { Language } from '../../i18n';
 import { byReaderName } from './reader-order';
 
@@ -37,7 +38,7 @@ export interface CbQuery {
 }
 
 /**
- * Conformity bodies holding a designation certificate, each with its latest one. A CB without any designation
+ * Conformity bodies holding a designation certificate, each with its newest one (NEWEST_CERTIFICATE_FIRST). A CB without any designation
  * certificate is not accredited and is not listed. Name, country and category filter in the database; the status,
  * derived from dates at read time, filters the (small) result before paging.
  */
@@ -45,7 +46,7 @@ export async function listAccreditedCbs(db: Db, query: CbQuery, lang: Language, 
   const latest = sql`${certificates.id} = (
     select c2.id from ${certificates} c2
     where c2.facility_public_id = ${facilities.publicId} and c2.kind = 'cbDesignation'
-    order by c2.issued_at desc limit 1)`;
+    order by ${newestCertificateFirstSql('c2')} limit 1)`;
   const name = query.name?.trim();
   const rows = await db
     .select({ cb: facilities, cert: certificates })

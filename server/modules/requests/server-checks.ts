@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -13,6 +13,7 @@ import { markPackageIssues } from '../../../machines/services/mark-package';
 import { tFor } from '../../i18n';
 import { isValidCertificate, type CertificateRow } from './preconditions';
 import { riyadhDate } from '../../../machines/working-days';
+import { latestCertificate } from '../facilities/certificate-rules';
 
 /*
  * The checks of the service contract that need the database (machines/services/types.ts ServerCheck). The request
@@ -137,12 +138,7 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   // Spec 02 section 8 "product 119 / sub-category not in CB certificate": the issuing CB's designation must cover them.
   async withinCbDesignation(i) {
     const cb = i.projection.cbPublicId ?? i.facilityPublicId;
-    const [designation] = await i.db
-      .select({ categories: certificates.categories })
-      .from(certificates)
-      .where(and(eq(certificates.facilityPublicId, cb), eq(certificates.kind, 'cbDesignation')))
-      .orderBy(desc(certificates.expiresAt))
-      .limit(1);
+    const designation = await latestCertificate(i.db, cb, 'cbDesignation');
     if (!designation) return [];
     const covered = coverageOf(designation.categories);
     return i.projection.products.flatMap((p, index) =>
@@ -300,10 +296,15 @@ async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
 
   const held = await i.db.select().from(certificates).where(and(eq(certificates.facilityPublicId, factory), eq(certificates.kind, 'externalHalal')));
   // Valid on the shipment date, and not suspended or withdrawn now.
-  const valid = held.filter((c) => c.validFrom.toISOString().slice(0, 10) <= date && c.expiresAt.getTime() > dayStart && (c.status === 1 || c.status === 3));
-  if (!valid.length) return [{ path: 'factory.facilityPublicId', message: 'form.shipmentFactoryCertificateNotValid', params: { date } }];
+  const inForce = held.filter((c) => c.validFrom.toISOString().slice(0, 10) <= date && c.expiresAt.getTime() > dayStart && (c.status === 1 || c.status === 3));
+  if (!inForce.length) return [{ path: 'factory.facilityPublicId', message: 'form.shipmentFactoryCertificateNotValid', params: { date } }];
+  // Who exports it (exporterIssues): a CB's shipment rests only on the certificates it issued itself.
+  const [applicant] = await i.db.select({ publicId: facilities.publicId, type: facilities.type }).from(facilities).where(eq(facilities.publicId, i.facilityPublicId));
+  const exporter = applicant ? exporterIssues(applicant, factory, other.exportingCbPublicId, inForce) : [];
+  if (exporter.some((e) => e.path === 'factory.facilityPublicId')) return exporter;
+  const valid = applicant?.type === 'ConformityBody' ? inForce.filter((c) => c.cbPublicId === applicant.publicId) : inForce;
+  const issues: DataIssue[] = [...exporter];
 
-  const issues: DataIssue[] = [];
   const certified = valid.flatMap((c) => c.products);
   const certifiedCategories = coverageOf(valid.flatMap((c) => [...c.categories, ...c.products.map((p) => p.category ?? '')].filter(Boolean)));
   /** Each line's category, for the CB's designation: a product's is the one its certificate lists it under. */
@@ -322,12 +323,7 @@ async function shipmentCoverageIssues(i: CheckInput): Promise<DataIssue[]> {
     } else lineCategories.push({ path: `slaughters.${index}.category`, product, category: line.category });
   });
 
-  const [designation] = await i.db
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, other.exportingCbPublicId), eq(certificates.kind, 'cbDesignation')))
-    .orderBy(desc(certificates.expiresAt))
-    .limit(1);
+  const designation = await latestCertificate(i.db, other.exportingCbPublicId, 'cbDesignation');
   if (!designation || !isValidCertificate(designation, i.now)) {
     issues.push({ path: 'other.exportingCbPublicId', message: 'form.exportingCbNotDesignated', params: { cb: other.exportingCbPublicId } });
     return issues;
@@ -390,16 +386,51 @@ export async function namedFactoryIssues(db: Db, applicantPublicId: string, fact
 }
 
 /**
+ * Who exports a shipment (spec 02 section 3 "exporting CB name"; section 1: shipment certificates are obtained "through
+ * approved bodies"): the conformity body that issued the factory's Halal certificate. A CB's own shipment is therefore
+ * exported under its own designation, for a factory it certified: naming another CB as the exporter, or a factory it
+ * holds no certificate for, is refused. A foreign factory's own shipment names a CB that issued one of its certificates
+ * when every certificate it holds was issued through one (one the Halal center issued leaves the choice open).
+ * `certified` are the factory's external certificates to read: all of them at a draft's save (validity is the
+ * submission's question), those valid on the shipment date at submission. README, choices.
+ */
+export function exporterIssues(
+  applicant: { publicId: string; type: string },
+  factoryPublicId: string | null | undefined,
+  exportingCbPublicId: string | null | undefined,
+  certified: readonly Pick<CertificateRow, 'cbPublicId'>[],
+): DataIssue[] {
+  const issues: DataIssue[] = [];
+  if (applicant.type === 'ConformityBody') {
+    if (exportingCbPublicId && exportingCbPublicId !== applicant.publicId) issues.push({ path: 'other.exportingCbPublicId', message: 'form.exportingCbNotApplicant', params: { cb: exportingCbPublicId } });
+    if (factoryPublicId && !certified.some((c) => c.cbPublicId === applicant.publicId)) issues.push({ path: 'factory.facilityPublicId', message: 'form.factoryNotCertifiedByCb' });
+    return issues;
+  }
+  const issuers = new Set(certified.map((c) => c.cbPublicId));
+  if (exportingCbPublicId && certified.length && !issuers.has(null) && !issuers.has(exportingCbPublicId)) {
+    issues.push({ path: 'other.exportingCbPublicId', message: 'form.exportingCbNotIssuer', params: { cb: exportingCbPublicId } });
+  }
+  return issues;
+}
+
+/** exporterIssues at a draft's doors (start with data, EDIT): over every external certificate the factory holds. */
+export async function namedExporterIssues(db: Db, applicantPublicId: string, factoryPublicId: string | null, exportingCbPublicId: string | null): Promise<DataIssue[]> {
+  if (!factoryPublicId && !exportingCbPublicId) return [];
+  const [applicant] = await db.select({ publicId: facilities.publicId, type: facilities.type }).from(facilities).where(eq(facilities.publicId, applicantPublicId));
+  if (!applicant) return [];
+  const certified = factoryPublicId
+    ? await db.select({ cbPublicId: certificates.cbPublicId }).from(certificates).where(and(eq(certificates.facilityPublicId, factoryPublicId), eq(certificates.kind, 'externalHalal')))
+    : [];
+  // Without a factory named yet, only the CB's own exporter can be asked.
+  return exporterIssues(applicant, factoryPublicId, exportingCbPublicId, certified).filter((i) => factoryPublicId || i.path !== 'factory.facilityPublicId');
+}
+
+/**
  * The categories the newest designation of the CB that issued a certificate covers now (with their sub-categories), or
  * null when the Halal center issued it or the CB holds no designation: then nothing is deactivated.
  */
 export async function cbCoverage(db: Db, cbPublicId: string | null): Promise<Set<string> | null> {
   if (!cbPublicId) return null;
-  const [designation] = await db
-    .select({ categories: certificates.categories })
-    .from(certificates)
-    .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')))
-    .orderBy(desc(certificates.expiresAt))
-    .limit(1);
+  const designation = await latestCertificate(db, cbPublicId, 'cbDesignation');
   return designation ? coverageOf(designation.categories) : null;
 }

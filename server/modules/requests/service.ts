@@ -25,7 +25,7 @@ import { planTimingIssues } from './plan-timing';
 import { assertStillUsable } from './still-usable';
 import { assertCertificateChangeAllowed, CERTIFICATE_CHANGES } from './certificate-changes';
 import { assertPreconditions, FACILITY_TYPE, subjectCertificateFor, type CertificateRow } from './preconditions';
-import { fileOwners, namedFactoryIssues, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
+import { fileOwners, namedExporterIssues, namedFactoryIssues, productsAlreadyOnCertificate, runServerChecks, type FileScope } from './server-checks';
 
 /*
  * The one way a request is started or moved, whichever door the call came through (the generic request calls, a
@@ -147,13 +147,32 @@ function factoryNamedIn(data: Record<string, unknown> | undefined): string | nul
   return factory && typeof factory === 'object' && typeof factory.facilityPublicId === 'string' ? factory.facilityPublicId.trim() : null;
 }
 
+/** The exporting conformity body a shipment draft's data names (section `other`), as sent. */
+function exportingCbNamedIn(data: Record<string, unknown> | undefined): string | null {
+  const other = data?.other as { exportingCbPublicId?: unknown } | null | undefined;
+  return other && typeof other === 'object' && typeof other.exportingCbPublicId === 'string' ? other.exportingCbPublicId.trim() : null;
+}
+
 /**
  * The foreignFactory rule (server-checks.ts namedFactoryIssues) at the doors a draft's data passes before its
- * submission: the start with data and every save (EDIT) naming a factory. A refusal stores nothing.
+ * submission: the start with data and every save (EDIT) naming a factory; for a shipment also who exports it
+ * (namedExporterIssues), over the sections saved and those already stored (`stored`, an EDIT replaces whole sections).
+ * A refusal stores nothing.
  */
-async function assertFactoryMayBeNamed(app: FastifyInstance, def: ServiceDefinition, facilityPublicId: string, subjectHolder: string | null, data: Record<string, unknown> | undefined): Promise<void> {
+async function assertFactoryMayBeNamed(
+  app: FastifyInstance,
+  def: ServiceDefinition,
+  facilityPublicId: string,
+  subjectHolder: string | null,
+  data: Record<string, unknown> | undefined,
+  stored: Record<string, unknown> = {},
+): Promise<void> {
   if (!def.serverChecks.includes('foreignFactory')) return;
   const issues = await namedFactoryIssues(app.db, facilityPublicId, factoryNamedIn(data), subjectHolder);
+  if (!issues.length && def.serverChecks.includes('shipmentCovered')) {
+    const merged = { ...stored, ...(data ?? {}) };
+    issues.push(...(await namedExporterIssues(app.db, facilityPublicId, factoryNamedIn(merged), exportingCbNamedIn(merged))));
+  }
   if (issues.length) throw refusedData(issues);
 }
 
@@ -246,7 +265,8 @@ export async function sendRequestEvent(
   const timing = planTimingIssues(body.type, payload, new Date());
   const admit = admitFor(actor);
   const options: SendOptions = alsoWrite ? { admit, alsoWrite } : { admit };
-  const savesFactory = body.type === 'EDIT' && factoryNamedIn(payload.data as Record<string, unknown> | undefined) !== null;
+  const savesFactory =
+    body.type === 'EDIT' && (factoryNamedIn(payload.data as Record<string, unknown> | undefined) !== null || exportingCbNamedIn(payload.data as Record<string, unknown> | undefined) !== null);
   if (!timing.length && !savesFactory && !READS_REQUEST_FIRST.has(body.type)) {
     // Nothing to check before the machine: the engine's own read of the request (under its row lock) serves the
     // visibility check, one read instead of two (issue 18, the event path).
@@ -263,7 +283,10 @@ export async function sendRequestEvent(
   const namedFiles = await assertEventFilesBelong(app, view.id, body.type, payload);
 
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
-  if (def && savesFactory) await assertFactoryMayBeNamed(app, def, view.facilityId, await subjectHolderOf(app, view), payload.data as Record<string, unknown>);
+  if (def && savesFactory) {
+    const stored = ((view.context as Partial<RequestContext>).data ?? {}) as Record<string, unknown>;
+    await assertFactoryMayBeNamed(app, def, view.facilityId, await subjectHolderOf(app, view), payload.data as Record<string, unknown>, stored);
+  }
   const notices: Notice[] = [];
   let expectedVersion = body.expectedVersion;
   // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked

@@ -84,7 +84,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
     );
   }
   if (name === 'facilityPublicId' && ctx.section === 'factory') return field(<FacilityChoice name={path} value={asText(value)} onChange={p.onChange} type={ctx.factoryType} readOnly={ctx.readOnly} />);
-  if (name === 'exportingCbPublicId') return field(<ConformityBodyChoice name={path} value={asText(value)} onChange={p.onChange} readOnly={ctx.readOnly} />);
+  if (name === 'exportingCbPublicId') return field(<ConformityBodyChoice name={path} value={asText(value)} onChange={p.onChange} readOnly={ctx.readOnly} applicant={ctx.facilityPublicId} />);
   if (isCountryField(name)) {
     const sorted = countryChoices(i18n.language);
     return field(
@@ -229,10 +229,15 @@ export function SchemaFields(p: { node: FieldNode; path: string; value: unknown;
  * An accredited conformity body chosen by its name (the public list of spec 01 section 2), not typed as an id: those whose
  * designation is valid now. One chosen earlier that is no longer listed stays shown by its id.
  */
-function ConformityBodyChoice(p: { name: string; value: string; onChange: (v: unknown) => void; readOnly: boolean }) {
+/**
+ * The exporting conformity body: one whose designation is valid now; a CB's own shipment is exported under its own
+ * designation (server-checks.ts exporterIssues), so a CB applicant is offered only itself.
+ */
+function ConformityBodyChoice(p: { name: string; value: string; onChange: (v: unknown) => void; readOnly: boolean; applicant: string }) {
   const { i18n } = useTranslation(['requests']);
   const list = useApi(apiQuery('/api/public/conformity-bodies', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
-  const valid = (list.data?.items ?? []).filter((cb) => cb.certificate.status === 'active' || cb.certificate.status === 'expiringSoon');
+  const designated = (list.data?.items ?? []).filter((cb) => cb.certificate.status === 'active' || cb.certificate.status === 'expiringSoon');
+  const valid = designated.some((cb) => cb.publicId === p.applicant) ? designated.filter((cb) => cb.publicId === p.applicant) : designated;
   const sorted = [...valid].sort((a, b) => nameIn(a, i18n.language).localeCompare(nameIn(b, i18n.language), i18n.language));
   return <NamedChoice {...p} loaded={!!list.data} items={sorted.map((cb) => ({ id: cb.publicId, label: nameIn(cb, i18n.language) }))} />;
 }
