@@ -33,6 +33,7 @@ export interface MachineCatalogue {
   currentVersion(kind: string): number;
   /** The machine of `kind` at `version` (a request keeps the version it started with). */
   getMachine(kind: string, version: number): AnyStateMachine;
+  /** Only events the active states take (one of `getNextTransitions`): the engine reads "allowed" as "taken". */
   allowedActions(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number): AllowedAction[];
   /** Whether allowedActions would list `type` (optional: without it the engine builds the list and looks). */
   mayAct?(kind: string, snapshot: AnyMachineSnapshot, actor: Actor, version: number, type: string): boolean;

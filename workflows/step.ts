@@ -145,19 +145,68 @@ export function machineInitialTransition(machine: AnyStateMachine, input: unknow
   return [first, actions];
 }
 
-/** Restores a stored snapshot with `machine.resolveState` (history states revived by node id). */
+/**
+ * What `machine.resolveState` computes from a state value alone (the active state nodes, the value rebuilt from them,
+ * the tags, whether the configuration is final), per machine and per the value's JSON text (key order included, which
+ * xstate's walk follows): a restore then only puts the row's own context, status, output and history around it. The
+ * result is the same snapshot resolveState builds (the same nodes in the same order); what is shared between restores is
+ * only what xstate derives from the value and never changes (node list, value, tags, all frozen). Bounded per machine.
+ */
+const resolvedByValue = new WeakMap<AnyStateMachine, Map<string, AnyMachineSnapshot>>();
+export const RESOLVED_MAX = 256;
+/** How many state values of `machine` are remembered (tests: the bound holds). */
+export const resolvedCount = (machine: AnyStateMachine): number => resolvedByValue.get(machine)?.size ?? 0;
+/** Counts of restores that found the value resolved (hits) and that resolved it (misses): for tests and benches. */
+export const restoreCounts = { hits: 0, misses: 0 };
+
+function resolvedOf(machine: AnyStateMachine, value: StateValue): AnyMachineSnapshot {
+  let byValue = resolvedByValue.get(machine);
+  if (!byValue) resolvedByValue.set(machine, (byValue = new Map()));
+  const key = typeof value === 'string' ? value : JSON.stringify(value);
+  let base = byValue.get(key);
+  if (base) {
+    restoreCounts.hits++;
+    return base;
+  }
+  restoreCounts.misses++;
+  // status left unset: resolveState answers 'done' for a final configuration, else 'active' (the row's status is used then).
+  base = machine.resolveState({ value, context: {} });
+  const b = base as unknown as { _nodes: unknown[]; value: StateValue };
+  Object.freeze(b._nodes);
+  deepFreeze(b.value);
+  if (byValue.size >= RESOLVED_MAX) byValue.delete(byValue.keys().next().value!);
+  byValue.set(key, base);
+  return base;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Restores a stored snapshot as `machine.resolveState` does (history states revived by node id): the resolution of its
+ * state value is remembered (resolvedOf), the context is the stored one itself.
+ */
 export function restoreSnapshot(machine: AnyStateMachine, stored: StoredSnapshot): AnyMachineSnapshot {
   const historyValue: Record<string, ReturnType<AnyStateMachine['getStateNodeById']>[]> = {};
   for (const [key, nodes] of Object.entries(stored.historyValue ?? {})) {
     historyValue[key] = nodes.map((n) => machine.getStateNodeById(n.id));
   }
-  return machine.resolveState({
-    value: stored.value,
-    context: stored.context,
-    status: stored.status,
+  const base = resolvedOf(machine, stored.value);
+  // resolveState's fields for this row: createMachineSnapshot's shape, with a fresh children map and history.
+  return {
+    ...base,
+    status: base.status === 'done' ? 'done' : stored.status || 'active',
     output: stored.output,
+    error: undefined,
+    context: stored.context || {},
+    children: {},
     historyValue,
-  });
+  } as AnyMachineSnapshot;
 }
 
 /** 'review.registration' for { review: 'registration' }; parallel regions joined with ','. */
@@ -267,13 +316,15 @@ export function sendStep(
   now?: Date,
 ): SendStep {
   const snapshot = restoreSnapshot(machine, stored);
-  const handled = snapshot.status === 'active' && getNextTransitions(snapshot).some((t) => t.eventType === event.type);
-  if (!handled) return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
+  if (snapshot.status !== 'active') return { ok: false, refusal: { code: 'TransitionNotAllowed' } };
+  // An action the catalogue allows is one of the active states' next transitions (MachineCatalogue.mayAct), so the
+  // state takes the event: the next transitions are walked again only to tell a refusal's 409 from its 403.
   const allowed = catalogue.mayAct
     ? catalogue.mayAct(kind, snapshot, actor, version, event.type)
     : catalogue.allowedActions(kind, snapshot, actor, version).some((a) => a.type === event.type);
   if (!allowed) {
-    return { ok: false, refusal: { code: 'NotAuthorized' } };
+    const handled = getNextTransitions(snapshot).some((t) => t.eventType === event.type);
+    return { ok: false, refusal: { code: handled ? 'NotAuthorized' : 'TransitionNotAllowed' } };
   }
   // The transition runs on the parsed payload (sections parsed, defaults applied), never on the raw one.
   const parsed = catalogue.parseEvent(kind, event, snapshot.context as Record<string, unknown>, snapshot);

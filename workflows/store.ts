@@ -499,7 +499,9 @@ export interface TransitionRecord {
  */
 export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionRecord, deps: StoreDeps): Promise<LockedRow> {
   const { type, actor: _ignored, ...rest } = rec.event;
-  const payload = toJson(rest) as Record<string, unknown>;
+  // The payload's JSON text serves the history row's write as is (its parse is the stored payload: the same text again).
+  const payloadText = JSON.stringify(rest);
+  const payload = JSON.parse(payloadText) as Record<string, unknown>;
   const history = chainRow({ seq: row.historySeq, hash: row.historyHash }, {
     requestId: row.id,
     actorUserId: rec.actor.userId,
@@ -527,7 +529,7 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
     updatedAt: rec.now,
   };
   await transitionStatement.execute(tx, {
-    ...historyValues(history),
+    ...historyValues(history, payloadText),
     ...changes,
     id: row.id,
     snapshot: snapshotText(rec.next.stored),
