@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -66,6 +66,37 @@ export function productsAlreadyOnCertificate(projection: Projection, subject: Ce
   return new Set(projection.products.map(productKey).filter((k) => on.has(k)));
 }
 
+/** States of a request asking for products that ask nothing (yet or any more): a draft, a stopped request. */
+const NOT_ASKING = ['draft', 'expired', 'paymentExpired'];
+
+/**
+ * The products the other open requests of the same kind about the same certificate ask for (submitted, neither
+ * stopped nor finished nor deleted), each by the number of the request asking for it.
+ */
+async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string>> {
+  if (!i.subject) return new Map();
+  const rows = await i.db
+    .select({ number: requests.number, snapshot: requests.snapshot })
+    .from(requests)
+    .where(
+      and(
+        eq(requests.kind, i.def.kind),
+        eq(requests.facilityPublicId, i.facilityPublicId),
+        ne(requests.id, i.requestId),
+        isNull(requests.deletedAt),
+        sql`${requests.queue} is distinct from 'final'`,
+        notInArray(requests.stateValue, NOT_ASKING),
+        sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${i.subject.id}`,
+      ),
+    );
+  const asked = new Map<string, string>();
+  for (const r of rows) {
+    const context = r.snapshot.context as RequestContext;
+    for (const p of i.def.project(context.data ?? {}, context).products) if (!asked.has(productKey(p))) asked.set(productKey(p), r.number ?? '');
+  }
+  return asked;
+}
+
 /** Category codes a certificate's categories cover: a main category covers its sub-categories. */
 export function coverageOf(categories: readonly string[]): Set<string> {
   const out = new Set<string>();
@@ -94,9 +125,14 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   // request whose every product is already on the certificate: nothing to add.
   async productsNotOnCertificate(i) {
     const already = productsAlreadyOnCertificate(i.projection, i.subject);
-    return i.projection.products.length > 0 && already.size === i.projection.products.length
-      ? [{ path: 'products', message: 'form.allProductsOnCertificate' }]
-      : [];
+    if (i.projection.products.length > 0 && already.size === i.projection.products.length) return [{ path: 'products', message: 'form.allProductsOnCertificate' }];
+    // A product another submitted request of the same certificate asks for, still open, would be paid for twice and
+    // added once: refused, naming that request (it is asked again once that one is completed, stopped or deleted).
+    const asked = await productsAskedElsewhere(i);
+    return i.projection.products.flatMap((p, index): DataIssue[] => {
+      const number = asked.get(productKey(p));
+      return number ? [{ path: `products.${index}`, message: 'form.productAlreadyRequested', params: { number } }] : [];
+    });
   },
 
   // Spec 02 section 5 "categories added earlier cannot be removed": they stay on the certificate whatever the request
