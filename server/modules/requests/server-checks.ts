@@ -125,9 +125,14 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
   // request whose every product is already on the certificate: nothing to add.
   async productsNotOnCertificate(i) {
     const already = productsAlreadyOnCertificate(i.projection, i.subject);
-    if (i.projection.products.length > 0 && already.size === i.projection.products.length) return [{ path: 'products', message: 'form.allProductsOnCertificate' }];
-    // A product another submitted request of the same certificate asks for, still open, would be paid for twice and
-    // added once: refused, naming that request (it is asked again once that one is completed, stopped or deleted).
+    return i.projection.products.length > 0 && already.size === i.projection.products.length
+      ? [{ path: 'products', message: 'form.allProductsOnCertificate' }]
+      : [];
+  },
+
+  // A product another submitted request of the same certificate asks for, still open, would be paid for twice and
+  // added once: refused, naming that request (it may be asked again once that one is completed, stopped or deleted).
+  async productsNotAskedElsewhere(i) {
     const asked = await productsAskedElsewhere(i);
     return i.projection.products.flatMap((p, index): DataIssue[] => {
       const number = asked.get(productKey(p));
