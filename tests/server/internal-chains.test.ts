@@ -150,3 +150,37 @@ describe('2. two added-products requests of one certificate asking for the same 
     expect(names.filter((n) => n === 'Plain Yoghurt')).toHaveLength(1);
   }, 300_000);
 });
+
+describe('3. added products under registration review when the certificate is suspended', () => {
+  let cert: CertificateJson;
+  let added: RequestJson;
+  const registrationActions = async () => (await w.as.registration.get(`/api/requests/${added.id}/actions`)).json() as { version: number; actions?: { type: string }[] };
+
+  it('registration is not offered to accept it, and accepting is refused (both languages): no bill the applicant could not pay, nothing changes', async () => {
+    cert = await issuedCertificate();
+    added = await completeDraft(applicant(), 'internalAddProducts', FACILITY, { certificateId: cert.id });
+    expect((await walk(w, added.id, { applicant: 'internal.main', until: 1002, stopBefore: 'ACCEPT' })).request.status.code).toBe(1001);
+    await committeeSends(w, cert.id, 'SUSPEND', 'Corrective actions of the surveillance audit not closed');
+    const before = await requestNow(added.id);
+    const actions = await registrationActions();
+    expect(actions.actions?.map((a) => a.type)).not.toContain('ACCEPT');
+    for (const lang of LANGS) {
+      const res = await send(w.as.registration, added.id, 'ACCEPT', actions.version, {}, lang);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'CertificateNotValid', message: ERRORS[lang].CertificateNotValid });
+    }
+    const after = await requestNow(added.id);
+    expect([after.status.code, after.version]).toEqual([1001, before.version]);
+    expect(await billsOf(applicant(), added.id)).toEqual([]);
+  }, 300_000);
+
+  it('reinstated, it is accepted and billed the study fee with VAT, paid, and the product joins the certificate', async () => {
+    await committeeSends(w, cert.id, 'REINSTATE', 'Corrective actions closed');
+    expect((await registrationActions()).actions?.map((a) => a.type)).toContain('ACCEPT');
+    expect((await walk(w, added.id, { applicant: 'internal.main', until: 1005 })).request.status.code).toBe(1005);
+    expect((await billsOf(applicant(), added.id)).map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([
+      ['addProducts', 2, { amount: '1000.00', vat: '150.00', total: '1150.00' }],
+    ]);
+    expect((await certificateNow(cert.id)).products.map((p) => p.nameEn)).toContain('Plain Yoghurt');
+  }, 300_000);
+});
