@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { renewalSection } from '../services/fixtures';
-import { billsOf, certificatesOf, committeeSends, createWorld, fireTimer, money, payBill, setExpiry, walk, type CertificateJson, type World } from '../services/walk';
+import { billsOf, certificatesOf, committeeSends, createWorld, money, payBill, setExpiry, walk, type CertificateJson, type World } from '../services/walk';
 
 /*
  * Chained lifecycles of a domestic (internal) factory's Halal certificate over the HTTP API, as its delegate and the
@@ -121,15 +121,15 @@ describe('2. two added-products requests of one certificate asking for the same 
   let first: RequestJson;
   let second: RequestJson;
 
-  it('the second is not submitted while the first, submitted, is open: refused at the product, naming the first (both languages); nothing changes', async () => {
+  it('the second is not submitted while the first, paid, waits to add the product: refused at the product, naming the first (both languages); nothing changes', async () => {
     cert = await issuedCertificate();
     first = await completeDraft(applicant(), 'internalAddProducts', FACILITY, { certificateId: cert.id });
     second = await completeDraft(applicant(), 'internalAddProducts', FACILITY, { certificateId: cert.id });
-    expect((await walk(w, first.id, { applicant: 'internal.main', until: 1002, payBills: false })).request.status.code).toBe(1002);
+    expect((await walk(w, first.id, { applicant: 'internal.main', until: 1004 })).request.status.code).toBe(1004);
     for (const lang of LANGS) {
       const res = await send(applicant(), second.id, 'SUBMIT', second.version, { agreementAccepted: true }, lang);
       expect(res.statusCode, res.body).toBe(400);
-      const issues = res.json().error.validationErrors as { key: string; message: string; params: Record<string, string> }[];
+      const issues = res.json().error.validationErrors as { key: string; message: string }[];
       expect(issues.map((i) => [i.key, i.message])).toEqual([
         ['validation:form.productAlreadyRequested', VALIDATION[lang].form.productAlreadyRequested.replace('{{number}}', first.number)],
       ]);
@@ -139,15 +139,16 @@ describe('2. two added-products requests of one certificate asking for the same 
     expect(await billsOf(applicant(), second.id)).toEqual([]);
   }, 300_000);
 
-  it('once the first is stopped (its bill expired unpaid), the second is submitted, billed once and adds the product', async () => {
-    await fireTimer(w.t, first.id, 'PAYMENT_EXPIRED');
-    expect((await requestNow(first.id)).status.code).toBe(1003);
-    expect((await walk(w, second.id, { applicant: 'internal.main', until: 1005 })).request.status.code).toBe(1005);
-    expect((await billsOf(applicant(), second.id)).map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([
+  it('the first issued, the product is on the certificate once, billed once; the second is refused as adding nothing', async () => {
+    expect((await walk(w, first.id, { applicant: 'internal.main', until: 1005 })).request.status.code).toBe(1005);
+    expect((await billsOf(applicant(), first.id)).map((b) => [b.feeKind.code, b.status.code, money(b)])).toEqual([
       ['addProducts', 2, { amount: '1000.00', vat: '150.00', total: '1150.00' }],
     ]);
-    const names = (await certificateNow(cert.id)).products.map((p) => p.nameEn);
-    expect(names.filter((n) => n === 'Plain Yoghurt')).toHaveLength(1);
+    expect((await certificateNow(cert.id)).products.filter((p) => p.nameEn === 'Plain Yoghurt')).toHaveLength(1);
+    const res = await send(applicant(), second.id, 'SUBMIT', second.version, { agreementAccepted: true });
+    expect(res.statusCode, res.body).toBe(400);
+    expect((res.json().error.validationErrors as { key: string }[]).map((i) => i.key)).toEqual(['validation:form.allProductsOnCertificate']);
+    expect(await billsOf(applicant(), second.id)).toEqual([]);
   }, 300_000);
 });
 

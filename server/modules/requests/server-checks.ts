@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -66,12 +66,9 @@ export function productsAlreadyOnCertificate(projection: Projection, subject: Ce
   return new Set(projection.products.map(productKey).filter((k) => on.has(k)));
 }
 
-/** States of a request asking for products that ask nothing (yet or any more): a draft, a stopped request. */
-const NOT_ASKING = ['draft', 'expired', 'paymentExpired'];
-
 /**
- * The products the other open requests of the same kind about the same certificate ask for (submitted, neither
- * stopped nor finished nor deleted), each by the number of the request asking for it.
+ * The products the other requests of the same kind about the same certificate have been paid for and wait to add
+ * (1004, waiting for the issue), each by the number of the request adding it.
  */
 async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string>> {
   if (!i.subject) return new Map();
@@ -85,7 +82,7 @@ async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string
         ne(requests.id, i.requestId),
         isNull(requests.deletedAt),
         sql`${requests.queue} is distinct from 'final'`,
-        notInArray(requests.stateValue, NOT_ASKING),
+        eq(requests.stateValue, 'waitingIssue'),
         sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${i.subject.id}`,
       ),
     );
@@ -130,8 +127,8 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
       : [];
   },
 
-  // A product another submitted request of the same certificate asks for, still open, would be paid for twice and
-  // added once: refused, naming that request (it may be asked again once that one is completed, stopped or deleted).
+  // A product another request of the same certificate has been paid for and waits to add would be paid for twice and
+  // added once: refused, naming that request (once it is issued, the product is on the certificate).
   async productsNotAskedElsewhere(i) {
     const asked = await productsAskedElsewhere(i);
     return i.projection.products.flatMap((p, index): DataIssue[] => {
