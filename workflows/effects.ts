@@ -517,6 +517,9 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const certificateKind = str(params, 'certificateKind');
     if (certificateKind === 'external') await assertRequesterCbDesignated(tx, ctx);
     const cert = await requireSubject(tx, ctx);
+    // Suspended meanwhile: not renewed until the suspension is lifted (the staff door refuses it first, still-usable.ts);
+    // a renewal the system issues once paid waits and is tried again, renewed once the certificate is reinstated.
+    if (cert.status === 4 || cert.suspendedAt) throw new StepWaits(`certificate ${cert.number} is suspended: it is not renewed until the suspension is lifted`);
     await billInstalmentsLeft(tx, cert, ctx, deps);
     const projection = projectionOf(ctx, deps);
     const months =

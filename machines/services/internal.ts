@@ -111,7 +111,7 @@ export function internalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     subject: { type: 'certificate', certificateKinds: ['internalHalal'] },
     preconditions: [{ type: 'validCertificate', certificateKinds: ['internalHalal'] }, { type: 'notBlockedByExpiredCertificate' }],
     sections: addProductsSections,
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'foodAuthorityProducts'],
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'productsNotAskedElsewhere', 'withinFacilityCertificate', 'foodAuthorityProducts'],
     outcome: 'changesCertificate',
     attachmentSection: 'attachments',
     project: (data) => {

@@ -11,7 +11,7 @@ import { AppError, AppErrorCode, httpStatusOf } from '../../errors';
 import { errorBody } from '../../plugins/errors';
 import { ZErrorBody } from '../../schemas';
 import { trustedSuccess } from '../../trusted-response';
-import { assertMayStart, noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, USES_CERTIFICATE, visibleRequest } from './service';
+import { assertMayStart, noticeTexts, previewFees, refusedData, sendRequestEvent, startRequest, usesCertificate, visibleRequest } from './service';
 import { importerIssues, type ImporterSection } from './server-checks';
 import { serviceOf, validateStep } from '../../../machines/services';
 import { crRegistryOf } from '../../adapters/cr-registry';
@@ -249,9 +249,11 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const view = await visible(request.params.id, request.actor!);
       const actions = await app.engine.allowedActions(view.id, request.actor!);
-      // The issue step is not offered while the certificate may not be used (the event is refused then: still-usable.ts).
-      const usable = !actions.some((a) => a.type === USES_CERTIFICATE) || (await isStillUsable(app, view));
-      return presentActions(request.t, view.version, usable ? actions : actions.filter((a) => a.type !== USES_CERTIFICATE));
+      // The issue step (and accepting a change that bills the certificate) is not offered while the certificate may not
+      // be used (the event is refused then: still-usable.ts).
+      const uses = (type: string) => usesCertificate(view.kind, type, app.services);
+      const usable = !actions.some((a) => uses(a.type)) || (await isStillUsable(app, view));
+      return presentActions(request.t, view.version, usable ? actions : actions.filter((a) => !uses(a.type)));
     },
   );
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -67,6 +67,34 @@ export function productsAlreadyOnCertificate(projection: Projection, subject: Ce
   return new Set(projection.products.map(productKey).filter((k) => on.has(k)));
 }
 
+/**
+ * The products the other requests of the same kind about the same certificate have been paid for and wait to add
+ * (1004, waiting for the issue), each by the number of the request adding it.
+ */
+async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string>> {
+  if (!i.subject) return new Map();
+  const rows = await i.db
+    .select({ number: requests.number, snapshot: requests.snapshot })
+    .from(requests)
+    .where(
+      and(
+        eq(requests.kind, i.def.kind),
+        eq(requests.facilityPublicId, i.facilityPublicId),
+        ne(requests.id, i.requestId),
+        isNull(requests.deletedAt),
+        sql`${requests.queue} is distinct from 'final'`,
+        eq(requests.stateValue, 'waitingIssue'),
+        sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${i.subject.id}`,
+      ),
+    );
+  const asked = new Map<string, string>();
+  for (const r of rows) {
+    const context = r.snapshot.context as RequestContext;
+    for (const p of i.def.project(context.data ?? {}, context).products) if (!asked.has(productKey(p))) asked.set(productKey(p), r.number ?? '');
+  }
+  return asked;
+}
+
 /** Category codes a certificate's categories cover: a main category covers its sub-categories. */
 export function coverageOf(categories: readonly string[]): Set<string> {
   const out = new Set<string>();
@@ -98,6 +126,16 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
     return i.projection.products.length > 0 && already.size === i.projection.products.length
       ? [{ path: 'products', message: 'form.allProductsOnCertificate' }]
       : [];
+  },
+
+  // A product another request of the same certificate has been paid for and waits to add would be paid for twice and
+  // added once: refused, naming that request (once it is issued, the product is on the certificate).
+  async productsNotAskedElsewhere(i) {
+    const asked = await productsAskedElsewhere(i);
+    return i.projection.products.flatMap((p, index): DataIssue[] => {
+      const number = asked.get(productKey(p));
+      return number ? [{ path: `products.${index}`, message: 'form.productAlreadyRequested', params: { number } }] : [];
+    });
   },
 
   // Spec 02 section 5 "categories added earlier cannot be removed": they stay on the certificate whatever the request

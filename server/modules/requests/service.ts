@@ -224,8 +224,16 @@ const admitFor = (actor: Actor) => (request: { kind: string; facilityId: string 
 /** The staff event that issues or changes the certificate (the applicant's payment is the other door: start-payment.ts). */
 export const USES_CERTIFICATE = 'ISSUE_CERTIFICATE';
 
+/**
+ * The staff events that use the request's certificate: the issue, and registration accepting a change of an issued
+ * certificate (added products), which bills it: accepted while the certificate is suspended or expired, the bill could
+ * not be paid (start-payment.ts) and would expire, stopping the request through no fault of the applicant.
+ */
+export const usesCertificate = (kind: string, type: string, registry?: Parameters<typeof serviceOf>[1]): boolean =>
+  type === USES_CERTIFICATE || (type === 'ACCEPT' && serviceOf(kind, registry)?.outcome === 'changesCertificate');
+
 /** Events whose checks below need the request before the engine runs (the assignee's eligibility, files, submission). */
-const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE, ...CERTIFICATE_CHANGES]);
+const READS_REQUEST_FIRST = new Set(['ASSIGN_TO_EMPLOYEE', 'SUBMIT_CORRECTIVE_ACTIONS', 'SUBMIT_AUDIT_RESULT', 'SUBMIT', 'RESUBMIT', USES_CERTIFICATE, 'ACCEPT', ...CERTIFICATE_CHANGES]);
 
 export interface SendBody {
   type: string;
@@ -291,7 +299,7 @@ export async function sendRequestEvent(
   let expectedVersion = body.expectedVersion;
   // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked
   // once the machine allows the event (403/409 first).
-  if (body.type === USES_CERTIFICATE && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
+  if (usesCertificate(view.kind, body.type, app.services) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
   // A change asked for on an issued certificate (set A): the added-products rules, once the machine allows it.
   if (CERTIFICATE_CHANGES.has(body.type) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) {
     await assertCertificateChangeAllowed(app, view, body.type, payload);

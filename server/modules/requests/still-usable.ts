@@ -6,6 +6,7 @@ import type { RequestContext } from '../../../machines/types';
 import type { RequestView } from '../../../workflows/engine';
 import { AppError, registerErrorStatus } from '../../errors';
 import { findFacility } from '../facilities/access';
+import { isSuspended } from '../public/certificate-status';
 import { assertPreconditions } from './preconditions';
 import { factoryTakenBy } from './server-checks';
 
@@ -37,12 +38,16 @@ export async function assertStillUsable(app: FastifyInstance, view: Pick<Request
   if (!def) return;
   const preconditions = def.preconditions.filter((p) => USE.has(p.type));
   const checksFactory = def.serverChecks.includes('externalFacilityNotTaken');
-  if (!preconditions.length && !checksFactory) return;
+  const renews = def.preconditions.some((p) => p.type === 'renewalWindow');
+  if (!preconditions.length && !checksFactory && !renews) return;
   const facility = await findFacility(app.db, view.facilityId);
   if (!facility) return;
   const context = view.context as unknown as RequestContext;
   const subjectId = context.subject?.certificateId ?? null;
   const [subject] = subjectId ? await app.db.select().from(certificates).where(eq(certificates.id, subjectId)) : [];
+  // A renewal's certificate suspended after the renewal was submitted: it is not renewed (nor its renewal fee taken)
+  // until the suspension is lifted, as a renewal does not start then (renewalRefusal); the renewal waits where it is.
+  if (renews && subject && isSuspended(subject)) throw new AppError('CertificateSuspended', { number: subject.number });
   await assertPreconditions({ db: app.db, def: { ...def, preconditions }, facility, subject: subject ?? null, settings: app.settings.current(), now, requestId: view.id });
   if (!checksFactory) return;
   const factory = def.project(context.data ?? {}, context).factoryPublicId;
