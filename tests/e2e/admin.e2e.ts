@@ -184,6 +184,51 @@ describe('administration, audit logs and auditors', () => {
       expect(await num('bill-vat')).toBeCloseTo((await num('bill-amount')) * (rate / 100), 2);
     }, 240_000);
 
+    it(`[${lang}] registration waives a bill awaiting payment in the discount dialog, and the applicant's bill is cancelled`, async () => {
+      const r = await submittedRequest();
+      const staff = await userPage('registration', lang);
+      await go(staff, `/requests/${r.id}`);
+      const before = await testId(staff, 'request-status').getAttribute('data-code');
+      await testId(staff, 'action-GRANT_DISCOUNT').click();
+      const dialog = testId(staff, 'event-dialog');
+      await dialog.waitFor();
+      // While the bill awaits payment only a full waiver is taken: the percentage is fixed at 100 and the dialog says why.
+      const percent = dialog.locator('[name="percent"]');
+      expect(await percent.inputValue()).toBe('100');
+      expect(await percent.getAttribute('readonly')).not.toBeNull();
+      expect(await dialog.innerText()).toContain(lang === 'ar' ? 'لا يمكن الآن إلا الإعفاء الكامل' : 'only a full waiver (100 %) is possible now');
+      // The reason is required: nothing is sent without it.
+      expect(await testId(staff, 'dialog-submit').isDisabled()).toBe(true);
+      await dialog.locator('textarea[name="reason"]').fill(lang === 'ar' ? 'إعفاء بقرار الهيئة' : 'Waived by the authority’s decision');
+      await testId(staff, 'dialog-submit').click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => testId(staff, 'request-status').getAttribute('data-code'), { timeout: 20_000 }).not.toBe(before);
+      await screenshot(staff, `admin-discount-${lang}`);
+      // Past the payment a discount on the fees still to come may be partial: the percentage is the user's to type, 1–100.
+      await testId(staff, 'action-GRANT_DISCOUNT').click();
+      await dialog.waitFor();
+      const later = dialog.locator('[name="percent"]');
+      expect(await later.getAttribute('readonly')).toBeNull();
+      await dialog.locator('textarea[name="reason"]').fill(lang === 'ar' ? 'خصم جزئي' : 'A partial discount');
+      await later.fill('150');
+      expect(await testId(staff, 'dialog-submit').isDisabled()).toBe(true);
+      await later.fill('30');
+      expect(await testId(staff, 'dialog-submit').isDisabled()).toBe(false);
+      await staff.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+
+      // The applicant's bill reads cancelled in their language, and nothing is left to pay.
+      const applicant = await httpClient(server.url, 'internal.main');
+      const bills = (await applicant.get(`/api/bills?requestId=${r.id}&lang=${lang}`)).json().items as { status: { code: number; label: string } }[];
+      expect(bills).toHaveLength(1);
+      expect(bills[0].status).toEqual({ code: 4, label: lang === 'ar' ? 'ملغاة' : 'Cancelled' });
+      const page = await userPage('internal.main', lang);
+      await go(page, `/requests/${r.id}`);
+      await testId(page, 'bill').first().waitFor();
+      expect(await testId(page, 'bill').first().getAttribute('data-status')).toBe('4');
+      expect(await testId(page, 'pay-bill').count()).toBe(0);
+    }, 240_000);
+
     it(`[${lang}] a failed sign-in is found in the audit log`, async () => {
       const { page: anon } = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
       opened.push(anon);
