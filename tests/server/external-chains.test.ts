@@ -5,6 +5,7 @@ import { SERVICES, validateStep } from '../../machines/services';
 import { riyadhDate } from '../../machines/working-days';
 import { tFor } from '../../server/i18n';
 import { accept, completeDraft, send } from '../helpers/requests';
+import { goodProduct } from '../forms/fixtures';
 import { shipmentData } from '../services/fixtures';
 import { billsOf, certificatesOf, createWorld, walk, type CertificateJson, type World } from '../services/walk';
 
@@ -21,7 +22,7 @@ let w: World;
 let factoryCert: CertificateJson;
 
 /** A second product the factory's certificate lists (added as an add-products request would), for packages of two. */
-const LAMB = { nameAr: 'لحم ضأن مبرد', nameEn: 'Chilled Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', productNumber: 'TRX00000000000002', hsCode: '020410000000', globalHsCode: '020410', category: 'C0' };
+const LAMB = { nameAr: 'لحم ضأن مبرد', nameEn: 'Chilled Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', productNumber: 'TRX00000000000003', hsCode: '020410000000', globalHsCode: '020410', category: 'C0' };
 
 beforeAll(async () => {
   w = await createWorld();
@@ -150,5 +151,56 @@ describe('bug 3: a shipment of goods not yet made or already expired (README, ch
     const submitted = await accept(w.as.external, draft.id, 'SUBMIT', { agreementAccepted: true });
     expect(submitted.status.code).toBe(1007);
     expect(await billsOf(w.as.external, draft.id)).toHaveLength(1);
+  });
+});
+
+describe('bug 4: two add-products requests for the same product, submitted together (a paid bill that adds nothing)', () => {
+  // A product the food authority knows (server/simulators/food-authority.ts), new to the factory's certificate.
+  const frozenLamb = () =>
+    goodProduct({ nameAr: 'لحم ضأن مجمد', nameEn: 'Frozen Lamb', brandAr: 'اناضول', brandEn: 'Anatolia', saudiHsCode: '020430000000', globalHsCode: '020430', productNumber: 'TRX00000000000002', category: 'C0', unit: 0, netWeight: 20, grossWeight: 21 });
+  const addDraft = () => completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: factoryCert.id, data: { products: [frozenLamb()] } });
+  const actionsOf = async (user: 'registration' | 'external', id: string) => ((await w.as[user].get(`/api/requests/${id}/actions`)).json() as { version: number; actions: { type: string }[] });
+  const productsOnCertificate = async () => ((await w.as.external.get(`/api/certificates/${factoryCert.id}`)).json() as CertificateJson).products.map((p) => p.nameEn).sort();
+  let first: { id: string };
+  let second: { id: string };
+  let third: { id: string };
+
+  beforeAll(async () => {
+    [first, second, third] = [await addDraft(), await addDraft(), await addDraft()];
+    for (const r of [first, second, third]) await accept(w.as.external, r.id, 'SUBMIT', { agreementAccepted: true });
+    // The third is accepted by registration (its bill awaits payment) before the first is paid.
+    expect((await walk(w, third.id, { applicant: 'external', until: 2, payBills: false })).request.status.code).toBe(2);
+    expect((await walk(w, first.id, { applicant: 'external', until: 8 })).request.status.code).toBe(8);
+    expect(await productsOnCertificate()).toContain('Frozen Lamb');
+  }, 120_000);
+
+  it('registration is not offered ACCEPT on the second, and sending it is refused in Arabic and English: no bill, still under review', async () => {
+    await accept(w.as.registration, second.id, 'ASSIGN_TO_ME');
+    const offered = await actionsOf('registration', second.id);
+    expect(offered.actions.map((a) => a.type)).not.toContain('ACCEPT');
+    expect(offered.actions.map((a) => a.type)).toContain('RETURN');
+    for (const lang of LANGS) {
+      const res = await send(w.as.registration, second.id, 'ACCEPT', offered.version, {}, lang);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error.message).toBe(tFor(lang)('errors:NothingLeftToAdd', { number: factoryCert.number }));
+    }
+    expect((await stored(second.id)).version).toBe(offered.version);
+    expect(await billsOf(w.as.external, second.id)).toEqual([]);
+  });
+
+  it('the third’s bill cannot be paid (409, both languages): it stays unpaid and the certificate unchanged; the applicant cancels it', async () => {
+    const [bill] = await billsOf(w.as.external, third.id);
+    expect(bill.status.code).toBe(1);
+    const before = await productsOnCertificate();
+    for (const lang of LANGS) {
+      const res = await w.as.external.post(`/api/bills/${bill.id}/pay?lang=${lang}`, {});
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error.message).toBe(tFor(lang)('errors:NothingLeftToAdd', { number: factoryCert.number }));
+    }
+    expect((await billsOf(w.as.external, third.id))[0].status.code).toBe(1);
+    expect(await productsOnCertificate()).toEqual(before);
+    const cancelled = await accept(w.as.external, third.id, 'CANCEL');
+    expect(cancelled.status.code).toBe(0);
+    expect((await billsOf(w.as.external, third.id))[0].status.code).toBe(4);
   });
 });
