@@ -573,7 +573,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const priced = (await currentBill(tx, ctx.request.id))?.validUntil;
     const expiresAt = [addMonths(ctx.now, 12), cert.expiresAt, ...(priced ? [priced] : [])].reduce((a, b) => (b < a ? b : a));
     const projection = projectionOf(ctx, deps);
-    for (const product of projection.products) {
+    for (const [index, product] of projection.products.entries()) {
       const [mark] = await tx
         .insert(certificates)
         .values({
@@ -582,7 +582,8 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
           requestId: ctx.request.id,
           facilityPublicId: cert.facilityPublicId,
           cbPublicId: cert.cbPublicId,
-          scope: projection.scope,
+          // Each mark carries its own product's scope (a package may mix Saudi and Global products).
+          scope: projection.marks?.scopes?.[index] ?? projection.scope,
           products: [product],
           verificationCode: verificationCode(),
           issuedAt: ctx.now,

@@ -8,7 +8,7 @@ import { attachmentList, attachmentListDraft, draftObject, draftList, selectionC
 import type { HsRulesSource } from '../forms/hs-relevance';
 import { productShape } from '../forms/product';
 import { applicationFee, auditFee, auditPlanSize, certificateFee, markFee, wholeMonthsBetween } from './fees';
-import { brandNames, certificateProductOf, readSection } from './project';
+import { brandNames, certificateProductOf, productKey, readSection } from './project';
 import { emptyProjection, type ProjectionFn, type SectionDefinition, type ServiceDefinition } from './types';
 
 /** Internal facility services: the Halal certificate (201), its renewal (202), added products and Halal marks. */
@@ -178,7 +178,17 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
   const productsComplete = z
     .array(z.object(markProductShape(), { error: M.invalid }), { error: requiredOrInvalid })
     .min(1, M.productRequired)
-    .max(MARK_PRODUCTS_MAX, M.tooManyProducts);
+    .max(MARK_PRODUCTS_MAX, M.tooManyProducts)
+    // One mark per product (spec 02 section 1 "marks per product"; section 5 "product already added is rejected"): a
+    // product chosen twice would be issued two marks and counted twice on the bill.
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((p, i) => {
+        const key = productKey(p);
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', message: M.productDuplicate, path: [i, 'nameEn'] });
+        seen.add(key);
+      });
+    });
   const packageShape = { tags: z.preprocess((v) => (typeof v === 'string' && v.trim() ? Number(v) : v), z.number({ error: requiredOrInvalid }).int(M.integerOnly).min(1, M.invalid).max(100_000, M.invalid)) };
   const sections: Record<string, SectionDefinition> = {
     products: { complete: productsComplete, draft: draftList(markProductShape(), MARK_PRODUCTS_MAX) },
@@ -210,7 +220,7 @@ export function markService(kind: 'internalHalalMark' | 'externalHalalMark', fac
         products: products.map((p) => ({ nameAr: p.nameAr, nameEn: p.nameEn, brandAr: p.brandAr, brandEn: p.brandEn, productNumber: p.productNumber })),
         brandNames: brandNames(products.flatMap((p) => [p.brandAr, p.brandEn])),
         scope: products[0]?.scope ?? null,
-        marks: { products: products.length, tags: pack?.tags ?? products.length },
+        marks: { products: products.length, tags: pack?.tags ?? products.length, scopes: products.map((p) => p.scope) },
       };
     },
     fees: {

@@ -60,6 +60,9 @@ const otherShape = () => ({
   exportingCbPublicId: text(100),
 });
 
+/** Today on the authority's clock (Riyadh), as every date the portal shows. */
+const today = () => riyadhDate(Date.now());
+
 /** Gross at least net; the actual (weighed) gross not more than 10 % below the declared gross (spec 02 sections 5, 9). */
 export const GROSS_TOLERANCE = 0.1;
 
@@ -84,6 +87,10 @@ function productLineRules(p: Partial<{ netWeight: number; grossWeight: number; a
   if (gross !== undefined && net !== undefined && gross < net) ctx.addIssue({ code: 'custom', message: M.grossBelowNet, path: ['grossWeight'] });
   if (actual !== undefined && gross !== undefined && actual < gross * (1 - GROSS_TOLERANCE)) ctx.addIssue({ code: 'custom', message: 'actualGrossTooLow', path: ['actualGrossWeight'] });
   if (p.expiryDate && p.productionDate && p.expiryDate < p.productionDate) ctx.addIssue({ code: 'custom', message: 'form.expiryBeforeProduction', path: ['expiryDate'] });
+  // Goods are shipped once made and before they expire (README, choices; as the slaughter date, spec 02 section 5): a
+  // production date after today, or goods already expired, would be certified Halal for what cannot be shipped.
+  if (p.productionDate && p.productionDate > today()) ctx.addIssue({ code: 'custom', message: 'form.productionDateFuture', path: ['productionDate'] });
+  if (p.expiryDate && p.expiryDate < today()) ctx.addIssue({ code: 'custom', message: 'form.goodsExpired', path: ['expiryDate'] });
 }
 
 const slaughterShape = (hsRules?: HsRulesSource) => ({
@@ -97,8 +104,6 @@ const slaughterShape = (hsRules?: HsRulesSource) => ({
   saudiHsCode: hsCodeField(hsRules),
   globalHsCode: hsCodeField(hsRules),
 });
-/** Today on the authority's clock (Riyadh), as every date the portal shows. */
-const today = () => riyadhDate(Date.now());
 function slaughterRules(s: Partial<{ netWeight: number; actualWeight: number; slaughterDate: string }>, ctx: IssueSink) {
   if (s.actualWeight !== undefined && s.netWeight !== undefined && s.actualWeight < s.netWeight) ctx.addIssue({ code: 'custom', message: 'actualAtLeastNet', path: ['actualWeight'] });
   if (s.slaughterDate && s.slaughterDate > today()) ctx.addIssue({ code: 'custom', message: 'form.slaughterDateFuture', path: ['slaughterDate'] });

@@ -162,8 +162,8 @@ export interface Projection {
   paymentWay: 'yearly' | 'full' | null;
   /** Shipments: total net weight in grams and the goods that select the payment service (2 other, 3 poultry, 4 meat). */
   shipment: { netGrams: number; goods: 'meat' | 'poultry' | 'other' } | null;
-  /** Halal-mark requests: tags bought. */
-  marks: { tags: number; products: number } | null;
+  /** Halal-mark packages: tags bought, products marked, and each product's scope (Saudi or Global), in the products' order. */
+  marks: { tags: number; products: number; scopes?: string[] } | null;
   /** External requests: the factory the certificate is for; shipments: the exporting factory. */
   factoryPublicId: string | null;
   /** The CB the certificate is issued by (external) or for (CB requests). */

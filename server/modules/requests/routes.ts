@@ -252,7 +252,8 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
       // The issue step (and accepting a change that bills the certificate) is not offered while the certificate may not
       // be used (the event is refused then: still-usable.ts).
       const uses = (type: string) => usesCertificate(view.kind, type, app.services);
-      const usable = !actions.some((a) => uses(a.type)) || (await isStillUsable(app, view));
+      const using = actions.find((a) => uses(a.type));
+      const usable = !using || (await isStillUsable(app, view, new Date(), using.type));
       return presentActions(request.t, view.version, usable ? actions : actions.filter((a) => !uses(a.type)));
     },
   );

@@ -299,7 +299,7 @@ export async function sendRequestEvent(
   let expectedVersion = body.expectedVersion;
   // Staff issuing or changing the certificate: only while the certificate may still be used (still-usable.ts), asked
   // once the machine allows the event (403/409 first).
-  if (usesCertificate(view.kind, body.type, app.services) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view);
+  if (usesCertificate(view.kind, body.type, app.services) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) await assertStillUsable(app, view, new Date(), body.type);
   // A change asked for on an issued certificate (set A): the added-products rules, once the machine allows it.
   if (CERTIFICATE_CHANGES.has(body.type) && (await app.engine.allowedActions(view.id, actor)).some((a) => a.type === body.type)) {
     await assertCertificateChangeAllowed(app, view, body.type, payload);

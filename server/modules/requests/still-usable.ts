@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { certificates } from '../../../db/schema';
-import { isRequestKind, serviceOf, type Precondition } from '../../../machines/services';
+import { isRequestKind, serviceOf, type Precondition, type ServiceDefinition } from '../../../machines/services';
 import type { RequestContext } from '../../../machines/types';
 import type { RequestView } from '../../../workflows/engine';
 import { AppError, registerErrorStatus } from '../../errors';
 import { findFacility } from '../facilities/access';
 import { isSuspended } from '../public/certificate-status';
 import { assertPreconditions } from './preconditions';
-import { factoryTakenBy } from './server-checks';
+import { factoryTakenBy, productsAlreadyOnCertificate } from './server-checks';
 
-registerErrorStatus({ ExternalFacilityTaken: 409 });
+registerErrorStatus({ ExternalFacilityTaken: 409, NothingLeftToAdd: 409 });
 
 /**
  * The preconditions that say the facility may still use what a request is about (spec 02 section 4: "an expired
@@ -33,9 +33,10 @@ const USE: ReadonlySet<Precondition['type']> = new Set([
  * says why in the caller's language and changes nothing. The request waits where it is: once the certificate is
  * renewed or reinstated it goes on; the applicant may cancel it meanwhile (README, choices).
  */
-export async function assertStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date()): Promise<void> {
+export async function assertStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date(), event?: string): Promise<void> {
   const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
   if (!def) return;
+  if (event !== ISSUE_EVENT) await assertSomethingLeftToAdd(app, def, view);
   const preconditions = def.preconditions.filter((p) => USE.has(p.type));
   const checksFactory = def.serverChecks.includes('externalFacilityNotTaken');
   const renews = def.preconditions.some((p) => p.type === 'renewalWindow');
@@ -55,10 +56,31 @@ export async function assertStillUsable(app: FastifyInstance, view: Pick<Request
   if (other) throw new AppError('ExternalFacilityTaken', { number: other.number });
 }
 
+/** The staff step that issues or changes the certificate once paid (service.ts USES_CERTIFICATE). */
+const ISSUE_EVENT = 'ISSUE_CERTIFICATE';
+
+/**
+ * An add-products request submitted while its products were new may find every one of them on its certificate later
+ * (another request of the same certificate, submitted at the same time, added them first): accepted and paid, it would
+ * bill the applicant for a change that adds nothing. Registration accepting it, and its payment, are refused then,
+ * saying so; registration returns it (the applicant edits or cancels it) and an unpaid bill is cancelled with it or
+ * expires. The issue of a request already paid is not refused: the payment is taken, the request ends as it would.
+ */
+async function assertSomethingLeftToAdd(app: FastifyInstance, def: ServiceDefinition, view: Pick<RequestView, 'context'>): Promise<void> {
+  if (def.outcome !== 'changesCertificate' || !def.serverChecks.includes('productsNotOnCertificate')) return;
+  const context = view.context as unknown as RequestContext;
+  const subjectId = context.subject?.certificateId;
+  if (!subjectId) return;
+  const [subject] = await app.db.select().from(certificates).where(eq(certificates.id, subjectId));
+  const projection = def.project(context.data ?? {}, context);
+  if (!subject || !projection.products.length) return;
+  if (productsAlreadyOnCertificate(projection, subject).size === projection.products.length) throw new AppError('NothingLeftToAdd', { number: subject.number });
+}
+
 /** Whether assertStillUsable lets the request go on (the actions it offers follow it). */
-export async function isStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date()): Promise<boolean> {
+export async function isStillUsable(app: FastifyInstance, view: Pick<RequestView, 'id' | 'kind' | 'facilityId' | 'context'>, now = new Date(), event?: string): Promise<boolean> {
   try {
-    await assertStillUsable(app, view, now);
+    await assertStillUsable(app, view, now, event);
     return true;
   } catch (err) {
     if (err instanceof AppError) return false;
