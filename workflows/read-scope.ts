@@ -1,4 +1,4 @@
-import { eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { bills, certificates, requests } from '../db/schema';
 import { permissionsForFacility, type Actor } from '../machines/actor';
@@ -19,6 +19,8 @@ import type { RequestKind } from '../machines/services/types';
  *   with any service's permission.
  * - An actor built without memberships (no `facilityPermissions`: the engine's own callers and fixtures; the server
  *   always builds them from the session) reads its facilities whole, as before delegations were read per service.
+ * - A bill's lifecycle (a row of the requests table) is read as its bill, a certificate's or mark's as the certificate,
+ *   in lists (SQL) as by id.
  * - Anyone else sees nothing of the facility. A record refused by id does not exist for the reader (404), as another
  *   facility's does.
  */
@@ -100,11 +102,31 @@ function scoped(scope: ReadScope, facility: Column | SQL, hidden: (p: ReadScope[
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Requests-table rows (requests and entity lifecycles) the actor reads; undefined for staff. */
-export function requestsReadable(actor: Actor): SQL | undefined {
+/**
+ * Requests-table rows the actor reads; undefined for staff. `kind`, the one kind a list asks for: entity lifecycles are
+ * listed only by kind (workflows/queries.ts), and read as their entity (maySeeRequestRow). Without an entity kind the
+ * condition is the one the lists were planned and benchmarked with.
+ */
+export function requestsReadable(actor: Actor, kind?: string): SQL | undefined {
   const scope = readScopeOf(actor);
-  return scope ? scoped(scope, requests.facilityPublicId, (p) => notInArray(requests.kind, p.hiddenKinds)) : undefined;
+  if (!scope) return undefined;
+  const entity = kind === 'bill' ? billOfHiddenService : kind === 'certificate' || kind === 'halalMark' ? certificateOfHiddenKind : undefined;
+  return scoped(scope, requests.facilityPublicId, (p) => {
+    const shown = notInArray(requests.kind, p.hiddenKinds);
+    const hidden = entity?.(p);
+    return hidden ? and(shown, sql`not ${hidden}`)! : shown;
+  });
 }
+
+/** A bill lifecycle whose bill names a request of a service hidden from the reader there (as kindOfRequest by id). */
+const billOfHiddenService = (p: ReadScope['partial'][number]): SQL =>
+  sql`exists (select 1 from ${bills} join ${requests} as billed on billed.id = ${bills.requestId} where ${bills.id} = ${requests.id} and billed.kind in ${p.hiddenKinds})`;
+
+/** A certificate's or mark's lifecycle whose certificate is of a kind hidden from the reader there. */
+const certificateOfHiddenKind = (p: ReadScope['partial'][number]): SQL | undefined =>
+  p.hiddenCertificateKinds.length
+    ? sql`exists (select 1 from ${certificates} where ${certificates.id} = ${requests.id} and ${inArray(certificates.kind, p.hiddenCertificateKinds)})`
+    : undefined;
 
 /**
  * Rows of a table that names a facility and, optionally, a request (bills, attachments) the actor reads: the
