@@ -1,6 +1,7 @@
 import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { bills, certificates, requests } from '../db/schema';
+import { bills, certificates, delegations, facilityMembers, requests } from '../db/schema';
+import { UserInFacilityRole } from '../machines/forms/facilities/schemas';
 import { permissionsForFacility, type Actor } from '../machines/actor';
 import { Permissions as P } from '../machines/permissions';
 import { START_ROUTES, workPermissionsOf } from '../machines/services/start-routes';
@@ -21,6 +22,8 @@ import type { RequestKind } from '../machines/services/types';
  *   always builds them from the session) reads its facilities whole, as before delegations were read per service.
  * - A bill's lifecycle (a row of the requests table) is read as its bill, a certificate's or mark's as the certificate,
  *   in lists (SQL) as by id.
+ * - A delegation is read by the facility's main user and by the delegate it names (and staff), not by the facility's
+ *   other users: it holds a person's identity and what they were given (spec 01: delegation is the main user's).
  * - Anyone else sees nothing of the facility. A record refused by id does not exist for the reader (404), as another
  *   facility's does.
  */
@@ -110,6 +113,7 @@ function scoped(scope: ReadScope, facility: Column | SQL, hidden: (p: ReadScope[
 export function requestsReadable(actor: Actor, kind?: string): SQL | undefined {
   const scope = readScopeOf(actor);
   if (!scope) return undefined;
+  if (kind === 'delegation') return delegationsReadable(actor);
   const entity = kind === 'bill' ? billOfHiddenService : kind === 'certificate' || kind === 'halalMark' ? certificateOfHiddenKind : undefined;
   return scoped(scope, requests.facilityPublicId, (p) => {
     const shown = notInArray(requests.kind, p.hiddenKinds);
@@ -127,6 +131,30 @@ const certificateOfHiddenKind = (p: ReadScope['partial'][number]): SQL | undefin
   p.hiddenCertificateKinds.length
     ? sql`exists (select 1 from ${certificates} where ${certificates.id} = ${requests.id} and ${inArray(certificates.kind, p.hiddenCertificateKinds)})`
     : undefined;
+
+/**
+ * Delegation lifecycles the actor reads, in SQL (non-staff): of their facilities, those they are the main user of or
+ * the delegate of; an actor built without memberships reads its facilities whole.
+ */
+function delegationsReadable(actor: Actor): SQL {
+  if (!actor.facilityIds.length) return sql`false`;
+  const theirs = sql`${requests.facilityPublicId} in ${actor.facilityIds}`;
+  if (!actor.facilityPermissions) return theirs;
+  // As maySeeDelegation: the reader's membership of the delegation's facility, as its main user or its delegate.
+  const readable = sql`exists (select 1 from ${delegations} join ${facilityMembers} on ${facilityMembers.facilityId} = ${delegations.facilityId} where ${delegations.id} = ${requests.id} and ${facilityMembers.userId} = ${actor.userId} and (${facilityMembers.role} = ${UserInFacilityRole.MainUser} or ${delegations.delegateUserId} = ${actor.userId}))`;
+  return sql`(${theirs} and ${readable})`;
+}
+
+/** Whether the actor may read a delegation (a non-staff member of its facility): as its facility's main user or its delegate. */
+async function maySeeDelegation(db: Db, actor: Actor, row: { id: string; facilityId: string }): Promise<boolean> {
+  if (!actor.facilityPermissions) return true;
+  const [d] = await db
+    .select({ delegateUserId: delegations.delegateUserId, role: facilityMembers.role })
+    .from(delegations)
+    .leftJoin(facilityMembers, and(eq(facilityMembers.facilityId, delegations.facilityId), eq(facilityMembers.userId, actor.userId)))
+    .where(eq(delegations.id, row.id));
+  return !!d && (d.delegateUserId === actor.userId || d.role === UserInFacilityRole.MainUser);
+}
 
 /**
  * Rows of a table that names a facility and, optionally, a request (bills, attachments) the actor reads: the
@@ -162,7 +190,8 @@ export async function kindOfRequest(db: Db, id: string | null | undefined): Prom
 
 /**
  * Whether the actor may read a row of the requests table by id: a request by its kind; a bill's lifecycle as its bill
- * (its request's service), a certificate's or mark's as the certificate (its kind's service).
+ * (its request's service), a certificate's or mark's as the certificate (its kind's service), a delegation by its
+ * facility's main user and its delegate.
  */
 export async function maySeeRequestRow(db: Db, actor: Actor, row: { id: string; kind: string; facilityId: string }): Promise<boolean> {
   if (isStaff(actor)) return true;
@@ -178,5 +207,6 @@ export async function maySeeRequestRow(db: Db, actor: Actor, row: { id: string; 
       .where(eq(certificates.id, row.id));
     return cert ? maySeeCertificateOf(actor, cert) : maySeeRequestOf(actor, row.facilityId, null);
   }
+  if (row.kind === 'delegation') return maySeeDelegation(db, actor, row);
   return maySeeRequestOf(actor, row.facilityId, row.kind);
 }

@@ -17,6 +17,7 @@ import { startSimulators } from '../helpers/simulators';
  */
 const INTERNAL = '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest';
 const CB_GROUP = '/api/ConformityBodyDelegation/SubmitCBDelegationRequest';
+const FACILITY = 'inf-almarai-foods';
 const CB = 'cb-global-halal';
 
 let t: TestApp;
@@ -153,5 +154,53 @@ describe('1. a delegate with one service of a CB lists only the bills and certif
         }
       }
     }
+  });
+});
+
+describe('2. a delegation is read by its facility’s main user and by the delegate it names, not by the facility’s other users', () => {
+  let main: Client;
+  let sub: Client;
+  let staff: Client;
+  let first: { client: Client; delegationId: string };
+  let second: { client: Client; delegationId: string };
+
+  beforeAll(async () => {
+    main = await t.login('internal.main');
+    sub = await t.login('internal.sub');
+    staff = await t.login('registration');
+    first = await newDelegate(main, FACILITY, [P.facility.internal, P.internalRequest.request]);
+    second = await newDelegate(main, FACILITY, [P.facility.internal, P.internalRequest.request, P.internalRequest.submit]);
+  }, 240_000);
+
+  /** What a person reads of a delegation: by id, its history, its row in the facility's delegation list. */
+  async function reads(c: Client, id: string) {
+    return {
+      byId: (await c.get(`/api/requests/${id}`)).statusCode,
+      history: (await c.get(`/api/requests/${id}/history`)).statusCode,
+      listed: (await listed(c, FACILITY, 'delegation')).includes(id),
+    };
+  }
+  const READ = { byId: 200, history: 200, listed: true };
+  const NOT = { byId: 404, history: 404, listed: false };
+
+  it('the main user reads both delegations; each delegate their own only; the seeded sub user (every service) neither', async () => {
+    expect(await reads(main, first.delegationId)).toEqual(READ);
+    expect(await reads(main, second.delegationId)).toEqual(READ);
+    expect(await reads(first.client, first.delegationId)).toEqual(READ);
+    expect(await reads(first.client, second.delegationId)).toEqual(NOT);
+    expect(await reads(second.client, second.delegationId)).toEqual(READ);
+    expect(await reads(second.client, first.delegationId)).toEqual(NOT);
+    expect(await reads(sub, first.delegationId)).toEqual(NOT);
+  });
+
+  it('refused, a delegation answers as another facility’s record does (both languages); staff read it as before', async () => {
+    const other = await t.login('external');
+    for (const lang of ['en', 'ar']) {
+      const mine = await sub.get(`/api/requests/${first.delegationId}?lang=${lang}`);
+      const theirs = await other.get(`/api/requests/${first.delegationId}?lang=${lang}`);
+      expect([mine.statusCode, mine.json().error]).toEqual([theirs.statusCode, theirs.json().error]);
+    }
+    expect((await staff.get(`/api/requests/${first.delegationId}`)).statusCode).toBe(200);
+    expect((await staff.get(`/api/requests/${first.delegationId}/history`)).statusCode).toBe(200);
   });
 });
