@@ -54,8 +54,9 @@ function listWhere(db: Db, q: QueueQuery): SQL | undefined {
   const me = q.viewer.userId;
   const staff = q.viewer.permissions.includes(Permissions.portals.halalCenter);
   const conditions: (SQL | undefined)[] = [isNull(requests.deletedAt)];
-  // The viewer's facilities, and in a delegate's facility only the services delegated to them (workflows/read-scope.ts).
-  if (!staff) conditions.push(requestsReadable(q.viewer));
+  // The viewer's facilities, and in a delegate's facility only the services delegated to them; an entity asked for by
+  // kind is read as the entity is (workflows/read-scope.ts).
+  if (!staff) conditions.push(requestsReadable(q.viewer, q.kind));
   // Entity lifecycles (bills, certificates, marks, delegations) are rows of the same table but not requests.
   conditions.push(q.kind ? eq(requests.kind, q.kind) : notInArray(requests.kind, [...ENTITY_KINDS]));
   const inQueue = q.queue === 'all' ? sql`${requests.queue} is distinct from 'final'` : eq(requests.queue, q.queue);

@@ -1,6 +1,7 @@
-import { eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { bills, certificates, requests } from '../db/schema';
+import { bills, certificates, delegations, facilityMembers, requests } from '../db/schema';
+import { UserInFacilityRole } from '../machines/forms/facilities/schemas';
 import { permissionsForFacility, type Actor } from '../machines/actor';
 import { Permissions as P } from '../machines/permissions';
 import { START_ROUTES, workPermissionsOf } from '../machines/services/start-routes';
@@ -19,6 +20,10 @@ import type { RequestKind } from '../machines/services/types';
  *   with any service's permission.
  * - An actor built without memberships (no `facilityPermissions`: the engine's own callers and fixtures; the server
  *   always builds them from the session) reads its facilities whole, as before delegations were read per service.
+ * - A bill's lifecycle (a row of the requests table) is read as its bill, a certificate's or mark's as the certificate,
+ *   in lists (SQL) as by id.
+ * - A delegation is read by the facility's main user and by the delegate it names (and staff), not by the facility's
+ *   other users: it holds a person's identity and what they were given (spec 01: delegation is the main user's).
  * - Anyone else sees nothing of the facility. A record refused by id does not exist for the reader (404), as another
  *   facility's does.
  */
@@ -100,10 +105,55 @@ function scoped(scope: ReadScope, facility: Column | SQL, hidden: (p: ReadScope[
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Requests-table rows (requests and entity lifecycles) the actor reads; undefined for staff. */
-export function requestsReadable(actor: Actor): SQL | undefined {
+/**
+ * Requests-table rows the actor reads; undefined for staff. `kind`, the one kind a list asks for: entity lifecycles are
+ * listed only by kind (workflows/queries.ts), and read as their entity (maySeeRequestRow). Without an entity kind the
+ * condition is the one the lists were planned and benchmarked with.
+ */
+export function requestsReadable(actor: Actor, kind?: string): SQL | undefined {
   const scope = readScopeOf(actor);
-  return scope ? scoped(scope, requests.facilityPublicId, (p) => notInArray(requests.kind, p.hiddenKinds)) : undefined;
+  if (!scope) return undefined;
+  if (kind === 'delegation') return delegationsReadable(actor);
+  const entity = kind === 'bill' ? billOfHiddenService : kind === 'certificate' || kind === 'halalMark' ? certificateOfHiddenKind : undefined;
+  return scoped(scope, requests.facilityPublicId, (p) => {
+    const shown = notInArray(requests.kind, p.hiddenKinds);
+    const hidden = entity?.(p);
+    return hidden ? and(shown, sql`not ${hidden}`)! : shown;
+  });
+}
+
+/** A bill lifecycle whose bill names a request of a service hidden from the reader there (as kindOfRequest by id). */
+const billOfHiddenService = (p: ReadScope['partial'][number]): SQL =>
+  sql`exists (select 1 from ${bills} join ${requests} as billed on billed.id = ${bills.requestId} where ${bills.id} = ${requests.id} and billed.kind in ${p.hiddenKinds})`;
+
+/** A certificate's or mark's lifecycle whose certificate is of a kind hidden from the reader there. */
+const certificateOfHiddenKind = (p: ReadScope['partial'][number]): SQL | undefined =>
+  p.hiddenCertificateKinds.length
+    ? sql`exists (select 1 from ${certificates} where ${certificates.id} = ${requests.id} and ${inArray(certificates.kind, p.hiddenCertificateKinds)})`
+    : undefined;
+
+/**
+ * Delegation lifecycles the actor reads, in SQL (non-staff): of their facilities, those they are the main user of or
+ * the delegate of; an actor built without memberships reads its facilities whole.
+ */
+function delegationsReadable(actor: Actor): SQL {
+  if (!actor.facilityIds.length) return sql`false`;
+  const theirs = sql`${requests.facilityPublicId} in ${actor.facilityIds}`;
+  if (!actor.facilityPermissions) return theirs;
+  // As maySeeDelegation: the reader's membership of the delegation's facility, as its main user or its delegate.
+  const readable = sql`exists (select 1 from ${delegations} join ${facilityMembers} on ${facilityMembers.facilityId} = ${delegations.facilityId} where ${delegations.id} = ${requests.id} and ${facilityMembers.userId} = ${actor.userId} and (${facilityMembers.role} = ${UserInFacilityRole.MainUser} or ${delegations.delegateUserId} = ${actor.userId}))`;
+  return sql`(${theirs} and ${readable})`;
+}
+
+/** Whether the actor may read a delegation (a non-staff member of its facility): as its facility's main user or its delegate. */
+async function maySeeDelegation(db: Db, actor: Actor, row: { id: string; facilityId: string }): Promise<boolean> {
+  if (!actor.facilityPermissions) return true;
+  const [d] = await db
+    .select({ delegateUserId: delegations.delegateUserId, role: facilityMembers.role })
+    .from(delegations)
+    .leftJoin(facilityMembers, and(eq(facilityMembers.facilityId, delegations.facilityId), eq(facilityMembers.userId, actor.userId)))
+    .where(eq(delegations.id, row.id));
+  return !!d && (d.delegateUserId === actor.userId || d.role === UserInFacilityRole.MainUser);
 }
 
 /**
@@ -140,7 +190,8 @@ export async function kindOfRequest(db: Db, id: string | null | undefined): Prom
 
 /**
  * Whether the actor may read a row of the requests table by id: a request by its kind; a bill's lifecycle as its bill
- * (its request's service), a certificate's or mark's as the certificate (its kind's service).
+ * (its request's service), a certificate's or mark's as the certificate (its kind's service), a delegation by its
+ * facility's main user and its delegate.
  */
 export async function maySeeRequestRow(db: Db, actor: Actor, row: { id: string; kind: string; facilityId: string }): Promise<boolean> {
   if (isStaff(actor)) return true;
@@ -156,5 +207,6 @@ export async function maySeeRequestRow(db: Db, actor: Actor, row: { id: string; 
       .where(eq(certificates.id, row.id));
     return cert ? maySeeCertificateOf(actor, cert) : maySeeRequestOf(actor, row.facilityId, null);
   }
+  if (row.kind === 'delegation') return maySeeDelegation(db, actor, row);
   return maySeeRequestOf(actor, row.facilityId, row.kind);
 }
