@@ -4,13 +4,16 @@ import { Permissions as P } from './permissions';
 import { requestContext, requestSetup } from './request-setup';
 import { CB_CODES, CB_ISSUED_ALIASES } from './cb-request';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
-import { reviewQueueStates } from './fragments/review-queue';
+import { RELEASES_ON_LEAVE_READING, reviewQueueStates } from './fragments/review-queue';
 
 const policies = P.cbAccreditation;
 const applicant = { request: policies.request, submit: policies.submit };
 
-/** Add categories to a CB certificate in three steps: submit, audit review, certificate issue (spec 02 section 4). */
-const machine = requestSetup.createMachine({
+/**
+ * Add categories to a CB certificate in three steps: submit, audit review, certificate issue (spec 02 section 4).
+ * `releasesOnLeave` (version 2): see ReviewQueueOptions.releasesOnLeave.
+ */
+const cbAddCategoriesMachine = (o: { releasesOnLeave?: boolean } = {}) => requestSetup.createMachine({
   id: 'cbAddCategories',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -25,6 +28,7 @@ const machine = requestSetup.createMachine({
       applicant,
       accept: [{ target: '#waitingIssue' }],
       waitingDescription: 'Submitted: waiting in the audit queue.',
+      ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
     }),
     waitingIssue: {
       id: 'waitingIssue',
@@ -83,11 +87,19 @@ export const cbAddCategoriesV1: MachineDefinition = {
   title: 'Add categories to a CB certificate',
   catalogue: 'CB accreditation request statuses (1000 to 1007)',
   requestTypes: [300],
-  machine,
+  machine: cbAddCategoriesMachine(),
   aliases: CB_ISSUED_ALIASES,
   readings: [
     'The three steps of spec 02 section 4 ("request, audit review, certificate issuance") are draft/submit (1000), audit review (1001, audit queue with assignment) and waiting certificate issue (1002); the certificate with the added categories is issued by a decision-committee member (1003).',
     'Audit may return the request with a required note (whole or by section); it shows 1000 again and the applicant edits the returned sections and resubmits. There is no rejection in the three steps.',
     'Categories added earlier cannot be removed and, once the request is completed, cannot be edited or deleted: the issued state is final. The prerequisite check (ValidateRequestPrerequisites) belongs to the server.',
   ],
+};
+
+/** Version 2: the audit review's assignment ends with the review. */
+export const cbAddCategoriesV2: MachineDefinition = {
+  ...cbAddCategoriesV1,
+  version: 2,
+  machine: cbAddCategoriesMachine({ releasesOnLeave: true }),
+  readings: [...cbAddCategoriesV1.readings, RELEASES_ON_LEAVE_READING],
 };

@@ -1,5 +1,7 @@
 import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, CB_READING_V3, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
+import { PLAN_DRAFT_READING } from './fragments/audit-cycle';
+import { RELEASES_ON_LEAVE_READING } from './fragments/review-queue';
 
 export const cbDesignationV1: MachineDefinition = {
   kind: 'cbDesignation',
@@ -42,4 +44,20 @@ export const cbDesignationV3: MachineDefinition = {
     noDiscountWhenStopped: true,
   }),
   readings: [...cbDesignationV2.readings, CB_READING_V3],
+};
+
+/** Version 4: a saved plan stays audit's draft until it is sent; the registration assignment ends with the review. */
+export const cbDesignationV4: MachineDefinition = {
+  ...cbDesignationV3,
+  version: 4,
+  machine: cbRequestMachine({
+    kind: 'cbDesignation',
+    issueEffect: { type: 'effect.issueCertificate', params: { certificateKind: 'cbDesignation' } },
+    fees: { auditFees: { service: 1 }, certificateFees: { service: 5, feeKind: 'certificate' } },
+    plannersTakePlans: true,
+    noDiscountWhenStopped: true,
+    keepsPlanDraft: true,
+    releasesOnLeave: true,
+  }),
+  readings: [...cbDesignationV3.readings, PLAN_DRAFT_READING, RELEASES_ON_LEAVE_READING],
 };

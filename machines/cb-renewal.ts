@@ -1,5 +1,7 @@
 import { CB_ISSUED_ALIASES, CB_READINGS, CB_READINGS_V2, CB_READING_V3, cbRequestMachine } from './cb-request';
 import type { MachineDefinition } from './definition';
+import { PLAN_DRAFT_READING } from './fragments/audit-cycle';
+import { RELEASES_ON_LEAVE_READING } from './fragments/review-queue';
 
 export const cbRenewalV1: MachineDefinition = {
   kind: 'cbRenewal',
@@ -49,4 +51,20 @@ export const cbRenewalV3: MachineDefinition = {
     noDiscountWhenStopped: true,
   }),
   readings: [...cbRenewalV2.readings, CB_READING_V3],
+};
+
+/** Version 4: a saved plan stays audit's draft until it is sent; the registration assignment ends with the review. */
+export const cbRenewalV4: MachineDefinition = {
+  ...cbRenewalV3,
+  version: 4,
+  machine: cbRequestMachine({
+    kind: 'cbRenewal',
+    issueEffect: { type: 'effect.renewCertificate', params: { certificateKind: 'cbDesignation', validityMonths: 36 } },
+    fees: { certificateFees: { service: 5, feeKind: 'renewal' } },
+    plannersTakePlans: true,
+    noDiscountWhenStopped: true,
+    keepsPlanDraft: true,
+    releasesOnLeave: true,
+  }),
+  readings: [...cbRenewalV3.readings, PLAN_DRAFT_READING, RELEASES_ON_LEAVE_READING],
 };

@@ -59,6 +59,10 @@ export function cbRequestMachine(o: {
   plannersTakePlans?: boolean;
   /** Version 3 on: no discount offered on a stopped request (withStaffNotes). */
   noDiscountWhenStopped?: boolean;
+  /** Version 4 on: see AuditCycleOptions.keepsPlanDraft. */
+  keepsPlanDraft?: boolean;
+  /** Version 4 on: see ReviewQueueOptions.releasesOnLeave. */
+  releasesOnLeave?: boolean;
 }) {
   const policies = P.cbAccreditation;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -77,6 +81,7 @@ export function cbRequestMachine(o: {
       issue: { guard: { permission: policies.committeeReview, relation: 'reviewer' }, target: '#issued', actions: o.issueEffect },
       cancelPayment: { target: '#draft', actions: 'resetToDraft' },
       ...(o.plannersTakePlans ? { plannersTakePlans: true } : {}),
+      ...(o.keepsPlanDraft ? { keepsPlanDraft: true } : {}),
     });
   const toAudit = [
     { when: 'round2' as const, target: '#audit2' },
@@ -94,6 +99,7 @@ export function cbRequestMachine(o: {
         applicant,
         accept: toAudit,
         auditTakesBack: { permission: [policies.auditSubmitPlan, policies.auditSubmitReport], to: toAudit },
+        ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
       }),
       audit1: cycle(1),
       audit2: cycle(2),

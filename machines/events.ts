@@ -137,10 +137,17 @@ export const ZAuditPlan = z
 export type TAuditPlan = z.infer<typeof ZAuditPlan>;
 
 /**
- * Fields of audit payloads written for the Halal center only: the auditors' notes for the decision committee (on the
- * plan and on the report). The applicant reads the plan and the history without them (README, "Internal gaps").
+ * Fields written for the Halal center only: the auditors' notes for the decision committee (on the plan and on the
+ * report), and the plan audit saved but has not sent (`auditPlanDraft`). The applicant reads the plan and the history
+ * without them (README, "Internal gaps" and "Choices made where the specification is silent").
  */
-export const STAFF_ONLY_FIELDS: readonly string[] = ['notesForCommittee'];
+export const STAFF_ONLY_FIELDS: readonly string[] = ['notesForCommittee', 'auditPlanDraft'];
+
+/**
+ * Events whose payload is the Halal center's own: SAVE_PLAN holds audit's unsent plan. The applicant's history shows
+ * that audit saved a plan, not the plan; they read only the plans SUBMIT_PLAN sent them.
+ */
+export const STAFF_ONLY_PAYLOAD_EVENTS: readonly string[] = ['SAVE_PLAN'];
 
 /** Non-conformity (spec 02 section 3); clause number: digits and . - / only, at most 5 characters. */
 export const ZNonConformity = z.strictObject({

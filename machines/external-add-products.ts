@@ -4,7 +4,7 @@ import { requestContext, requestSetup } from './request-setup';
 import { SET_B } from './set-b';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
-import { reviewQueueStates } from './fragments/review-queue';
+import { RELEASES_ON_LEAVE_READING, reviewQueueStates } from './fragments/review-queue';
 import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
@@ -12,7 +12,7 @@ const applicant = { request: policies.request, submit: policies.submit };
 const updateProducts = { type: 'effect.updateCertificateProducts' as const, params: {} };
 
 /** `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (4); see withStaffNotes. */
-const externalAddProductsMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => requestSetup.createMachine({
+const externalAddProductsMachine = (o: { noDiscountWhenStopped?: boolean; releasesOnLeave?: boolean } = {}) => requestSetup.createMachine({
   id: 'externalAddProducts',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -28,6 +28,7 @@ const externalAddProductsMachine = (o: { noDiscountWhenStopped?: boolean } = {})
       accept: enterPayment({ free: { target: '#productsUpdated', actions: updateProducts }, paymentTarget: '#pendingPayment' }),
       returnedIsDraft: true,
       waitingDescription: 'Add products in progress: waiting in the registration queue.',
+      ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
     }),
     ...paymentStep({
       pending: { name: 'pendingPayment', code: SET_B.pendingPayment },
@@ -68,4 +69,12 @@ export const externalAddProductsV2: MachineDefinition = {
   version: 2,
   machine: externalAddProductsMachine({ noDiscountWhenStopped: true }),
   readings: [...externalAddProductsV1.readings, noDiscountWhenStoppedReading(2, SET_B.paymentExpired, 'Version 1')],
+};
+
+/** Version 3: the assignment of a review ends with the review. */
+export const externalAddProductsV3: MachineDefinition = {
+  ...externalAddProductsV2,
+  version: 3,
+  machine: externalAddProductsMachine({ noDiscountWhenStopped: true, releasesOnLeave: true }),
+  readings: [...externalAddProductsV2.readings, RELEASES_ON_LEAVE_READING],
 };

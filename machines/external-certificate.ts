@@ -4,7 +4,7 @@ import { Permissions as P } from './permissions';
 import { requestContext, requestSetup, type RequestStateConfig, type RequestTransitions } from './request-setup';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
-import { registrationStates, reviewQueueStates } from './fragments/review-queue';
+import { RELEASES_ON_LEAVE_READING, registrationStates, reviewQueueStates } from './fragments/review-queue';
 import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
@@ -51,8 +51,11 @@ const resting = (status: number, description: string): RequestStateConfig => ({
   on: changeRequests,
 });
 
-/** `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (104); see withStaffNotes. */
-const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => requestSetup.createMachine({
+/**
+ * `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (104); see withStaffNotes.
+ * `releasesOnLeave` (version 3): see ReviewQueueOptions.releasesOnLeave.
+ */
+const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean; releasesOnLeave?: boolean } = {}) => requestSetup.createMachine({
   id: 'externalCertificate',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -63,6 +66,7 @@ const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean } = {})
       policies,
       applicant,
       accept: enterPayment({ free: { target: '#feesPaid' }, paymentTarget: '#certificateFees' }),
+      ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
     }),
     ...paymentStep({
       pending: { name: 'certificateFees', code: SET_A.pendingPayment },
@@ -110,6 +114,7 @@ const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean } = {})
           }),
           returnTarget: { target: '#certified.issued' },
           waitingDescription: 'Products to add: waiting in the registration queue.',
+          ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
         }),
         ...paymentStep({
           invoiceWait: { name: 'waitingInvoice', code: SET_A.waitingInvoice },
@@ -133,6 +138,7 @@ const externalCertificateMachine = (o: { noDiscountWhenStopped?: boolean } = {})
           ],
           returnTarget: { target: '#certified.issued' },
           waitingDescription: 'Categories to add: waiting in the audit queue.',
+          ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
         }),
       },
     },
@@ -164,4 +170,12 @@ export const externalCertificateV2: MachineDefinition = {
   version: 2,
   machine: externalCertificateMachine({ noDiscountWhenStopped: true }),
   readings: [...externalCertificateV1.readings, noDiscountWhenStoppedReading(2, SET_A.billExpired, 'Version 1')],
+};
+
+/** Version 3: the assignment of a review ends with the review. */
+export const externalCertificateV3: MachineDefinition = {
+  ...externalCertificateV2,
+  version: 3,
+  machine: externalCertificateMachine({ noDiscountWhenStopped: true, releasesOnLeave: true }),
+  readings: [...externalCertificateV2.readings, RELEASES_ON_LEAVE_READING],
 };

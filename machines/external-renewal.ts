@@ -5,14 +5,14 @@ import { requestContext, requestSetup } from './request-setup';
 import { SET_B } from './set-b';
 import { deletedState, draftState, withStaffNotes } from './fragments/common';
 import { enterPayment, paymentStep } from './fragments/payment';
-import { registrationStates } from './fragments/review-queue';
+import { RELEASES_ON_LEAVE_READING, registrationStates } from './fragments/review-queue';
 import { noDiscountWhenStoppedReading } from './readings';
 
 const policies = P.externalRequest;
 const applicant = { request: policies.request, submit: policies.submit };
 
 /** `noDiscountWhenStopped` (version 2): no GRANT_DISCOUNT in the stopped state (4); see withStaffNotes. */
-const externalRenewalMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => requestSetup.createMachine({
+const externalRenewalMachine = (o: { noDiscountWhenStopped?: boolean; releasesOnLeave?: boolean } = {}) => requestSetup.createMachine({
   id: 'externalRenewal',
   context: ({ input }) => requestContext(input),
   initial: 'draft',
@@ -24,6 +24,7 @@ const externalRenewalMachine = (o: { noDiscountWhenStopped?: boolean } = {}) => 
       applicant,
       accept: enterPayment({ free: { target: '#feesPaid' }, paymentTarget: '#renewalFees' }),
       returnedIsDraft: true,
+      ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
     }),
     ...paymentStep({
       pending: { name: 'renewalFees', code: SET_B.pendingPayment },
@@ -80,4 +81,12 @@ export const externalRenewalV2: MachineDefinition = {
   version: 2,
   machine: externalRenewalMachine({ noDiscountWhenStopped: true }),
   readings: [...externalRenewalV1.readings, noDiscountWhenStoppedReading(2, SET_B.paymentExpired, 'Version 1')],
+};
+
+/** Version 3: the assignment of a review ends with the review. */
+export const externalRenewalV3: MachineDefinition = {
+  ...externalRenewalV2,
+  version: 3,
+  machine: externalRenewalMachine({ noDiscountWhenStopped: true, releasesOnLeave: true }),
+  readings: [...externalRenewalV2.readings, RELEASES_ON_LEAVE_READING],
 };

@@ -2,6 +2,7 @@ import type { MachineDefinition } from './definition';
 import { Permissions as P } from './permissions';
 import { SIMPLE_CODES, SIMPLE_READINGS, simpleRequestMachine } from './simple-request';
 import { noDiscountWhenStoppedReading } from './readings';
+import { RELEASES_ON_LEAVE_READING } from './fragments/review-queue';
 
 const policies = P.internalRequest;
 
@@ -45,4 +46,12 @@ export const internalAddProductsV2: MachineDefinition = {
     ...internalAddProductsV1.readings.slice(SIMPLE_READINGS.length),
     noDiscountWhenStoppedReading(2, SIMPLE_CODES.expired, 'Version 1'),
   ],
+};
+
+/** Version 3: the registration assignment ends with the review. */
+export const internalAddProductsV3: MachineDefinition = {
+  ...internalAddProductsV2,
+  version: 3,
+  machine: simpleRequestMachine({ ...OPTIONS, draftCode: 0, noDiscountWhenStopped: true, releasesOnLeave: true }),
+  readings: [...internalAddProductsV2.readings, RELEASES_ON_LEAVE_READING],
 };

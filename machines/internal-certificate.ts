@@ -1,5 +1,7 @@
 import type { MachineDefinition } from './definition';
 import { INTERNAL_READINGS, INTERNAL_READING_V2, internalRequestMachine } from './internal-request';
+import { PLAN_DRAFT_READING } from './fragments/audit-cycle';
+import { RELEASES_ON_LEAVE_READING } from './fragments/review-queue';
 
 const OPTIONS = {
   kind: 'internalCertificate',
@@ -37,4 +39,12 @@ export const internalCertificateV2: MachineDefinition = {
   version: 2,
   machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true }),
   readings: [...internalCertificateV1.readings, INTERNAL_READING_V2],
+};
+
+/** Version 3: a saved plan stays audit's draft until it is sent; the registration assignment ends with the review. */
+export const internalCertificateV3: MachineDefinition = {
+  ...internalCertificateV2,
+  version: 3,
+  machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true, keepsPlanDraft: true, releasesOnLeave: true }),
+  readings: [...internalCertificateV2.readings, PLAN_DRAFT_READING, RELEASES_ON_LEAVE_READING],
 };

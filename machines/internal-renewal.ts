@@ -1,5 +1,7 @@
 import type { MachineDefinition } from './definition';
 import { INTERNAL_READINGS, INTERNAL_READING_V2, internalRequestMachine } from './internal-request';
+import { PLAN_DRAFT_READING } from './fragments/audit-cycle';
+import { RELEASES_ON_LEAVE_READING } from './fragments/review-queue';
 
 const OPTIONS = {
   kind: 'internalRenewal',
@@ -37,4 +39,12 @@ export const internalRenewalV2: MachineDefinition = {
   version: 2,
   machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true }),
   readings: [...internalRenewalV1.readings, INTERNAL_READING_V2],
+};
+
+/** Version 3: a saved plan stays audit's draft until it is sent; the registration assignment ends with the review. */
+export const internalRenewalV3: MachineDefinition = {
+  ...internalRenewalV2,
+  version: 3,
+  machine: internalRequestMachine({ ...OPTIONS, plannersTakePlans: true, noDiscountWhenStopped: true, keepsPlanDraft: true, releasesOnLeave: true }),
+  readings: [...internalRenewalV2.readings, PLAN_DRAFT_READING, RELEASES_ON_LEAVE_READING],
 };

@@ -66,6 +66,10 @@ export function internalRequestMachine(o: {
   plannersTakePlans?: boolean;
   /** Version 2 on: no discount offered on a stopped request (withStaffNotes). */
   noDiscountWhenStopped?: boolean;
+  /** Version 3 on: see AuditCycleOptions.keepsPlanDraft. */
+  keepsPlanDraft?: boolean;
+  /** Version 3 on: see ReviewQueueOptions.releasesOnLeave. */
+  releasesOnLeave?: boolean;
 }) {
   const policies = P.internalRequest;
   const applicant = { request: policies.request, submit: policies.submit };
@@ -87,6 +91,7 @@ export function internalRequestMachine(o: {
       issue: { guard: { permission: policies.committeeReview, relation: 'reviewer' }, target: '#completed', actions: o.issueEffect },
       cancelPayment: { target: '#draft', actions: 'resetToDraft' },
       ...(o.plannersTakePlans ? { plannersTakePlans: true } : {}),
+      ...(o.keepsPlanDraft ? { keepsPlanDraft: true } : {}),
     };
     return auditCycle(options);
   };
@@ -116,6 +121,7 @@ export function internalRequestMachine(o: {
         applicant,
         accept: [...toAudit(2), ...toAudit(1)],
         auditTakesBack: { permission: [policies.auditSubmitPlan, policies.auditSubmitReport], to: [...toAudit(2), ...toAudit(1)] },
+        ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
       }),
       audit1: cycle(1),
       audit2: cycle(2),

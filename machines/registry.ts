@@ -1,16 +1,16 @@
 import type { AnyStateMachine } from 'xstate';
 import type { MachineDefinition } from './definition';
 import { MACHINE_KINDS, type MachineKind } from './types';
-import { cbDesignationV1, cbDesignationV2, cbDesignationV3 } from './cb-designation';
-import { cbRenewalV1, cbRenewalV2, cbRenewalV3 } from './cb-renewal';
-import { cbAddCategoriesV1 } from './cb-add-categories';
-import { internalCertificateV1, internalCertificateV2 } from './internal-certificate';
-import { internalRenewalV1, internalRenewalV2 } from './internal-renewal';
-import { internalAddProductsV1, internalAddProductsV2 } from './internal-add-products';
+import { cbDesignationV1, cbDesignationV2, cbDesignationV3, cbDesignationV4 } from './cb-designation';
+import { cbRenewalV1, cbRenewalV2, cbRenewalV3, cbRenewalV4 } from './cb-renewal';
+import { cbAddCategoriesV1, cbAddCategoriesV2 } from './cb-add-categories';
+import { internalCertificateV1, internalCertificateV2, internalCertificateV3 } from './internal-certificate';
+import { internalRenewalV1, internalRenewalV2, internalRenewalV3 } from './internal-renewal';
+import { internalAddProductsV1, internalAddProductsV2, internalAddProductsV3 } from './internal-add-products';
 import { internalHalalMarkV1, internalHalalMarkV2 } from './internal-halal-mark';
-import { externalCertificateV1, externalCertificateV2 } from './external-certificate';
-import { externalRenewalV1, externalRenewalV2 } from './external-renewal';
-import { externalAddProductsV1, externalAddProductsV2 } from './external-add-products';
+import { externalCertificateV1, externalCertificateV2, externalCertificateV3 } from './external-certificate';
+import { externalRenewalV1, externalRenewalV2, externalRenewalV3 } from './external-renewal';
+import { externalAddProductsV1, externalAddProductsV2, externalAddProductsV3 } from './external-add-products';
 import { shipmentV1, shipmentV2, shipmentV3 } from './shipment';
 import { externalHalalMarkV1, externalHalalMarkV2 } from './external-halal-mark';
 import { billV1 } from './bill';
@@ -27,24 +27,33 @@ export const DEFINITIONS: readonly MachineDefinition[] = [
   cbDesignationV1,
   cbDesignationV2,
   cbDesignationV3,
+  cbDesignationV4,
   cbRenewalV1,
   cbRenewalV2,
   cbRenewalV3,
+  cbRenewalV4,
   cbAddCategoriesV1,
+  cbAddCategoriesV2,
   internalCertificateV1,
   internalCertificateV2,
+  internalCertificateV3,
   internalRenewalV1,
   internalRenewalV2,
+  internalRenewalV3,
   internalAddProductsV1,
   internalAddProductsV2,
+  internalAddProductsV3,
   internalHalalMarkV1,
   internalHalalMarkV2,
   externalCertificateV1,
   externalCertificateV2,
+  externalCertificateV3,
   externalRenewalV1,
   externalRenewalV2,
+  externalRenewalV3,
   externalAddProductsV1,
   externalAddProductsV2,
+  externalAddProductsV3,
   shipmentV1,
   shipmentV2,
   shipmentV3,

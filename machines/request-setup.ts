@@ -65,6 +65,10 @@ export const requestSetup = setup({
     grantDiscount: assign({ discountPercent: ({ event }) => Math.min(100, Math.max(0, Number(payload<number>(event, 'percent', 0)))) }),
     countNote: assign({ notesCount: ({ context }) => context.notesCount + 1 }),
     savePlan: assign({ auditPlan: ({ event }) => payload<unknown>(event, 'plan', null) }),
+    // Versions that keep the draft apart: a saved plan stays audit's until SUBMIT_PLAN sends it (sendPlan).
+    saveDraftPlan: assign({ auditPlanDraft: ({ event }) => payload<unknown>(event, 'plan', null) }),
+    sendPlan: assign({ auditPlan: ({ event }) => payload<unknown>(event, 'plan', null), auditPlanDraft: null }),
+    clearPlanDraft: assign({ auditPlanDraft: null }),
     openNonConformities: assign({
       openNonConformities: ({ event }) =>
         payload<{ id: string }[]>(event, 'nonConformities', []).map((n) => n.id),

@@ -40,6 +40,8 @@ export function simpleRequestMachine(o: {
    * listed for a refund (mark requests v2).
    */
   endsWithCertificate?: boolean;
+  /** Version 3 on: see ReviewQueueOptions.releasesOnLeave. */
+  releasesOnLeave?: boolean;
 }) {
   const c = SIMPLE_CODES;
   const pay: Branch[] = enterPayment({ free: { target: '#waitingIssue' }, paymentTarget: '#pendingPayment' });
@@ -61,6 +63,7 @@ export function simpleRequestMachine(o: {
             applicant: o.applicant,
             accept: pay,
             returnedIsDraft: true,
+            ...(o.releasesOnLeave ? { releasesOnLeave: true } : {}),
           })
         : {}),
       ...paymentStep({

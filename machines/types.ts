@@ -173,7 +173,13 @@ export interface RequestContext extends BaseContext {
   subject: { certificateId: string | null };
   /** Non-conformities awaiting an accepted corrective action. */
   openNonConformities: string[];
+  /** The plan last sent to the applicant (SUBMIT_PLAN): what the applicant reads and accepts. */
   auditPlan: unknown;
+  /**
+   * The plan audit saved but has not sent (SAVE_PLAN, versions that keep drafts apart; staff-only, STAFF_ONLY_FIELDS).
+   * Absent on requests of earlier versions, whose SAVE_PLAN wrote `auditPlan` itself.
+   */
+  auditPlanDraft?: unknown;
   /** Staff notes recorded so far (the notes themselves are in the history). */
   notesCount: number;
   data: Record<string, unknown>;

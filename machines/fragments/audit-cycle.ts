@@ -5,6 +5,10 @@ import { assignmentHandlers } from './assignment';
 import { branches, type ApplicantPolicies, type Branch, type ServicePolicies } from './common';
 import { enterPayment, paymentStep } from './payment';
 
+/** The reading of the versions that keep audit's saved plan apart from the plan sent to the applicant. */
+export const PLAN_DRAFT_READING =
+  'A plan audit saves (SAVE_PLAN) stays audit’s draft, seen by Halal-center staff only, until SUBMIT_PLAN sends it: the applicant reads, accepts or returns only the plan last sent to them, and the audit fees are worked out from that plan. Earlier versions stored a saved plan over the sent one, so an applicant reading a returned plan (8/20, CB 1001) saw the auditor’s unsent changes.';
+
 /** Status codes of one instance of the cycle (first round, or after a return from the decision committee). */
 export interface AuditCycleCodes {
   plan: number;
@@ -45,6 +49,11 @@ export interface AuditCycleOptions {
    * option let any audit employee take it, so a technical auditor (report only) could hold a plan nobody else could send.
    */
   plannersTakePlans?: boolean;
+  /**
+   * SAVE_PLAN keeps audit's draft apart (`auditPlanDraft`, staff-only) and only SUBMIT_PLAN writes `auditPlan`, the plan
+   * the applicant reads and accepts. Versions recorded before this option let a saved draft overwrite the sent plan.
+   */
+  keepsPlanDraft?: boolean;
 }
 
 /**
@@ -64,17 +73,21 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
 
   // AddAuditPlan saves a first plan, EditAuditPlan changes a returned one; SubmitPlan sends either to the applicant.
   const planners = o.plannersTakePlans ? { review: p.auditSubmitPlan, others: p.auditAssignToOthers } : audit;
+  const save = o.keepsPlanDraft ? ('saveDraftPlan' as const) : ('savePlan' as const);
+  const send = o.keepsPlanDraft ? ('sendPlan' as const) : ('savePlan' as const);
   const planDrafting = (status: number, savePermission: string, description: string): RequestStateConfig => ({
     tags: ['audit'],
     meta: meta(status, description),
     on: {
       ...assignmentHandlers(planners),
-      SAVE_PLAN: { guard: may(auditor(savePermission)), actions: 'savePlan' },
-      SUBMIT_PLAN: { guard: may(auditor(p.auditSubmitPlan)), target: 'planApproval', actions: 'savePlan' },
+      SAVE_PLAN: { guard: may(auditor(savePermission)), actions: save },
+      SUBMIT_PLAN: { guard: may(auditor(p.auditSubmitPlan)), target: 'planApproval', actions: send },
       RETURN_TO_REGISTRATION: branches(auditor(p.auditSubmitPlan), [o.returnToRegistration]),
     },
   });
 
+  // A request cancelled back to draft starts its plans afresh: no draft of the old round stays with it.
+  const cancelActions = o.keepsPlanDraft ? [...[o.cancelPayment.actions ?? []].flat(), 'clearPlanDraft' as const] : o.cancelPayment.actions;
   const afterPlanAccepted: Branch[] = c.auditFees && o.auditFees
     ? enterPayment({ free: { target: 'planApproved' }, paymentTarget: 'auditFees' })
     : [{ target: 'planApproved' }];
@@ -170,7 +183,7 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
         service: o.auditFees.service,
         feeKind: 'auditFees',
         paid: { target: 'planApproved' },
-        cancel: { target: o.cancelPayment.target, actions: o.cancelPayment.actions, kind: 'toDraft' },
+        cancel: { target: o.cancelPayment.target, actions: cancelActions, kind: 'toDraft' },
         applicant: o.applicant,
       }),
     );
@@ -194,7 +207,7 @@ export function auditCycle(o: AuditCycleOptions): RequestStateConfig {
         service: o.certificateFees.service,
         feeKind: o.certificateFees.feeKind,
         paid: { target: 'waitingIssue' },
-        cancel: { target: o.cancelPayment.target, actions: o.cancelPayment.actions, kind: 'toDraft' },
+        cancel: { target: o.cancelPayment.target, actions: cancelActions, kind: 'toDraft' },
         applicant: o.applicant,
       }),
     );

@@ -4,6 +4,10 @@ import type { Queue } from '../types';
 import { assignmentHandlers, type QueuePolicies } from './assignment';
 import { branches, deletionHandlers, type ApplicantPolicies, type Branch, type ServicePolicies } from './common';
 
+/** The reading of the versions whose assignment ends with the review (ReviewQueueOptions.releasesOnLeave). */
+export const RELEASES_ON_LEAVE_READING =
+  'The assignment of a review ends when the review does: a request the department accepted, returned, or that audit took back has no assignee until someone takes it in the next queue. The assignee is who works on the request now (staff dashboard counts, "mine" tabs). Earlier versions kept the registration employee on a returned request, or on one awaiting payment, until the next queue took it.';
+
 export interface ReviewQueueOptions {
   /** State ids: the queue (waiting, underReview) and the returned state. */
   id: string;
@@ -23,6 +27,12 @@ export interface ReviewQueueOptions {
   /** The returned request is a draft again (catalogues without a "returned" code): it may be deleted. */
   returnedIsDraft?: boolean;
   waitingDescription?: string;
+  /**
+   * Leaving the review (accepted, returned, taken back by audit) ends the assignment: the assignee is who works on the
+   * request now, not who last reviewed it. Versions recorded before this option kept the reviewer on a returned or
+   * awaiting-payment request.
+   */
+  releasesOnLeave?: boolean;
 }
 
 /**
@@ -50,6 +60,7 @@ export function reviewQueueStates(o: ReviewQueueOptions): RequestStates {
       id: o.id,
       initial: 'waiting',
       entry: 'clearAssignee',
+      ...(o.releasesOnLeave ? { exit: 'clearAssignee' as const } : {}),
       states: {
         waiting: {
           tags: [o.tag],

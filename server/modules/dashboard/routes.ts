@@ -105,12 +105,16 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     return [...clocks.values()].filter((c) => c?.overdue).length;
   }
 
+  /**
+   * What each employee is working on: requests in a staff queue only. A request back with the applicant or awaiting
+   * payment is nobody's work (requests of earlier machine versions may still name their last reviewer there).
+   */
   async function byAssignee() {
     const rows = await app.db
       .select({ userId: requests.assigneeUserId, name: users.name, count: sql<number>`count(*)::int` })
       .from(requests)
       .innerJoin(users, eq(sql`${users.id}::text`, requests.assigneeUserId))
-      .where(and(live, inArray(requests.queue, [...OPEN_QUEUES])))
+      .where(and(live, inArray(requests.queue, [...RUNNING_QUEUES])))
       .groupBy(requests.assigneeUserId, users.name)
       .orderBy(desc(sql`count(*)`))
       .limit(20);

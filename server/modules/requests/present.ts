@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
 import { SYSTEM_ACTOR, type Actor } from '../../../machines/actor';
-import { STAFF_ONLY_FIELDS } from '../../../machines/events';
+import { STAFF_ONLY_FIELDS, STAFF_ONLY_PAYLOAD_EVENTS } from '../../../machines/events';
 import { isStaff } from '../../../machines/roles';
 import { finishedOutcome } from '../../../machines/services/outcome';
 import type { ServiceRegistry } from '../../../machines/services';
@@ -79,6 +79,10 @@ function withoutStaffOnly<T>(value: T): T {
 /** What a reader may see of a request's case: staff everything, anyone else without the staff-only notes. */
 export const forReader = <T>(reader: Actor, value: T): T => (isStaff(reader.permissions) ? value : withoutStaffOnly(value));
 
+/** What a reader may see of a history entry's payload: none of a staff-only event's (audit's saved plan) unless staff. */
+const payloadForReader = (reader: Actor, event: string, payload: Record<string, unknown>): Record<string, unknown> =>
+  STAFF_ONLY_PAYLOAD_EVENTS.includes(event) && !isStaff(reader.permissions) ? {} : forReader(reader, payload);
+
 /**
  * A request's answer; its outcome by the app's service registry (app.services), as every route reads services. The
  * reader's: an applicant's answer carries no staff-only note (the auditors' notes for the committee on the plan).
@@ -120,8 +124,8 @@ export async function presentHistory(db: Db, t: TFunction, kind: string, entries
       system: e.actor.system,
     },
     note: e.note,
-    // The plan's and the report's notes for the committee are the Halal center's (forReader).
-    payload: forReader(reader, e.payload),
+    // The plan's and the report's notes for the committee and audit's unsent plans are the Halal center's.
+    payload: payloadForReader(reader, e.event, e.payload),
     from: e.fromStatus === null ? null : { code: e.fromStatus, label: statusLabel(t, kind, e.fromStatus) },
     to: { code: e.toStatus, label: statusLabel(t, kind, e.toStatus) },
     at: e.at.toISOString(),
@@ -141,9 +145,12 @@ function userIdsIn(node: unknown, out: Set<string>, key = ''): Set<string> {
   return out;
 }
 
-/** Names of the people the request's case names, so the applicant reads "Abdullah Al-Shehri", not an id. */
-export async function presentPeople(db: Db, v: RequestView): Promise<Record<string, string>> {
-  const { data: _data, ...context } = v.context;
+/**
+ * Names of the people the request's case names, so the applicant reads "Abdullah Al-Shehri", not an id; as `reader` may
+ * read the case (an applicant is not told who audit's unsent plan names).
+ */
+export async function presentPeople(db: Db, v: RequestView, reader: Actor): Promise<Record<string, string>> {
+  const { data: _data, ...context } = forReader(reader, v.context);
   const ids = [...userIdsIn({ ...context, assigneeUserId: v.assigneeUserId }, new Set())];
   if (!ids.length) return {};
   const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids));

@@ -286,7 +286,7 @@ const requestsModule: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.record(z.string(), z.string()), ...errors },
       },
     },
-    async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!)),
+    async (request) => presentPeople(app.db, await visible(request.params.id, request.actor!), request.actor!),
   );
 
   app.get(

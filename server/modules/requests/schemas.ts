@@ -67,8 +67,13 @@ export const ZRequest = z.object({
       /** 1, or 2 once the decision committee returned the request to audit. */
       round: z.number().int().optional(),
       paymentOption: z.enum(['yearly', 'full']).nullable().optional(),
-      /** The audit plan as saved (SAVE_PLAN's plan), when there is one. */
+      /** The audit plan last sent to the applicant (SUBMIT_PLAN's plan), when there is one. */
       auditPlan: z.unknown().optional(),
+      /**
+       * Audit's saved, unsent plan (SAVE_PLAN), for Halal-center staff only; absent for anyone else and on requests of
+       * machine versions where a saved plan overwrote `auditPlan`.
+       */
+      auditPlanDraft: z.unknown().optional(),
     })
     .catchall(z.unknown()),
   createdAt: z.string(),

@@ -6721,6 +6721,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -6835,6 +6836,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -12591,6 +12593,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -12699,6 +12702,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -14557,6 +14561,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -14658,6 +14663,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;
@@ -14869,6 +14875,7 @@ export interface operations {
                         } | null;
                         context: {
                             auditPlan?: unknown;
+                            auditPlanDraft?: unknown;
                             openNonConformities?: string[];
                             /** @enum {string|null} */
                             paymentOption?: "yearly" | "full" | null;

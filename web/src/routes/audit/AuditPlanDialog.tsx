@@ -19,7 +19,8 @@ import { messageText, type FieldMessage } from '../../components/form/validation
  */
 export function AuditPlanDialog({ request, history, action, send, onClose }: EventFormProps) {
   const { t } = useTranslation('requests');
-  const previous = (request.context.auditPlan ?? null) as TAuditPlan | null;
+  // Audit goes on from its own saved draft, else from the plan last sent (requests of earlier versions hold no draft).
+  const previous = (request.context.auditPlanDraft ?? request.context.auditPlan ?? null) as TAuditPlan | null;
   // A plan the applicant returned is revised: the change needs its reason (spec: "plan changes with reason").
   const lastPlanEvent = [...history].reverse().find((h) => h.event === 'SUBMIT_PLAN' || h.event === 'RETURN_PLAN');
   const revising = previous !== null && action.type === 'SUBMIT_PLAN' && lastPlanEvent?.event === 'RETURN_PLAN';

@@ -16,7 +16,8 @@ const two = (n: number) => String(n).padStart(2, '0');
  * The audit plan as the applicant reads it before accepting or returning it (spec 02 section 4): goal, language,
  * visit dates, each activity with its time and auditors, the team, coordinators and attendees.
  */
-export function AuditPlanPanel({ plan, people, highlight, staff = false }: { plan: TAuditPlan; people: Readonly<Record<string, string>>; highlight: boolean; staff?: boolean }) {
+/** `draft`: audit's saved, unsent plan (staff only), shown apart from the plan the applicant was sent. */
+export function AuditPlanPanel({ plan, people, highlight, staff = false, draft = false }: { plan: TAuditPlan; people: Readonly<Record<string, string>>; highlight: boolean; staff?: boolean; draft?: boolean }) {
   const { t, i18n } = useTranslation('requests');
   const dateOf = (day: string) => formatDate(day, i18n.language, 'full');
   const timelineColumns = [
@@ -38,10 +39,15 @@ export function AuditPlanPanel({ plan, people, highlight, staff = false }: { pla
     ...(staff && plan.notesForCommittee ? ([[t('plan.notesForCommittee'), <span key="notes" data-testid="plan-notes-for-committee">{plan.notesForCommittee}</span>]] as [string, React.ReactNode][]) : []),
   ];
   return (
-    <Box as="section" aria-labelledby="plan-title" borderWidth={highlight ? '2px' : '1px'} borderColor={highlight ? 'brand.solid' : undefined} borderRadius="md" p="4" data-testid="plan-panel">
-      <Heading as="h2" size="lg" id="plan-title" mb="1">
-        {t('plan.title')}
+    <Box as="section" aria-labelledby={draft ? 'plan-draft-title' : 'plan-title'} borderWidth={highlight ? '2px' : '1px'} borderColor={highlight ? 'brand.solid' : undefined} borderStyle={draft ? 'dashed' : undefined} borderRadius="md" p="4" data-testid={draft ? 'plan-draft-panel' : 'plan-panel'}>
+      <Heading as="h2" size="lg" id={draft ? 'plan-draft-title' : 'plan-title'} mb="1">
+        {t(draft ? 'plan.draftTitle' : 'plan.title')}
       </Heading>
+      {draft && (
+        <Text mb="3" color="fg.muted">
+          {t('plan.draftNote')}
+        </Text>
+      )}
       {highlight && (
         <Text mb="3" color="fg.muted" data-testid="plan-read-first">
           {t('plan.readFirst')}

@@ -62,7 +62,8 @@ export function RequestPage() {
   const history = useApi(queries.history);
   const [open, setOpen] = useState<AllowedActionView | null>(null);
   const files = useRequestAttachments(request.data?.facilityId, request.data?.id);
-  const hasPlan = !!request.data?.context.auditPlan;
+  // The plan sent to the applicant, and (staff only: the server gives it no one else) audit's saved, unsent one.
+  const hasPlan = !!request.data?.context.auditPlan || !!request.data?.context.auditPlanDraft;
   const planPeople = useApi(people, { enabled: hasPlan });
 
   useEffect(() => {
@@ -149,7 +150,10 @@ export function RequestPage() {
           </Flex>
         )}
         <IssuedMarks requestId={r.id} issued={r.outcome?.kind === 'marks'} />
-        {hasPlan && (
+        {!!r.context.auditPlanDraft && (
+          <AuditPlanPanel plan={r.context.auditPlanDraft as TAuditPlan} people={planPeople.data ?? {}} highlight={false} staff={session?.isStaff === true} draft />
+        )}
+        {!!r.context.auditPlan && (
           <AuditPlanPanel
             plan={r.context.auditPlan as TAuditPlan}
             people={planPeople.data ?? {}}
