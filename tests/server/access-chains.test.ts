@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { Permissions as P } from '../../machines/permissions';
-import { createTestApp, type Client } from '../helpers/app';
+import type { Client } from '../helpers/app';
 import { completeDraft, send, uploadTo, type RequestJson } from '../helpers/requests';
-import { startSimulators } from '../helpers/simulators';
-import type { SimulatedSms } from '../../server/simulators/sms';
-import { billsOf, certificatesOf, fireDue, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { chainsWorld, type ChainsWorld } from './chains-world';
+import { billsOf, certificatesOf, fireDue, payBill, setExpiry, walk, type CertificateJson, type DemoUser } from '../services/walk';
 
 /**
  * Access that CHANGES during a lifecycle, through the HTTP API: a delegate removed after submitting, a delegate given
@@ -22,35 +21,15 @@ const NATIONAL_ID = withLuhnDigit('171000001');
 const PHONE = '0557200001';
 const PHONE_E164 = '+966557200001';
 
-let w: World;
-let smsTo: (phone: string) => Promise<SimulatedSms[]>;
-let closeSims: () => Promise<unknown>;
+let w: ChainsWorld;
 
 beforeAll(async () => {
-  const sims = await startSimulators();
-  closeSims = () => sims.app.close();
-  const t = await createTestApp({
-    LOGIN_RATE_LIMIT_PER_MINUTE: '200',
-    CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
-    FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
-    SMS_PROVIDER_URL: `${sims.url}/simulators/sms`,
-    RECAPTCHA_URL: `${sims.url}/simulators/recaptcha`,
-    PUBLIC_URL: 'http://portal.test',
-  });
-  smsTo = async (phone) => ((await (await fetch(`${sims.url}/simulators/sms/messages?to=${encodeURIComponent(phone)}`)).json()) as { items: SimulatedSms[] }).items;
-  const names: DemoUser[] = ['internal.main', 'external', 'cb.main', 'registration', 'audit', 'committee', 'teamleader', 'auditor', 'admin', 'internal.sub', 'cb.sub'];
-  const sessions = new Map<string, Client>();
-  for (const n of names) sessions.set(n, await t.login(n));
-  const ids = new Map((await t.database.db.select({ id: users.id, userName: users.userName }).from(users)).map((u) => [u.userName, u.id]));
-  w = { t, as: Object.fromEntries(sessions) as Record<DemoUser, Client>, userId: (n) => ids.get(n)! };
+  w = await chainsWorld(['internal.main', 'external', 'cb.main', 'registration', 'audit', 'committee', 'teamleader', 'auditor', 'admin', 'internal.sub', 'cb.sub']);
 }, 120_000);
-afterAll(async () => {
-  await w?.t.close();
-  await closeSims?.();
-});
+afterAll(() => w?.t.close());
 
 const personId = async () => (await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.nationalId, NATIONAL_ID)))[0].id;
-const lastOtp = async (phone: string) => (await smsTo(phone))[0]!.text.match(/\b(\d{6})\b/)![1];
+const lastOtp = async (phone: string) => (await w.smsTo(phone))[0]!.text.match(/\b(\d{6})\b/)![1];
 
 /** The main user's delegation wizard to the person, start to acknowledgment. */
 async function delegate(permissions: string[], fresh: boolean) {
@@ -141,7 +120,7 @@ describe('a delegate removed after submitting, then delegated again with less', 
 
   beforeAll(async () => {
     await delegate([], true);
-    const sms = (await smsTo(PHONE_E164)).find((m) => m.text.includes('/delegate-invitation/'))!;
+    const sms = (await w.smsTo(PHONE_E164)).find((m) => m.text.includes('/delegate-invitation/'))!;
     const token = sms.text.match(/\/delegate-invitation\/([\w-]+)/)![1];
     expect((await w.t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Delegate@2026' })).statusCode).toBe(200);
     person = await w.t.login(NATIONAL_ID, 'Delegate@2026');

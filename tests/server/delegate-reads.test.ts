@@ -3,12 +3,10 @@ import { lapseDesignations } from '../services/walk';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bills, certificates, payments, requestHistory } from '../../db/schema';
-import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { Permissions as P } from '../../machines/permissions';
-import type { SimulatedSms } from '../../server/simulators/sms';
-import { createTestApp, type Client, type TestApp } from '../helpers/app';
+import { type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send, uploadTo, type RequestJson } from '../helpers/requests';
-import { startSimulators } from '../helpers/simulators';
+import { chainsWorld, delegates } from './chains-world';
 
 /**
  * What a facility's delegate READS (workflows/read-scope.ts, README "What a delegate reads"): only the records of the
@@ -17,8 +15,6 @@ import { startSimulators } from '../helpers/simulators';
  * delegate without a service's permission finds none of its records: 404 by id (as another facility's), no row in
  * any list. The main user and a delegate with the service's permission read them all.
  */
-const INTERNAL = '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest';
-const CB_GROUP = '/api/ConformityBodyDelegation/SubmitCBDelegationRequest';
 const FACILITY = 'inf-almarai-foods';
 const CB = 'cb-global-halal';
 const EXTERNAL = 'exf-anatolia-meat';
@@ -27,56 +23,20 @@ let t: TestApp;
 let main: Client;
 let cbMain: Client;
 let sub: Client;
-let smsTo: (phone: string) => Promise<SimulatedSms[]>;
-let closeSims: () => Promise<unknown>;
+let delegate: ReturnType<typeof delegates>;
 
 beforeAll(async () => {
-  const sims = await startSimulators();
-  closeSims = () => sims.app.close();
-  t = await createTestApp({
-    LOGIN_RATE_LIMIT_PER_MINUTE: '300',
-    CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
-    FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
-    SMS_PROVIDER_URL: `${sims.url}/simulators/sms`,
-    RECAPTCHA_URL: `${sims.url}/simulators/recaptcha`,
-    PUBLIC_URL: 'http://portal.test',
-  });
-  smsTo = async (phone) => ((await (await fetch(`${sims.url}/simulators/sms/messages?to=${encodeURIComponent(phone)}`)).json()) as { items: SimulatedSms[] }).items;
-  main = await t.login('internal.main');
-  cbMain = await t.login('cb.main');
-  sub = await t.login('internal.sub');
+  const w = await chainsWorld(['internal.main', 'cb.main', 'internal.sub']);
+  t = w.t;
+  main = w.as['internal.main'];
+  cbMain = w.as['cb.main'];
+  sub = w.as['internal.sub'];
+  delegate = delegates(w, (n) => ({ idPrefix: '17400', phonePrefix: '05574', firstName: 'Rana', lastName: `Reader${n}`, birthDate: '1990-05-06', email: `rana${n}@example.com` }));
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await closeSims?.();
-});
+afterAll(() => t?.close());
 
-let personSeq = 0;
 /** A new person delegated by `by` in `facility` with `permissions` (wizard: start, OTP, acknowledgment), signed in. */
-async function newDelegate(by: Client, facility: string, permissions: string[]): Promise<Client> {
-  personSeq += 1;
-  const nationalId = withLuhnDigit(`17400${String(personSeq).padStart(4, '0')}`);
-  const local = `05574${String(personSeq).padStart(5, '0')}`;
-  const e164 = `+966${local.slice(1)}`;
-  const path = facility === CB ? CB_GROUP : INTERNAL;
-  const started = await by.post(path, {
-    step: 'start',
-    facilityPublicId: facility,
-    delegate: { nationalId, firstName: 'Rana', lastName: `Reader${personSeq}`, birthDate: '1990-05-06', preferredLanguage: 'en', phone: local, email: `rana${personSeq}@example.com` },
-    delegationType: 1,
-    permissions,
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const id = started.json().id as string;
-  const code = (await smsTo(e164))[0]!.text.match(/\b(\d{6})\b/)![1];
-  expect((await by.post(path, { step: 'verifyOtp', delegationId: id, code })).statusCode).toBe(200);
-  const done = await by.post(path, { step: 'acknowledge', delegationId: id, acknowledged: true });
-  expect(done.json().status, done.body).toBe('active');
-  const sms = (await smsTo(e164)).find((m) => m.text.includes('/delegate-invitation/'))!;
-  const token = sms.text.match(/\/delegate-invitation\/([\w-]+)/)![1];
-  expect((await t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Delegate@2026' })).statusCode).toBe(200);
-  return t.login(nationalId, 'Delegate@2026');
-}
+const newDelegate = async (by: Client, facility: string, permissions: string[]) => (await delegate(by, facility, permissions, facility === CB ? 'cb' : 'internal')).person;
 
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000);
 async function insertCertificate(o: { facility: string; kind: string; number: string; cb?: string; requestId?: string }): Promise<string> {

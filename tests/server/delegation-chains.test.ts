@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachments, bills, certificates, payments, requestHistory, users } from '../../db/schema';
+import { attachments, bills, certificates, payments, requestHistory } from '../../db/schema';
 import { withLuhnDigit } from '../../machines/forms/facilities/formats';
 import { Permissions as P } from '../../machines/permissions';
-import { PAYMENT_PORTAL_SIMULATOR_PATH } from '../../server/adapters/payment-portal';
-import type { SimulatedSms } from '../../server/simulators/sms';
-import { createTestApp, type Client } from '../helpers/app';
+import { type Client } from '../helpers/app';
 import { multipartBody, pdf } from '../helpers/multipart';
 import { completeDraft, send, uploadTo } from '../helpers/requests';
 import { NON_CONFORMITY } from '../machines/samples';
-import { startSimulators } from '../helpers/simulators';
-import { billsOf, walk, type DemoUser, type World, lapseDesignations } from '../services/walk';
+import { chainsWorld, delegates, type ChainsWorld } from './chains-world';
+import { billsOf, lapseDesignations, walk } from '../services/walk';
 
 /**
  * Second-order lifecycles of a delegation (spec 01 section 6, spec 02 sections 4, 6 and 8): what a delegate may do
@@ -19,69 +17,23 @@ import { billsOf, walk, type DemoUser, type World, lapseDesignations } from '../
  * "expired or suspended" rule reads when a facility holds several. Each refusal is checked to change nothing.
  */
 const INTERNAL = '/api/InternalFacilityDelegation/SubmitFacilityDelegationRequest';
-const CB_GROUP = '/api/ConformityBodyDelegation/SubmitCBDelegationRequest';
 const CB = 'cb-global-halal';
 const FACILITY = 'inf-almarai-foods';
 
-let w: World;
-let smsTo: (phone: string) => Promise<SimulatedSms[]>;
-let closeSims: () => Promise<unknown>;
-let recaptcha: () => Promise<string>;
+let w: ChainsWorld;
+let delegate: ReturnType<typeof delegates>;
 
 beforeAll(async () => {
-  const sims = await startSimulators();
-  closeSims = () => sims.app.close();
-  const t = await createTestApp({
-    LOGIN_RATE_LIMIT_PER_MINUTE: '300',
-    CR_REGISTRY_URL: `${sims.url}/simulators/cr`,
-    FOOD_AUTHORITY_URL: `${sims.url}/simulators/foodAuthority`,
-    SMS_PROVIDER_URL: `${sims.url}/simulators/sms`,
-    RECAPTCHA_URL: `${sims.url}/simulators/recaptcha`,
-    PAYMENT_PORTAL_URL: `${sims.url}${PAYMENT_PORTAL_SIMULATOR_PATH}`,
-    PUBLIC_URL: 'http://portal.test',
-  });
-  smsTo = async (phone) => ((await (await fetch(`${sims.url}/simulators/sms/messages?to=${encodeURIComponent(phone)}`)).json()) as { items: SimulatedSms[] }).items;
-  recaptcha = async () => ((await (await fetch(`${sims.url}/simulators/recaptcha/token`)).json()) as { token: string }).token;
-  const names: DemoUser[] = ['internal.main', 'external', 'cb.main', 'registration', 'audit', 'committee', 'teamleader', 'auditor', 'admin'];
-  const sessions = new Map<string, Client>();
-  for (const n of names) sessions.set(n, await t.login(n));
-  const ids = new Map((await t.database.db.select({ id: users.id, userName: users.userName }).from(users)).map((u) => [u.userName, u.id]));
-  w = { t, as: Object.fromEntries(sessions) as Record<DemoUser, Client>, userId: (n) => ids.get(n)! };
+  w = await chainsWorld(['internal.main', 'external', 'cb.main', 'registration', 'audit', 'committee', 'teamleader', 'auditor', 'admin']);
+  delegate = delegates(w, (n) => ({ idPrefix: '17300', phonePrefix: '05573', firstName: 'Huda', lastName: `Delegate${n}`, birthDate: '1991-03-04', email: `huda${n}@example.com` }));
 }, 120_000);
-afterAll(async () => {
-  await w?.t.close();
-  await closeSims?.();
-});
+afterAll(() => w?.t.close());
 
-let personSeq = 0;
 /**
  * A new person delegated by `by` in `facility` with `permissions`, through the wizard (start, OTP, acknowledgment),
  * who then sets a password and signs in. Returns their session.
  */
-async function newDelegate(by: Client, facility: string, permissions: string[]): Promise<{ person: Client; nationalId: string }> {
-  personSeq += 1;
-  const nationalId = withLuhnDigit(`17300${String(personSeq).padStart(4, '0')}`);
-  const local = `05573${String(personSeq).padStart(5, '0')}`;
-  const e164 = `+966${local.slice(1)}`;
-  const path = facility === CB ? CB_GROUP : INTERNAL;
-  const started = await by.post(path, {
-    step: 'start',
-    facilityPublicId: facility,
-    delegate: { nationalId, firstName: 'Huda', lastName: `Delegate${personSeq}`, birthDate: '1991-03-04', preferredLanguage: 'en', phone: local, email: `huda${personSeq}@example.com` },
-    delegationType: 1,
-    permissions,
-  });
-  expect(started.statusCode, started.body).toBe(200);
-  const id = started.json().id as string;
-  const code = (await smsTo(e164))[0]!.text.match(/\b(\d{6})\b/)![1];
-  expect((await by.post(path, { step: 'verifyOtp', delegationId: id, code })).statusCode).toBe(200);
-  const done = await by.post(path, { step: 'acknowledge', delegationId: id, acknowledged: true });
-  expect(done.json().status, done.body).toBe('active');
-  const sms = (await smsTo(e164)).find((m) => m.text.includes('/delegate-invitation/'))!;
-  const token = sms.text.match(/\/delegate-invitation\/([\w-]+)/)![1];
-  expect((await w.t.anonymous.post(`/api/delegate-invitations/${token}`, { password: 'Delegate@2026' })).statusCode).toBe(200);
-  return { person: await w.t.login(nationalId, 'Delegate@2026'), nationalId };
-}
+const newDelegate = (by: Client, facility: string, permissions: string[]) => delegate(by, facility, permissions, facility === CB ? 'cb' : 'internal');
 
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000);
 const insertCertificate = (facilityPublicId: string, kind: string, number: string, o: { issuedDaysAgo: number; expiresInDays: number; status: number }) =>
@@ -115,7 +67,7 @@ describe('the newest certificate: one rule for the delegation check and the expi
   let owner: Client;
   beforeAll(async () => {
     const applicant = await w.t.login('new.applicant');
-    const created = await applicant.post('/api/Facility/CreateInternal', { crEntityNumber: '1010900321', recaptchaToken: await recaptcha(), fullTimeEmployeeCount: 5 });
+    const created = await applicant.post('/api/Facility/CreateInternal', { crEntityNumber: '1010900321', recaptchaToken: await w.recaptcha(), fullTimeEmployeeCount: 5 });
     expect(created.statusCode, created.body).toBe(200);
     facility = created.json().publicId;
     owner = applicant;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Field, Flex, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@tanstack/react-router';
 import { Permissions } from '../../../../machines/permissions';
@@ -8,6 +8,7 @@ import { ApiError } from '../../api/errors';
 import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { Isolated, Ltr, ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { showProblem } from '../../components/problem-handler';
 import { notify } from '../../components/toaster';
@@ -37,7 +38,6 @@ export function PaymentsAttentionPage() {
   const session = useSession();
   const mayAsk = can(session, [Permissions.payments.grantDiscount]);
   const { values, page, set } = useUrlFilters(FILTERS);
-  const [text, setText] = useState(values.any);
   const [asking, setAsking] = useState<string | null>(null);
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
@@ -172,26 +172,7 @@ export function PaymentsAttentionPage() {
       />
       <Stack gap="4">
         <Flex gap="3" wrap="wrap" align="end">
-          <Box
-            as="form"
-            role="search"
-            flex="1"
-            minW="56"
-            onSubmit={(e: React.FormEvent) => {
-              e.preventDefault();
-              set({ any: text.trim() });
-            }}
-          >
-            <Field.Root>
-              <Field.Label>{t('payments:attention.searchLabel')}</Field.Label>
-              <Flex gap="2" w="full">
-                <Input value={text} onChange={(e) => setText(e.target.value)} data-testid="filter-any" />
-                <Button type="submit" colorPalette="brand" data-testid="filter-submit">
-                  {t('payments:attention.search')}
-                </Button>
-              </Flex>
-            </Field.Root>
-          </Box>
+          <ListSearch filters={{ values, set }} param="any" label={t('payments:attention.searchLabel')} testId="filter-any" flex="1" minW="56" />
           <Field.Root minW="48" w="auto">
             <Field.Label>{t('payments:attention.reason')}</Field.Label>
             <NativeSelect.Root>

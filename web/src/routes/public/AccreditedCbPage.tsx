@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { Badge, Field, Link as ChakraLink, Input, NativeSelect, SimpleGrid, Stack, Text, Wrap } from '@chakra-ui/react';
+import { Badge, Field, Link as ChakraLink, NativeSelect, Stack, Text, Wrap } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { CertificateStatusBadge } from '../../components/public/CertificateStatusBadge';
 import { PublicPage } from '../../components/public/PublicPage';
 import { useHijriFormatter, useLocalized } from '../../components/public/localized';
@@ -19,7 +20,7 @@ export function AccreditedCbPage() {
   const { t, i18n } = useTranslation('public');
   const l = useLocalized();
   const hijri = useHijriFormatter();
-  const ids = { name: useId(), country: useId(), category: useId(), status: useId() };
+  const ids = { country: useId(), category: useId(), status: useId() };
   const [name, setName] = useState('');
   const [debouncedName, setDebouncedName] = useState('');
   const [country, setCountry] = useState('');
@@ -99,12 +100,17 @@ export function AccreditedCbPage() {
   return (
     <PublicPage pageKey="accredited-cb" fallbackTitle={t('nav.accreditedCb')}>
       <Stack gap="4">
-        <SimpleGrid columns={{ base: 1, md: 2, lg: 4 }} gap="4" role="search" aria-label={t('nav.accreditedCb')}>
-          <Field.Root>
-            <Field.Label htmlFor={ids.name}>{t('cb.name')}</Field.Label>
-            <Input id={ids.name} type="search" value={name} onChange={(e) => setName(e.target.value)} placeholder={t('cb.namePlaceholder')} maxLength={100} bg="bg" data-testid="cb-name" />
-          </Field.Root>
-          <Field.Root>
+        <ListSearch
+          value={name}
+          onValueChange={setName}
+          name={t('nav.accreditedCb')}
+          label={t('cb.name')}
+          placeholder={t('cb.namePlaceholder')}
+          testId="cb-name"
+          inputProps={{ type: 'search', maxLength: 100, bg: 'bg' }}
+          gap="4"
+        >
+          <Field.Root flex="1" minW="44">
             <Field.Label htmlFor={ids.country}>{t('cb.country')}</Field.Label>
             <NativeSelect.Root bg="bg">
               <NativeSelect.Field id={ids.country} value={country} onChange={(e) => setCountry(e.target.value)} data-testid="cb-country">
@@ -118,7 +124,7 @@ export function AccreditedCbPage() {
               <NativeSelect.Indicator />
             </NativeSelect.Root>
           </Field.Root>
-          <Field.Root>
+          <Field.Root flex="1" minW="44">
             <Field.Label htmlFor={ids.category}>{t('cb.category')}</Field.Label>
             <NativeSelect.Root bg="bg">
               <NativeSelect.Field id={ids.category} value={category} onChange={(e) => setCategory(e.target.value)} data-testid="cb-category">
@@ -132,7 +138,7 @@ export function AccreditedCbPage() {
               <NativeSelect.Indicator />
             </NativeSelect.Root>
           </Field.Root>
-          <Field.Root>
+          <Field.Root flex="1" minW="44">
             <Field.Label htmlFor={ids.status}>{t('cb.status')}</Field.Label>
             <NativeSelect.Root bg="bg">
               <NativeSelect.Field id={ids.status} value={status} onChange={(e) => setStatus(e.target.value)} data-testid="cb-status">
@@ -146,7 +152,7 @@ export function AccreditedCbPage() {
               <NativeSelect.Indicator />
             </NativeSelect.Root>
           </Field.Root>
-        </SimpleGrid>
+        </ListSearch>
         <Text fontWeight="semibold" aria-live="polite" data-testid="cb-count" data-count={data?.totalCount ?? ''}>
           {data ? t('cb.count', { count: data.totalCount }) : '\u00a0'}
         </Text>

@@ -1,8 +1,9 @@
 import { useEffect, useId, useState } from 'react';
-import { Badge, Box, Checkbox, Field, Flex, Input, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Checkbox, Field, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { DataTable, usePaging, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { HsTree } from '../../components/public/HsTree';
 import { PublicPage } from '../../components/public/PublicPage';
 
@@ -22,7 +23,6 @@ function useDebounced<T>(value: T, ms: number): T {
 /** HS codes (spec 02: list with search and a count of matches), as a searchable list and as a tree. */
 export function HsCodePage() {
   const { t, i18n } = useTranslation('public');
-  const searchId = useId();
   const levelId = useId();
   const [view, setView] = useState('list');
   const [q, setQ] = useState('');
@@ -88,20 +88,17 @@ export function HsCodePage() {
         </Tabs.List>
         <Tabs.Content value="list">
           <Stack gap="4">
-            <Flex gap="4" direction={{ base: 'column', md: 'row' }} align={{ md: 'flex-end' }} role="search">
-              <Field.Root flex="2">
-                <Field.Label htmlFor={searchId}>{t('hs.searchLabel')}</Field.Label>
-                <Input
-                  id={searchId}
-                  type="search"
-                  value={q}
-                  maxLength={100}
-                  onChange={(e) => setQ(e.target.value)}
-                  placeholder={t('hs.searchPlaceholder')}
-                  bg="bg"
-                  data-testid="hs-search"
-                />
-              </Field.Root>
+            <ListSearch
+              value={q}
+              onValueChange={setQ}
+              label={t('hs.searchLabel')}
+              placeholder={t('hs.searchPlaceholder')}
+              testId="hs-search"
+              inputProps={{ type: 'search', maxLength: 100, bg: 'bg' }}
+              gap="4"
+              direction={{ base: 'column', md: 'row' }}
+              align={{ base: 'stretch', md: 'flex-end' }}
+            >
               <Field.Root flex="1">
                 <Field.Label htmlFor={levelId}>{t('hs.level')}</Field.Label>
                 <NativeSelect.Root bg="bg">
@@ -119,7 +116,7 @@ export function HsCodePage() {
                 <Checkbox.Control />
                 <Checkbox.Label>{t('hs.halalOnly')}</Checkbox.Label>
               </Checkbox.Root>
-            </Flex>
+            </ListSearch>
             {/* One line tall before the count arrives, so the table below does not move when it does. */}
             <Box aria-live="polite" aria-atomic="true" minH="6">
               {data && (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Field, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { CERTIFICATE_STATUS_FILTERS, MARK_STATUS_FILTERS } from '../../../../machines/forms/records';
 import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
@@ -14,7 +15,9 @@ import { listSeparator } from '../../i18n';
 import { formatDate } from '../../lib/dates';
 
 const FILTERS = ['number', 'product', 'brand', 'status'] as const;
-type Filter = (typeof FILTERS)[number];
+/** The fields besides the number box (ListSearch keeps that one's draft). */
+type Draft = Record<'product' | 'brand' | 'status', string>;
+const NO_DRAFT: Draft = { product: '', brand: '', status: '' };
 const PAGE_SIZE = 10;
 
 type CertificateSummaryJson = ApiResponse<'/api/certificates'>['items'][number];
@@ -36,7 +39,7 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
   const { t, i18n } = useTranslation(['records', 'payments', 'shell']);
   const session = useSession();
   const { values, page, set } = useUrlFilters(FILTERS);
-  const [draft, setDraft] = useState<Record<Filter, string>>(values);
+  const [draft, setDraft] = useState<Draft>({ product: values.product, brand: values.brand, status: values.status });
   const ar = i18n.language === 'ar';
   const texts = marks ? 'records:marks' : 'records:certificates';
   const query = {
@@ -93,10 +96,6 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
     },
   ];
   const columns = all.filter((c) => !(marks && c.key === 'products'));
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    set(Object.fromEntries(FILTERS.map((k) => [k, draft[k].trim()])) as Record<Filter, string>);
-  };
   return (
     <PageContainer>
       <PageHeader
@@ -105,42 +104,35 @@ export function CertificatesPage({ marks = false }: { marks?: boolean }) {
         breadcrumbs={[{ label: t('shell:menu.home'), to: '/home' }, { label: t(`${texts}.title`) }]}
       />
       <Stack gap="4">
-        <Box as="form" role="search" onSubmit={submit} aria-label={t('records:certificates.search')}>
-          <Flex gap="3" wrap="wrap" align="end">
-            {(marks ? (['number', 'product'] as const) : (['number', 'product', 'brand'] as const)).map((k) => (
-              <Field.Root key={k} flex="1" minW="44">
-                <Field.Label>{t(marks && k === 'number' ? 'records:marks.number' : `records:certificates.${k}`)}</Field.Label>
-                <Input value={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.value })} data-testid={`filter-${k}`} />
-              </Field.Root>
-            ))}
-            <Field.Root minW="40" w="auto">
-              <Field.Label>{t('records:certificates.status')}</Field.Label>
-              <NativeSelect.Root>
-                <NativeSelect.Field value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })} data-testid="filter-status">
-                  <option value="">{t('records:certificates.anyStatus')}</option>
-                  {(marks ? MARK_STATUS_FILTERS : CERTIFICATE_STATUS_FILTERS).map((s) => (
-                    <option key={s} value={s}>
-                      {t(`payments:certificate.status.${s}`)}
-                    </option>
-                  ))}
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
+        <ListSearch
+          filters={{ values, set }}
+          param="number"
+          also={() => ({ product: draft.product.trim(), brand: draft.brand.trim(), status: draft.status })}
+          onClear={() => setDraft(NO_DRAFT)}
+          label={t(marks ? 'records:marks.number' : 'records:certificates.number')}
+          testId="filter-number"
+        >
+          {(marks ? (['product'] as const) : (['product', 'brand'] as const)).map((k) => (
+            <Field.Root key={k} flex="1" minW="44">
+              <Field.Label>{t(`records:certificates.${k}`)}</Field.Label>
+              <Input value={draft[k]} onChange={(e) => setDraft({ ...draft, [k]: e.target.value })} data-testid={`filter-${k}`} />
             </Field.Root>
-            <Button type="submit" colorPalette="brand" data-testid="filter-submit">
-              {t('records:certificates.search')}
-            </Button>
-            <Button
-              variant="outline"
-              onClick={() => {
-                setDraft({ number: '', product: '', brand: '', status: '' });
-                set({ number: '', product: '', brand: '', status: '' });
-              }}
-            >
-              {t('records:certificates.clear')}
-            </Button>
-          </Flex>
-        </Box>
+          ))}
+          <Field.Root minW="40" w="auto">
+            <Field.Label>{t('records:certificates.status')}</Field.Label>
+            <NativeSelect.Root>
+              <NativeSelect.Field value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })} data-testid="filter-status">
+                <option value="">{t('records:certificates.anyStatus')}</option>
+                {(marks ? MARK_STATUS_FILTERS : CERTIFICATE_STATUS_FILTERS).map((s) => (
+                  <option key={s} value={s}>
+                    {t(`payments:certificate.status.${s}`)}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </Field.Root>
+        </ListSearch>
         <DataTable
           caption={t(`${texts}.title`)}
           columns={columns}

@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Badge, Box, Button, Field, Flex, Input, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Field, Flex, Link as ChakraLink, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse, type GetInit } from '../../api/query';
 import { Isolated, Ltr, ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
@@ -27,7 +27,6 @@ export function InvoicesPage() {
   const { t, i18n } = useTranslation(['records', 'shell']);
   const session = useSession();
   const { values, page, set } = useUrlFilters(FILTERS);
-  const [text, setText] = useState(values.any);
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/bills', { params: { query: query as BillsQuery } }));
@@ -104,26 +103,7 @@ export function InvoicesPage() {
       />
       <Stack gap="4">
         <Flex gap="3" wrap="wrap" align="end">
-          <Box
-            as="form"
-            role="search"
-            flex="1"
-            minW="56"
-            onSubmit={(e: React.FormEvent) => {
-              e.preventDefault();
-              set({ any: text.trim() });
-            }}
-          >
-            <Field.Root>
-              <Field.Label>{t('records:invoices.searchLabel')}</Field.Label>
-              <Flex gap="2" w="full">
-                <Input value={text} onChange={(e) => setText(e.target.value)} data-testid="filter-any" />
-                <Button type="submit" colorPalette="brand" data-testid="filter-submit">
-                  {t('records:invoices.search')}
-                </Button>
-              </Flex>
-            </Field.Root>
-          </Box>
+          <ListSearch filters={{ values, set }} param="any" label={t('records:invoices.searchLabel')} testId="filter-any" flex="1" minW="56" />
           {select('issued', [['', 'issuedAny'], ['true', 'issuedYes'], ['false', 'issuedNo']])}
           {select('bulk', [['', 'bulkAny'], ['false', 'bulkNo'], ['true', 'bulkYes']])}
         </Flex>

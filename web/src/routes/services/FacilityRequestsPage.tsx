@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Badge, Box, Button, Flex, Group, Input, Link as ChakraLink, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { Badge, Box, Button, Flex, Group, Link as ChakraLink, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { servicePath, servicesFor } from '../../../../machines/services';
 import { Ltr } from '../../components/Bidi';
 import { DataTable, type Column } from '../../components/DataTable';
+import { ListSearch } from '../../components/ListSearch';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { facilityProfilePath } from '../../session/selected-facility';
 import { OpenRenewalLink } from '../certificates/OpenRenewalLink';
@@ -95,8 +96,6 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
   // The tab and the search live in the URL, so reloading, sharing or coming back keeps the same list.
   const { values, page, set } = useUrlFilters(REQUEST_FILTERS);
   const tab: StatusTab = (STATUS_TABS as readonly string[]).includes(values.state) ? (values.state as StatusTab) : 'any';
-  const [text, setText] = useState(values.q);
-  useEffect(() => setText(values.q), [values.q]);
   const pageSize = 10;
   const list = useApi(
     apiQuery('/api/queues/{queue}', {
@@ -132,20 +131,17 @@ function RequestsView({ facilityId, facilityType }: { facilityId: string; facili
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        <Box as="form" role="search" flex="1" minW="56" onSubmit={(e: React.FormEvent) => { e.preventDefault(); set({ q: text.trim() }); }}>
-          <Flex gap="2">
-            <Input
-              aria-label={t('requests:list.search')}
-              placeholder={t('requests:list.searchPlaceholder')}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              data-testid="requests-search"
-            />
-            <Button type="submit" variant="outline">
-              {t('requests:list.search')}
-            </Button>
-          </Flex>
-        </Box>
+        <ListSearch
+          filters={{ values, set }}
+          param="q"
+          label={t('requests:list.search')}
+          hideLabel
+          placeholder={t('requests:list.searchPlaceholder')}
+          testId="requests-search"
+          flex="1"
+          minW="56"
+          gap="2"
+        />
       </Flex>
       <RequestsTable rows={list.data?.items ?? []} total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped} page={page} pageSize={pageSize} loading={list.isLoading} onPageChange={(p) => set({ page: p })} />
     </Stack>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Button, Flex, Input, NativeSelect, Stack, Tabs } from '@chakra-ui/react';
+import { NativeSelect, Stack, Tabs } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi } from '../../api/query';
+import { ListSearch } from '../../components/ListSearch';
 import { PageContainer, PageHeader } from '../../components/PageHeader';
 import type { RoleName } from '../../../../machines/roles';
 import { useSession } from '../../session';
@@ -38,8 +39,6 @@ export function StaffHomePage() {
   const tab = oneOf(TABS, values.tab, 'waiting');
   const searchBy = oneOf(SEARCH_BY, values.by, 'any');
   const [by, setBy] = useState<SearchBy>(searchBy);
-  const [text, setText] = useState(values.q);
-  useEffect(() => setText(values.q), [values.q]);
   useEffect(() => setBy(searchBy), [searchBy]);
   const pageSize = 10;
   const list = useApi(
@@ -69,22 +68,30 @@ export function StaffHomePage() {
             ))}
           </Tabs.List>
         </Tabs.Root>
-        <Flex as="form" gap="2" wrap="wrap" role="search" onSubmit={(e) => { e.preventDefault(); set({ by: by === 'any' ? '' : by, q: text.trim() }); }}>
-          <NativeSelect.Root width="auto">
-            <NativeSelect.Field name="searchBy" aria-label={t('requests:staff.searchBy')} value={by} onChange={(e) => setBy(e.target.value as SearchBy)}>
-              {SEARCH_BY.map((s) => (
-                <option key={s} value={s}>
-                  {t(`requests:staff.search.${s}`)}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-          <Input name="search" maxW="sm" value={text} onChange={(e) => setText(e.target.value)} aria-label={t('requests:staff.searchText')} placeholder={t('requests:staff.searchText')} />
-          <Button type="submit" colorPalette="brand" data-testid="search-submit">
-            {t('requests:staff.searchButton')}
-          </Button>
-        </Flex>
+        <ListSearch
+          filters={{ values, set }}
+          param="q"
+          also={() => ({ by: by === 'any' ? '' : by })}
+          label={t('requests:staff.searchText')}
+          hideLabel
+          placeholder={t('requests:staff.searchText')}
+          testId="staff-search"
+          inputProps={{ name: 'search' }}
+          submitTestId="search-submit"
+          gap="2"
+          before={
+            <NativeSelect.Root width="auto">
+              <NativeSelect.Field name="searchBy" aria-label={t('requests:staff.searchBy')} value={by} onChange={(e) => setBy(e.target.value as SearchBy)}>
+                {SEARCH_BY.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`requests:staff.search.${s}`)}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          }
+        />
         <RequestsTable
           rows={list.data?.items ?? []}
           total={list.data?.totalCount ?? 0} totalCapped={list.data?.totalCapped}
