@@ -1,21 +1,26 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificates } from '../../db/schema';
 import { riyadhDate } from '../../machines/working-days';
+import { tFor } from '../../server/i18n';
 import { readPdf } from '../helpers/pdf';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData, renewalSection } from '../services/fixtures';
-import { certificatesOf, createWorld, setExpiry, walk, type CertificateJson, type World } from '../services/walk';
+import { certificatesOf, committeeSends, createWorld, setExpiry, walk, type CertificateJson, type World } from '../services/walk';
 
 /*
  * The dates a renewed certificate carries, as its holder downloads it (the PDF), opens it (the certificate page's API)
- * and anyone looks it up (the public verification), renewed before its expiry and after it (README, choices).
+ * and anyone looks it up (the public verification), renewed before its expiry and after it (README, choices); and the
+ * refusal of a service whose certificate is not valid, saying why in Arabic and English.
  */
 const FACTORY = 'exf-anatolia-meat';
+const LANGS = ['ar', 'en'] as const;
 const DAY = 86_400_000;
 
 let w: World;
 let cert: CertificateJson;
+/** The request that issued the certificate (its set A changes stay with it). */
+let issuing: RequestJson;
 const validityMonths = () => (externalCertificateData().paymentWay as { validityYears: number }).validityYears * 12;
 
 beforeAll(async () => {
@@ -23,6 +28,7 @@ beforeAll(async () => {
   const draft = await completeDraft(w.as.external, 'externalCertificate', FACTORY);
   const { request, steps } = await walk(w, draft.id, { applicant: 'external', until: 105 });
   expect(request.status.code, JSON.stringify(steps)).toBe(105);
+  issuing = request;
   [cert] = await certificatesOf(w, w.as.external, draft.id);
 }, 240_000);
 afterAll(() => w?.t.close());
@@ -93,4 +99,56 @@ describe('the dates of a renewed certificate', () => {
     expect(text).toContain(printed(expiry));
     for (const gone of ['Valid from', printed(riyadhDate(issued.getTime())), printed(riyadhDate(expires.getTime()))]) expect(text).not.toContain(gone);
   }, 180_000);
+});
+
+/** The refusal of `code` in `lang`, as the server words it. */
+const said = (lang: 'ar' | 'en', code: string, params: Record<string, unknown> = {}) => tFor(lang)(`errors:${code}`, params);
+/** Starting an added-products request on the certificate, in `lang`. */
+const startAdding = (lang: 'ar' | 'en') => w.as.external.post(`/api/requests?lang=${lang}`, { kind: 'externalAddProducts', facilityId: FACTORY, certificateId: cert.id });
+
+describe('a service refused on a certificate that is not valid says why, in both languages', () => {
+  it('suspended: the certificate’s number, at the start and at the change asked on the issued request', async () => {
+    await committeeSends(w, cert.id, 'SUSPEND', 'Inspection found a non-conformity');
+    try {
+      for (const lang of LANGS) {
+        const refused = await startAdding(lang);
+        expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValidSuspended', said(lang, 'CertificateNotValidSuspended', { number: cert.number })]);
+        expect(refused.json().error.message).toContain(cert.number);
+        const version = ((await w.as.external.get(`/api/requests/${issuing.id}`)).json() as RequestJson).version;
+        const change = await send(w.as.external, issuing.id, 'ADD_CATEGORIES', version, { categories: ['C0'] }, lang);
+        expect([change.statusCode, change.json().error?.message]).toEqual([400, said(lang, 'CertificateNotValidSuspended', { number: cert.number })]);
+      }
+      expect(said('en', 'CertificateNotValidSuspended', { number: cert.number })).toBe(`Certificate ${cert.number} is suspended: services that rest on it are blocked until the suspension is lifted.`);
+      expect(said('ar', 'CertificateNotValidSuspended', { number: cert.number })).toBe(`الشهادة رقم ${cert.number} موقوفة، والخدمات التي تقوم عليها متوقفة حتى يُرفع الإيقاف عنها.`);
+    } finally {
+      await committeeSends(w, cert.id, 'REINSTATE', 'Corrective actions accepted');
+    }
+  }, 120_000);
+
+  it('expired: its number and the day it expired, at the start and at the submission of a draft started while it was valid', async () => {
+    const draft = await completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: cert.id });
+    const expires = await setExpiry(w, cert.id, -2);
+    const day = riyadhDate(expires.getTime());
+    for (const lang of LANGS) {
+      const refused = await startAdding(lang);
+      expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValidExpired', said(lang, 'CertificateNotValidExpired', { number: cert.number, date: day })]);
+      const submitted = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+      expect([submitted.statusCode, submitted.json().error.code, submitted.json().error.message]).toEqual([400, 'CertificateNotValidExpired', said(lang, 'CertificateNotValidExpired', { number: cert.number, date: day })]);
+    }
+    expect(said('en', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`Certificate ${cert.number} expired on ${day}: renew it before using this service.`);
+    expect(said('ar', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`انتهت صلاحية الشهادة رقم ${cert.number} في ${day}، يرجى تجديدها قبل استخدام هذه الخدمة.`);
+    expect(((await w.as.external.get(`/api/requests/${draft.id}`)).json() as RequestJson).version).toBe(draft.version);
+    await setExpiry(w, cert.id, 300);
+  }, 120_000);
+
+  it('no certificate: a draft whose certificate is gone from the records, the facility holding no other, is told so (no empty number)', async () => {
+    const draft = await completeDraft(w.as.external, 'externalAddProducts', FACTORY, { certificateId: cert.id });
+    await w.t.database.db.delete(certificates).where(and(eq(certificates.facilityPublicId, FACTORY), eq(certificates.kind, 'externalHalal')));
+    for (const lang of LANGS) {
+      const submitted = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
+      expect([submitted.statusCode, submitted.json().error.code, submitted.json().error.message]).toEqual([400, 'CertificateNotValidMissing', said(lang, 'CertificateNotValidMissing')]);
+    }
+    expect(said('en', 'CertificateNotValidMissing')).toBe('The facility holds no certificate this service rests on yet: it can be requested once the certificate is issued.');
+    expect(said('ar', 'CertificateNotValidMissing')).toBe('لا تملك المنشأة بعدُ الشهادة التي تقوم عليها هذه الخدمة، ويمكن طلبها بعد إصدار الشهادة.');
+  }, 120_000);
 });
