@@ -508,7 +508,7 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
 
   /**
    * A renewal extends the existing certificate (spec 02 section 4: "must be renewed"): the new validity runs on from its
-   * expiry (from today when it has expired), its products become the renewal's and its categories gain the renewal's
+   * expiry (from today when it has expired, and then it is valid from today), its products become the renewal's and its categories gain the renewal's
    * (categories added earlier are never removed); its lifecycle hears RENEW with the new date and instalments.
    * The renewal was offered the certificate's products as they stood when it started, added ones included, so the
    * certificate then lists exactly those it kept, plus any added while it was under way (productsAddedSince).
@@ -524,11 +524,17 @@ export const EFFECT_HANDLERS: Record<string, Handler> = {
     const projection = projectionOf(ctx, deps);
     const months =
       typeof params.validityMonths === 'number' ? params.validityMonths : projection.validityYears ? projection.validityYears * 12 : CERTIFICATE_VALIDITY_MONTHS[certificateKind];
-    const from = cert.expiresAt > ctx.now ? cert.expiresAt : ctx.now;
+    // Renewed before its expiry, the validity runs on without a break: valid from the same day, to the old expiry plus
+    // the validity. Renewed after it (a gap), it is valid again only from the renewal: the days it was expired are not
+    // covered. Issued today either way: the certificate the holder downloads now is the renewed one (README, choices).
+    const lapsed = expiredOn(cert, ctx.now);
+    const from = lapsed ? ctx.now : cert.expiresAt;
     const expiresAt = addMonths(from, months);
     await tx
       .update(certificates)
       .set({
+        issuedAt: ctx.now,
+        ...(lapsed ? { validFrom: ctx.now } : {}),
         expiresAt,
         products: projection.products.length ? [...projection.products, ...(await productsAddedSince(tx, cert, ctx, deps, projection))] : cert.products,
         categories: [...new Set([...cert.categories, ...projection.categories])],

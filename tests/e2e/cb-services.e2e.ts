@@ -356,8 +356,9 @@ describe('conformity-body services end to end', () => {
     await cb.goto(`/facility-requests/${CB}?tab=certificates`);
     await waitForIdle(cb);
     await testId(cb.locator('tr', { hasText: SEEDED.expired[lang] }), 'start-cbAddCategories').first().click();
-    const notValid = { ar: arErrors.CertificateNotValid, en: enErrors.CertificateNotValid };
-    await cb.getByText(notValid[lang]).waitFor();
+    // Said with the certificate's number and the day it expired: the text up to that day.
+    const notValid = { ar: arErrors.CertificateNotValidExpired, en: enErrors.CertificateNotValidExpired }[lang].replace('{{number}}', SEEDED.expired[lang]).split('{{date}}')[0];
+    await cb.getByText(notValid, { exact: false }).first().waitFor();
     await expect.poll(() => `${new URL(cb.url()).pathname}${new URL(cb.url()).search}`).toBe(`/facility-requests/${CB}`);
     expect(await testId(cb, 'start-service').count()).toBe(0);
 

@@ -246,7 +246,7 @@ describe('changes asked for on an issued external certificate (set A) obey the a
   it('while the certificate itself is suspended nothing may be added to it', async () => {
     await committeeSends(w, paranaCert.id, 'SUSPEND', 'Inspection pending');
     try {
-      await refusedBoth('ADD_CATEGORIES', { categories: ['CI'] }, (lang) => ['CertificateNotValid', said(lang, 'errors:CertificateNotValid', { number: paranaCert.number })]);
+      await refusedBoth('ADD_CATEGORIES', { categories: ['CI'] }, (lang) => ['CertificateNotValidSuspended', said(lang, 'errors:CertificateNotValidSuspended', { number: paranaCert.number })]);
     } finally {
       await committeeSends(w, paranaCert.id, 'REINSTATE', 'Inspection passed');
     }

@@ -168,7 +168,7 @@ describe('3. added products under registration review when the certificate is su
     for (const lang of LANGS) {
       const res = await send(w.as.registration, added.id, 'ACCEPT', actions.version, {}, lang);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error).toMatchObject({ code: 'CertificateNotValid', message: ERRORS[lang].CertificateNotValid });
+      expect(res.json().error).toMatchObject({ code: 'CertificateNotValidSuspended', message: said(lang, 'CertificateNotValidSuspended', { number: cert.number }) });
     }
     const after = await requestNow(added.id);
     expect([after.status.code, after.version]).toEqual([1001, before.version]);

@@ -6,6 +6,7 @@ import arErrors from '../../locales/ar/errors.json';
 import enErrors from '../../locales/en/errors.json';
 import arValidation from '../../locales/ar/validation.json';
 import enValidation from '../../locales/en/validation.json';
+import { riyadhDate } from '../../machines/working-days';
 import { issueCertificate } from '../e2e/harness/data';
 import type { Client } from '../helpers/app';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
@@ -51,6 +52,9 @@ const renewalOffered = async (c: Client, id: string) => ((await c.get(`/api/cert
 const startPaying = (c: Client, billId: string, lang: 'ar' | 'en' = 'en') => c.post(`/api/bills/${billId}/pay?lang=${lang}`, {});
 const openBill = async (c: Client, requestId: string) => (await billsOf(c, requestId)).find((b) => b.status.code === 1)!;
 const adopt = () => (w.t.app.engine as unknown as EmbeddedEngine).adoptCertificates();
+/** The refusal of the file's certificate once expired on `on`, in `lang` (its number and its expiry day in Riyadh). */
+const expiredText = (lang: 'ar' | 'en', on: Date) =>
+  (lang === 'en' ? enErrors : arErrors).CertificateNotValidExpired.replace('{{number}}', cert.number).replace('{{date}}', riyadhDate(on.getTime()));
 
 describe('an internal certificate at the edges of its days', () => {
   afterAll(() => setExpiry(w, cert.id, 300));
@@ -70,7 +74,7 @@ describe('an internal certificate at the edges of its days', () => {
       };
     }
     const open = { addProducts: 'starts', marks: 'starts', another: 'starts' };
-    const closed = { renewal: 'internalRenewal', renew: 'starts', addProducts: 'CertificateNotValid', marks: 'CertificateNotValid', another: 'FacilityCertificateExpired' };
+    const closed = { renewal: 'internalRenewal', renew: 'starts', addProducts: 'CertificateNotValidExpired', marks: 'CertificateNotValidExpired', another: 'FacilityCertificateExpired' };
     expect(seen).toEqual({
       61: { renewal: null, renew: 'RenewalNotOpen', ...open },
       60: { renewal: 'internalRenewal', renew: 'starts', ...open },
@@ -105,7 +109,7 @@ describe('a CB designation at the edges of its days', () => {
       181: { renewal: null, renew: 'RenewalNotOpen', ...valid },
       180: { renewal: 'cbRenewal', renew: 'starts', ...valid },
       179: { renewal: 'cbRenewal', renew: 'starts', ...valid },
-      [-1]: { renewal: 'cbRenewal', renew: 'starts', categories: 'CertificateNotValid', factory: 'CbDesignationNotUsable' },
+      [-1]: { renewal: 'cbRenewal', renew: 'starts', categories: 'CertificateNotValidExpired', factory: 'CbDesignationNotUsable' },
     });
   });
 });
@@ -131,10 +135,10 @@ describe('a request in flight when its certificate expires or is suspended', () 
     const c = w.as['internal.main'];
     const request = await awaitingPayment();
     const bill = await openBill(c, request.id);
-    await setExpiry(w, cert.id, -1);
+    const expiredOn = await setExpiry(w, cert.id, -1);
     for (const lang of ['en', 'ar'] as const) {
       const refused = await startPaying(c, bill.id, lang);
-      expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValid', (lang === 'en' ? enErrors : arErrors).CertificateNotValid]);
+      expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValidExpired', expiredText(lang, expiredOn)]);
     }
     expect([(await requestOf(c, request.id)).version, (await openBill(c, request.id)).id]).toEqual([request.version, bill.id]);
     // The applicant may still exit: the request offers its cancellation.
@@ -151,7 +155,7 @@ describe('a request in flight when its certificate expires or is suspended', () 
     const bill = await openBill(c, request.id);
     await accept(w.as.committee, cert.id, 'SUSPEND', { reason: 'Inspection found a non-conformity' });
     const refused = await startPaying(c, bill.id);
-    expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'CertificateNotValid']);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'CertificateNotValidSuspended']);
     await accept(w.as.committee, cert.id, 'REINSTATE', { reason: 'Corrective actions accepted' });
     expect((await startPaying(c, bill.id)).statusCode).toBe(200);
   });
@@ -163,10 +167,10 @@ describe('a request in flight when its certificate expires or is suspended', () 
     await payBill(w.t, (await openBill(c, request.id)).id, await openBill(c, request.id));
     const paid = await requestOf(c, request.id);
     expect(paid.status.code).toBe(1004);
-    await setExpiry(w, cert.id, -1);
+    const expiredOn = await setExpiry(w, cert.id, -1);
     expect(await actionsOf(w.as.committee, request.id)).not.toContain('ISSUE_CERTIFICATE');
     const refused = await send(w.as.committee, request.id, 'ISSUE_CERTIFICATE', paid.version, {}, 'ar');
-    expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValid', arErrors.CertificateNotValid]);
+    expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([400, 'CertificateNotValidExpired', expiredText('ar', expiredOn)]);
     expect([(await requestOf(c, request.id)).status.code, await productsOn()]).toEqual([1004, before]);
 
     await setExpiry(w, cert.id, 300);
@@ -216,9 +220,9 @@ describe('a delegate already working when the facility’s certificate expires',
   it('the delegate’s draft is refused at submission, and the main user may not delegate anyone else, each in the reader’s language', async () => {
     const sub = w.as['internal.sub'];
     const draft = await completeDraft(sub, 'internalAddProducts', INTERNAL, { certificateId: cert.id });
-    await setExpiry(w, cert.id, -1);
+    const expiredOn = await setExpiry(w, cert.id, -1);
     const refused = await send(sub, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, 'ar');
-    expect([refused.statusCode, refused.json().error.message]).toEqual([400, arErrors.CertificateNotValid]);
+    expect([refused.statusCode, refused.json().error.message]).toEqual([400, expiredText('ar', expiredOn)]);
     expect((await requestOf(sub, draft.id)).version).toBe(draft.version);
 
     for (const [lang, errors] of [['en', enErrors], ['ar', arErrors]] as const) {

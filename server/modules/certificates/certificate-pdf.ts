@@ -83,6 +83,8 @@ function fieldsOf(view: CertificateView, t: Bilingual): BilingualField[] {
   if (view.categories.length) fields.push(both('categories', view.categories.join(', '), view.categories.join('، ')));
   fields.push(
     both('issuedAt', formatDualDate(view.issuedAt, t.en), formatDualDate(view.issuedAt, t.ar)),
+    // A certificate renewed before its expiry has run without a break since before its renewal's issue date.
+    ...(view.validFrom.gregorian !== view.issuedAt.gregorian ? [both('validFrom', formatDualDate(view.validFrom, t.en), formatDualDate(view.validFrom, t.ar))] : []),
     both('expiresAt', formatDualDate(view.expiresAt, t.en), formatDualDate(view.expiresAt, t.ar)),
     both('status', t.en(`payments:certificate.status.${view.status.public}`), t.ar(`payments:certificate.status.${view.status.public}`)),
   );

@@ -8,7 +8,7 @@ import type { RequestView } from '../../../workflows/engine';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
 import { AppError } from '../../errors';
-import { isValidCertificate } from './preconditions';
+import { certificateNotValid, isValidCertificate } from './preconditions';
 import { cbCoverage, coverageOf, runServerChecks } from './server-checks';
 import { assertStillUsable } from './still-usable';
 
@@ -38,7 +38,7 @@ export async function assertCertificateChangeAllowed(app: FastifyInstance, view:
     .orderBy(desc(certificates.issuedAt))
     .limit(1);
   if (!cert) return;
-  if (!isValidCertificate(cert, now)) throw new AppError('CertificateNotValid', { number: cert.number });
+  if (!isValidCertificate(cert, now)) throw certificateNotValid(cert);
   const designation = await cbCoverage(app.db, cert.cbPublicId);
   let issues: DataIssue[] = [];
   if (type === 'ADD_CATEGORIES') {

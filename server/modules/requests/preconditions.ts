@@ -10,6 +10,7 @@ import { assertCbDesignationUsable, assertCbHoldsNoDesignation, assertCbServices
 import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 import { inForce } from '../../../workflows/certificate-behind';
+import { riyadhDate } from '../../../machines/working-days';
 
 /*
  * The preconditions of spec 02 sections 4 and 9 that a service declares (machines/services/types.ts Precondition),
@@ -20,7 +21,9 @@ registerErrorStatus({
   ServiceNotForFacility: 400,
   ServiceNotStartable: 400,
   CertificateRequired: 400,
-  CertificateNotValid: 400,
+  CertificateNotValidMissing: 400,
+  CertificateNotValidSuspended: 400,
+  CertificateNotValidExpired: 400,
   RenewalNotOpen: 400,
   CertificateSuspended: 400,
   CertificateUnderAMonth: 400,
@@ -34,9 +37,20 @@ const DAY = 86_400_000;
 /** facilities.type -> the contract's facility type. */
 export const FACILITY_TYPE: Record<string, FacilityType> = { InternalFacility: 'internal', ExternalFacility: 'external', ConformityBody: 'cb' };
 
-/** Valid: active or expiring soon, not past its date. */
 /** Active or expiring soon and not past its expiry: the one rule the engine's effects use too (inForce). */
 export const isValidCertificate = (c: Pick<CertificateRow, 'status' | 'expiresAt'>, now = new Date()) => inForce(c, now);
+
+/**
+ * The refusal for a certificate a service rests on that is not valid (isValidCertificate false), saying why: the
+ * facility holds none, it is suspended, or it has expired (on its expiry date, the authority's calendar day). A Halal
+ * or designation certificate has no cancelled state (spec 02: codes 1 to 4); only a Halal mark is cancelled, and no
+ * service rests on a mark.
+ */
+export function certificateNotValid(cert: Pick<CertificateRow, 'number' | 'status' | 'kind' | 'suspendedAt' | 'expiresAt'> | null | undefined): AppError {
+  if (!cert) return new AppError('CertificateNotValidMissing');
+  if (isSuspended(cert)) return new AppError('CertificateNotValidSuspended', { number: cert.number });
+  return new AppError('CertificateNotValidExpired', { number: cert.number, date: riyadhDate(cert.expiresAt.getTime()) });
+}
 
 export const daysLeft = (c: Pick<CertificateRow, 'expiresAt'>, now = new Date()) => Math.ceil((c.expiresAt.getTime() - now.getTime()) / DAY);
 
@@ -126,7 +140,7 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
   switch (p.type) {
     case 'validCertificate': {
       const cert = i.subject ?? (await newestCertificate(i.db, i.facility.publicId, p.certificateKinds));
-      if (!cert || !isValidCertificate(cert, i.now)) throw new AppError('CertificateNotValid', { number: cert?.number ?? '' });
+      if (!cert || !isValidCertificate(cert, i.now)) throw certificateNotValid(cert);
       return;
     }
     case 'renewalWindow': {

@@ -11199,6 +11199,7 @@ export interface operations {
                 facilityType?: "InternalFacility" | "ExternalFacility" | "ConformityBody";
                 fetchFirstPage?: boolean;
                 fetchLastPage?: boolean;
+                forRequest?: string;
                 pageNumber?: number;
                 pageSize?: number;
                 searchBy?: number;

@@ -124,7 +124,8 @@ export function CertificatePage() {
             <Field label={t('records:certificate.legacyNumber')} value={c.legacyNumber ? <Ltr>{c.legacyNumber}</Ltr> : '—'} testId="certificate-legacy" />
             <Field label={t('records:certificate.scope')} value={scopeText(t, c.kind, c.scope) ?? '—'} testId="certificate-scope" />
             <Field label={t('requests:certificate.issuedAt')} value={date(c.issuedAt)} />
-            {mark && <Field label={t('records:marks.validFrom')} value={date(c.validFrom)} />}
+            {/* A mark may start later than issued; a certificate renewed before its expiry has run since before it. */}
+            {(mark || c.validFrom.gregorian !== c.issuedAt.gregorian) && <Field label={t('records:marks.validFrom')} value={date(c.validFrom)} testId="certificate-valid-from" />}
             <Field label={t('requests:certificate.expiresAt')} value={date(c.expiresAt)} />
             <Field
               label={t('requests:certificate.categories')}
