@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Db, Tx } from '../../../db/client';
 import { billLines, payments, requestHistory, requests } from '../../../db/schema';
 import { REQUEST_KINDS } from '../../../machines/services';
 import { SYSTEM_ACTOR } from '../../../machines/actor';
@@ -29,13 +30,13 @@ export type NotifyOutcome = 'accepted' | 'refused' | 'noWorkflow' | 'pending' | 
  * The requests a bill pays: its own request, or every request whose invoice line the month-end bulk bill holds. A
  * yearly instalment belongs to a certificate, not a request: only its own lifecycle hears the payment.
  */
-export async function requestsPaidBy(app: FastifyInstance, bill: { id: string; requestId: string | null }): Promise<string[]> {
+export async function requestsPaidBy(app: FastifyInstance, bill: { id: string; requestId: string | null }, db: Db | Tx = app.db): Promise<string[]> {
   const ids = bill.requestId
     ? [bill.requestId]
-    : (await app.db.select({ requestId: billLines.requestId }).from(billLines).where(eq(billLines.billId, bill.id))).map((l) => l.requestId);
+    : (await db.select({ requestId: billLines.requestId }).from(billLines).where(eq(billLines.billId, bill.id))).map((l) => l.requestId);
   if (!ids.length) return [];
   const unique = [...new Set(ids)];
-  const entities = await app.db
+  const entities = await db
     .select({ id: requests.id })
     .from(requests)
     .where(and(inArray(requests.id, unique), notInArray(requests.kind, [...REQUEST_KINDS])));

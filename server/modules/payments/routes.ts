@@ -9,6 +9,8 @@ import { renderBillPdf } from './bill-pdf';
 import { applyPaymentCallback } from './payment-callback';
 import { ATTENTION_REASONS, paymentsNeedingAttention } from './attention';
 import { INQUIRY_ANSWERS, inquirePayment } from './reconcile-payments';
+import { recordRefund } from './record-refund';
+import { ZRefundRecord } from '../../../machines/forms/refund';
 import { payments } from '../../../db/schema';
 import { eq } from 'drizzle-orm';
 import { CALLBACK_PATH, startPayment } from './start-payment';
@@ -55,6 +57,7 @@ const ZAttentionItem = z.object({
   inquiryAnswer: z.string().nullable(),
   inquiryFailures: z.number().int(),
   canInquire: z.boolean(),
+  canRecordRefund: z.boolean(),
 });
 
 /** Bills (invoices), paying them through the government payment portal, and the portal's callback. */
@@ -191,6 +194,25 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
       const [after] = await app.db.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
       return { ...inquiry, paymentStatus: after.status };
     },
+  );
+
+  app.post(
+    '/api/payments/:id/refund',
+    {
+      config: { policy: Permissions.payments.grantDiscount },
+      schema: {
+        tags: ['payments'],
+        summary:
+          "Records that a refund owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued) was made: the refund's reference and day. Written to the bill's and its requests' history with the person as actor, shown on the bill, and the payment leaves the attention list. Once per payment; registration employees and administrators",
+        params: z.object({ id: z.uuid() }),
+        body: ZRefundRecord,
+        response: {
+          200: z.object({ paymentId: z.string(), billId: z.string(), reference: z.string(), refundedOn: z.string(), recordedAt: z.string() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => recordRefund(app, request.actor!, request.params.id, request.body),
   );
 
   // The portal sends the browser here (GET, then we redirect to the page the person came from) and also notifies us

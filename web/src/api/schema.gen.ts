@@ -2534,6 +2534,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records that a refund owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued) was made: the refund's reference and day. Written to the bill's and its requests' history with the person as actor, shown on the bill, and the payment leaves the attention list. Once per payment; registration employees and administrators
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount.
+         */
+        post: operations["postPaymentsByIdRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/attention": {
         parameters: {
             query?: never;
@@ -8101,6 +8121,11 @@ export interface operations {
                             paymentReference: string | null;
                             period: string | null;
                             productCount: number | null;
+                            refunds: {
+                                amount: string;
+                                reference: string;
+                                refundedOn: string;
+                            }[];
                             requestId: string | null;
                             requestNumber: string | null;
                             service: {
@@ -8171,6 +8196,11 @@ export interface operations {
                         paymentReference: string | null;
                         period: string | null;
                         productCount: number | null;
+                        refunds: {
+                            amount: string;
+                            reference: string;
+                            refundedOn: string;
+                        }[];
                         requestId: string | null;
                         requestNumber: string | null;
                         service: {
@@ -13138,6 +13168,50 @@ export interface operations {
             };
         };
     };
+    postPaymentsByIdRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference: string;
+                    refundedOn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        billId: string;
+                        paymentId: string;
+                        recordedAt: string;
+                        reference: string;
+                        refundedOn: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getPaymentsAttention: {
         parameters: {
             query?: {
@@ -13170,6 +13244,7 @@ export interface operations {
                             billId: string;
                             billNumber: string;
                             canInquire: boolean;
+                            canRecordRefund: boolean;
                             completedAt: string | null;
                             facility: {
                                 nameAr: string;

@@ -14,6 +14,7 @@ import { notify } from '../../components/toaster';
 import { can, useSession } from '../../session';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
+import { RecordRefundDialog } from './RecordRefundDialog';
 
 const FILTERS = ['any', 'reason'] as const;
 const PAGE_SIZE = 10;
@@ -30,7 +31,7 @@ const palette = (reason: string) =>
  * payments-attention: the payments a person must act on (GET /api/payments/attention): refunds owed, paid bills whose
  * request has not heard, and payments the reconciliation sweep could not settle, with the portal's last answer. Staff
  * who handle payments may ask the portal about a pending one now (the sweep's own inquiry: only the portal's answer
- * settles it, never a hand). Filters live in the URL.
+ * settles it, never a hand) and record a refund owed as made (it then leaves the list). Filters live in the URL.
  */
 export function PaymentsAttentionPage() {
   const { t, i18n } = useTranslation(['payments', 'shell']);
@@ -39,6 +40,7 @@ export function PaymentsAttentionPage() {
   const { values, page, set } = useUrlFilters(FILTERS);
   const [text, setText] = useState(values.any);
   const [asking, setAsking] = useState<string | null>(null);
+  const [refunding, setRefunding] = useState<Item | null>(null);
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/payments/attention', { params: { query: query as AttentionQuery } }));
@@ -153,6 +155,10 @@ export function PaymentsAttentionPage() {
                 <Button size="sm" variant="outline" colorPalette="brand" loading={asking === p.paymentId} onClick={() => void ask(p)} data-testid="attention-ask">
                   {t('payments:attention.ask')}
                 </Button>
+              ) : p.canRecordRefund ? (
+                <Button size="sm" variant="outline" colorPalette="red" onClick={() => setRefunding(p)} data-testid="attention-record-refund">
+                  {t('payments:attention.recordRefund')}
+                </Button>
               ) : (
                 <Text fontSize="sm" color="fg.muted">
                   {t(`payments:attention.todo.${['billNotPayable', 'refusedByRequest', 'certificateEnded'].includes(p.reason) ? 'refund' : 'wait'}`)}
@@ -217,6 +223,16 @@ export function PaymentsAttentionPage() {
           paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
         />
       </Stack>
+      {refunding && (
+        <RecordRefundDialog
+          payment={refunding}
+          onClose={() => setRefunding(null)}
+          onRecorded={() => {
+            setRefunding(null);
+            void list.refetch();
+          }}
+        />
+      )}
     </PageContainer>
   );
 }
