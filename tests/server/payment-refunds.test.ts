@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../lib/app-error';
 import { bills, payments } from '../../db/schema';
 import { accept, completeDraft } from '../helpers/requests';
 import type { Client } from '../helpers/app';
@@ -201,5 +202,72 @@ describe('recording a refund owed as made', () => {
     expect([res.statusCode, res.json().error.code]).toEqual([409, 'RefundNotOwed']);
     expect(await stateOf(bill.id, id)).toEqual(paid);
     expect((await w.as['internal.main'].get(`/api/bills/${bill.id}`)).json().refunds).toEqual([]);
+  }, 180_000);
+});
+
+/** A paid bill whose request was never told: telling it failed for a passing reason and half an hour went by. */
+async function requestNotTold() {
+  const { id, bill } = await awaitingApplicationFee();
+  const back = await (await openAtPortal(bill.id)).pay();
+  const lost = vi.spyOn(w.t.app.engine, 'send').mockImplementationOnce(async () => {
+    throw new Error('database connection lost');
+  });
+  try {
+    expect((await w.t.app.inject({ method: 'GET', url: `/api/payments/callback${back}` })).statusCode).toBe(303);
+  } finally {
+    lost.mockRestore();
+  }
+  await w.t.database.db.update(payments).set({ completedAt: new Date(Date.now() - 3_600_000) }).where(eq(payments.billId, bill.id));
+  const [item] = await listed(bill.number);
+  expect(item).toMatchObject({ reason: 'requestNotTold', canTellRequest: true, canRecordRefund: false });
+  return { id, bill, item };
+}
+const tell = (paymentId: string, c: Client = w.as.registration, lang = 'en') => c.post(`/api/payments/${paymentId}/tell-request?lang=${lang}`, {});
+const statusOf = async (id: string) => (await w.as['internal.main'].get(`/api/requests/${id}`)).json().status.code as number;
+
+describe('telling the request of a paid bill again', () => {
+  it('registration tells it: the request moves on once, the row leaves the list; asking again sends nothing; other roles are refused', async () => {
+    const { id, bill, item } = await requestNotTold();
+    const before = await stateOf(bill.id, id);
+    for (const [name, c] of [['readonly.auditor', readonlyAuditor], ['internal.main', w.as['internal.main']], ['audit', w.as.audit]] as [string, Client][]) {
+      const res = await tell(item.paymentId, c, 'ar');
+      expect([name, res.statusCode, res.json().error.message]).toEqual([name, 403, ERRORS.ar.NotAuthorized]);
+    }
+    expect(await stateOf(bill.id, id)).toEqual(before);
+
+    const told = await tell(item.paymentId);
+    expect([told.statusCode, told.json()]).toEqual([200, { outcome: 'accepted', changed: true, reason: null }]);
+    expect(await statusOf(id)).toBe(1);
+    expect(await listed(bill.number)).toEqual([]);
+    const after = await stateOf(bill.id, id);
+    const again = await tell(item.paymentId, w.as.admin);
+    expect([again.statusCode, again.json()]).toEqual([200, { outcome: 'accepted', changed: false, reason: null }]);
+    expect(await stateOf(bill.id, id)).toEqual(after);
+    expect((await historyOf(id)).filter((h) => h.event === 'PAYMENT_CONFIRMED')).toHaveLength(1);
+  }, 180_000);
+
+  it('a request that refuses it moves the payment to the refunds owed; a payment not paid is refused in both languages', async () => {
+    const { id, bill, item } = await requestNotTold();
+    const refuses = vi.spyOn(w.t.app.engine, 'send').mockImplementationOnce(async () => {
+      throw new AppError('TransitionNotAllowed');
+    });
+    try {
+      const told = await tell(item.paymentId);
+      expect([told.statusCode, told.json()]).toEqual([200, { outcome: 'refused', changed: true, reason: 'refusedByRequest' }]);
+    } finally {
+      refuses.mockRestore();
+    }
+    expect(await listed(bill.number)).toEqual([expect.objectContaining({ reason: 'refusedByRequest', canRecordRefund: true, canTellRequest: false })]);
+    expect((await historyOf(id)).filter((h) => h.event === 'PAYMENT_REFUSED')).toHaveLength(1);
+
+    const pending = await awaitingApplicationFee();
+    await openAtPortal(pending.bill.id);
+    const [row] = await paymentRows(pending.bill.id);
+    const before = await stateOf(pending.bill.id, pending.id);
+    for (const lang of ['ar', 'en'] as const) {
+      const res = await tell(row.id, w.as.registration, lang);
+      expect([res.statusCode, res.json().error.message]).toEqual([409, ERRORS[lang].PaymentNotPaid]);
+    }
+    expect(await stateOf(pending.bill.id, pending.id)).toEqual(before);
   }, 180_000);
 });

@@ -150,6 +150,8 @@ export async function paymentsNeedingAttention(db: Db, q: AttentionQuery, now = 
     canInquire: payment.status === 'pending',
     /** Staff may record the refund made (POST /api/payments/:id/refund): a refund owed, none recorded yet (listed rows). */
     canRecordRefund: REFUND_OWED.includes(reason),
+    /** Staff may tell the request again now (POST /api/payments/:id/tell-request). */
+    canTellRequest: reason === 'requestNotTold',
   }));
   return { items, totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }

@@ -23,4 +23,6 @@ registerErrorStatus({
   RefundAlreadyRecorded: 409,
   /** Staff recorded a refund for a payment that is owed none (pending, paid and taken by its request, or cancelled). */
   RefundNotOwed: 409,
+  /** Staff asked to tell the request of a payment that is not paid (pending, cancelled, or taken for a closed bill). */
+  PaymentNotPaid: 409,
 });

@@ -21,6 +21,23 @@ function engineOf(app: FastifyInstance): WorkflowEngine | undefined {
   return app.hasDecorator('engine') ? app.engine : undefined;
 }
 
+/** A claim to tell the request (payments.workflow_notified_at) older than this without an outcome belongs to a process that died. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Releases a claim to tell the request that a process which died left behind (only if it is still that claim and no
+ * outcome was recorded), so that notifyPaymentConfirmed may claim the payment again. True when the payment is free to claim.
+ */
+export async function releaseStaleClaim(app: FastifyInstance, payment: { id: string; workflowNotifiedAt: Date | null }, now = new Date()): Promise<boolean> {
+  if (!payment.workflowNotifiedAt) return true;
+  if (now.getTime() - payment.workflowNotifiedAt.getTime() < STALE_CLAIM_MS) return false;
+  await app.db
+    .update(payments)
+    .set({ workflowNotifiedAt: null })
+    .where(and(eq(payments.id, payment.id), eq(payments.workflowNotifiedAt, payment.workflowNotifiedAt), isNull(payments.workflowOutcome)));
+  return true;
+}
+
 /** Refusals that will not change on a retry: the request moved on, or never took payments. */
 const FINAL_REFUSALS = new Set(['TransitionNotAllowed', 'NotAuthorized', 'EntityNotFound', 'ValidationFailed']);
 

@@ -2554,6 +2554,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{id}/tell-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tells the request(s) of a paid bill again that it is paid (PAYMENT_CONFIRMED from the system, the callback's own path), for a paid bill whose request has not heard. Idempotent: once the request answered, nothing is sent and its answer is given. A request that refuses moves the payment to the refunds owed. Registration employees and administrators
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount.
+         */
+        post: operations["postPaymentsByIdTellRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/attention": {
         parameters: {
             query?: never;
@@ -13212,6 +13232,47 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    postPaymentsByIdTellRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        /** @enum {string} */
+                        outcome: "accepted" | "refused" | "noWorkflow" | "pending" | "busy";
+                        /** @enum {string|null} */
+                        reason: "billNotPayable" | "refusedByRequest" | "certificateEnded" | "requestNotTold" | "inquiryFailing" | "inquiryWindowOver" | "stillPending" | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getPaymentsAttention: {
         parameters: {
             query?: {
@@ -13245,6 +13306,7 @@ export interface operations {
                             billNumber: string;
                             canInquire: boolean;
                             canRecordRefund: boolean;
+                            canTellRequest: boolean;
                             completedAt: string | null;
                             facility: {
                                 nameAr: string;

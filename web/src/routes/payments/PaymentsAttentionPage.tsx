@@ -66,6 +66,21 @@ export function PaymentsAttentionPage() {
     }
   };
 
+  const tell = async (item: Item) => {
+    setAsking(item.paymentId);
+    try {
+      const res = await data(api.POST('/api/payments/{id}/tell-request', { params: { path: { id: item.paymentId } }, body: {}, handleErrors: [409] }));
+      const says = t(`payments:attention.told.${res.outcome}`, { bill: ltr(item.billNumber) });
+      if (res.outcome === 'accepted' || res.outcome === 'noWorkflow') notify.success(says);
+      else notify.info(says);
+    } catch (e) {
+      if (e instanceof ApiError) showProblem(e);
+    } finally {
+      setAsking(null);
+      await list.refetch();
+    }
+  };
+
   const columns: Column<Item>[] = [
     {
       key: 'reason',
@@ -154,6 +169,10 @@ export function PaymentsAttentionPage() {
               p.canInquire ? (
                 <Button size="sm" variant="outline" colorPalette="brand" loading={asking === p.paymentId} onClick={() => void ask(p)} data-testid="attention-ask">
                   {t('payments:attention.ask')}
+                </Button>
+              ) : p.canTellRequest ? (
+                <Button size="sm" variant="outline" colorPalette="orange" loading={asking === p.paymentId} onClick={() => void tell(p)} data-testid="attention-tell">
+                  {t('payments:attention.tell')}
                 </Button>
               ) : p.canRecordRefund ? (
                 <Button size="sm" variant="outline" colorPalette="red" onClick={() => setRefunding(p)} data-testid="attention-record-refund">
