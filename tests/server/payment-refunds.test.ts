@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../lib/app-error';
+import { paymentPortalOf } from '../../server/adapters/payment-portal';
+import { reconcilePayments } from '../../server/modules/payments/reconcile-payments';
 import { bills, payments } from '../../db/schema';
 import { accept, completeDraft } from '../helpers/requests';
 import type { Client } from '../helpers/app';
@@ -269,5 +271,21 @@ describe('telling the request of a paid bill again', () => {
       expect([res.statusCode, res.json().error.message]).toEqual([409, ERRORS[lang].PaymentNotPaid]);
     }
     expect(await stateOf(pending.bill.id, pending.id)).toEqual(before);
+  }, 180_000);
+});
+
+describe('a portal that is down', () => {
+  it('counts no inquiry failure against the payments: three sweeps during one outage mark none "inquiry failing"', async () => {
+    const { bill } = await awaitingApplicationFee();
+    await openAtPortal(bill.id);
+    await w.t.database.db.update(payments).set({ createdAt: new Date(Date.now() - 3_600_000) }).where(eq(payments.billId, bill.id));
+    const down = vi.spyOn(paymentPortalOf(w.t.app), 'paymentStatus').mockRejectedValue(new AppError('ExternalServiceUnavailable', { service: 'payment' }));
+    try {
+      for (let i = 0; i < 4; i++) await reconcilePayments(w.t.app);
+    } finally {
+      down.mockRestore();
+    }
+    expect((await paymentRows(bill.id)).map((p) => p.inquiryFailures)).toEqual([0]);
+    expect(await listed(bill.number)).toEqual([]);
   }, 180_000);
 });

@@ -49,7 +49,9 @@ export async function inquirePayment(app: FastifyInstance, payment: { id: string
       .set({
         inquiredAt: now,
         inquiryAnswer: answer,
-        inquiryFailures: answer === 'unreachable' || answer === 'notApplied' ? sql`${payments.inquiryFailures} + 1` : 0,
+        // Only a failure of this payment counts: the portal answered for it and the answer did not match. A portal that
+        // does not answer (down for everyone) says nothing about the payment: the count is left as it was.
+        inquiryFailures: answer === 'notApplied' ? sql`${payments.inquiryFailures} + 1` : answer === 'unreachable' ? payments.inquiryFailures : 0,
       })
       .where(eq(payments.id, payment.id));
   let answer;
