@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client';
 import type { Actor } from '../machines/actor';
+import type { AnnotationEvent } from './annotations';
 
 /**
  * The workflow engine port. Two adapters implement it: `embedded/` (default; PGlite or PostgreSQL, one transaction per
@@ -30,7 +31,7 @@ export interface WorkflowEngine {
    * Records an annotation in the request's history (not a machine event: state and version unchanged), e.g. a payment
    * the request refused. False when there is no such request.
    */
-  annotate(id: string, annotation: { event: 'PAYMENT_REFUSED'; payload: Record<string, unknown>; note: string | null }, actor: Actor): Promise<boolean>;
+  annotate(id: string, annotation: { event: AnnotationEvent; payload: Record<string, unknown>; note: string | null }, actor: Actor): Promise<boolean>;
   /** A page of requests for a reviewer queue tab or an applicant list (see QueueQuery). */
   list(query: QueueQuery): Promise<Page<RequestSummaryView>>;
   /** Stops background work (timer runner, clients). Does not close the database. */

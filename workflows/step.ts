@@ -10,6 +10,7 @@ import {
 import type { Actor } from '../machines/actor';
 import type { Deadline, MachineCatalogue } from './catalogue';
 import type { WorkflowEvent } from './engine';
+import { ANNOTATION_EVENTS } from './annotations';
 
 /*
  * The pure part of the engine: restore a stored snapshot, compute the next one, read status, queue, deadlines and
@@ -366,7 +367,7 @@ export function replay(
   let [snapshot] = machineInitialTransition(machine, input);
   for (const e of events) {
     // Annotations (workflows/store.ts ANNOTATION_EVENTS) are in the history but are not machine events.
-    if (e.event === 'PAYMENT_REFUSED') continue;
+    if ((ANNOTATION_EVENTS as readonly string[]).includes(e.event)) continue;
     [snapshot] = machineTransition(machine, snapshot, { ...e.payload, type: e.event, actor: e.actor } as EventObject);
   }
   return persistSnapshot(snapshot);

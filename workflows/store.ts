@@ -550,13 +550,8 @@ export async function persistTransition(tx: Tx, row: LockedRow, rec: TransitionR
   return updated;
 }
 
-/**
- * Events recorded in a request's history that are not events of its machine: they change neither its state nor its
- * version, and a replay skips them. PAYMENT_REFUSED: the payment portal confirmed a payment the request no longer
- * waited for (it moved on, or its bill had expired); staff must refund it.
- */
-export const ANNOTATION_EVENTS = ['PAYMENT_REFUSED'] as const;
-export type AnnotationEvent = (typeof ANNOTATION_EVENTS)[number];
+export { ANNOTATION_EVENTS, type AnnotationEvent } from './annotations';
+import type { AnnotationEvent } from './annotations';
 
 /** Appends an annotation to a request's hash-chained history, in the caller's transaction, with the row locked. */
 export async function appendAnnotation(

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid, numeric, index, integer } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid, numeric, index, integer, date } from 'drizzle-orm/pg-core';
 import { bills } from './certificates';
 import { users } from './identity';
 
@@ -38,6 +38,15 @@ export const payments = pgTable(
     inquiryAnswer: text('inquiry_answer'),
     /** Inquiries in a row that failed ('unreachable' or 'notApplied'); 0 after any answer that could be read. */
     inquiryFailures: integer('inquiry_failures').notNull().default(0),
+    /**
+     * A refund owed (rejected, refused by its request, or a mark package ended unissued) that staff recorded as made:
+     * the bank's or portal's reference of the refund, the day it was made, when and by whom it was recorded. Null
+     * while none is recorded; a payment is refunded once.
+     */
+    refundReference: text('refund_reference'),
+    refundedOn: date('refunded_on'),
+    refundRecordedAt: timestamp('refund_recorded_at', { withTimezone: true }),
+    refundRecordedBy: uuid('refund_recorded_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [index('payments_bill_idx').on(t.billId)],
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZBillRefund } from './refund';
 
 /**
  * What the records screens (certificates list, invoices) receive: the server declares its answers with these schemas
@@ -36,6 +37,8 @@ export const ZBill = z.object({
   /** Halal-mark packages: the carried-over credit (SAR, excluding VAT) already taken off `amount`; null for other bills. */
   credit: z.string().nullable(),
   status: z.object({ code: z.number(), label: z.string() }),
+  /** Refunds staff recorded as made for payments of this bill that were owed one (usually none, at most one a payment). */
+  refunds: z.array(ZBillRefund),
 });
 export type BillJson = z.infer<typeof ZBill>;
 

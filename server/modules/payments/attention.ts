@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, ilike, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
+import type { Db, Tx } from '../../../db/client';
 import { bills, facilities, payments, requests } from '../../../db/schema';
 import { RECONCILE_ASK_UNTIL_MS } from './reconcile-payments';
 
@@ -24,6 +24,8 @@ export const ATTENTION_REASONS = [
   'stillPending',
 ] as const;
 export type AttentionReason = (typeof ATTENTION_REASONS)[number];
+/** The reasons that mean money must go back to the payer: staff record the refund made (POST /api/payments/:id/refund). */
+export const REFUND_OWED: readonly AttentionReason[] = ['billNotPayable', 'refusedByRequest', 'certificateEnded'];
 
 /**
  * The condition of each reason, mutually exclusive (so a filter by reason and the reason shown always agree):
@@ -36,6 +38,7 @@ export type AttentionReason = (typeof ATTENTION_REASONS)[number];
  * - inquiryWindowOver: pending and older than the sweep's inquiry window (7 days): no sweep asks about it any more;
  * - stillPending: pending for more than a day within the window, the portal answering 'pending' (or 'unknown', or not asked).
  * A pending payment the portal last answered 'expired' is not listed: the portal's page expired, no money was taken.
+ * A refund owed that staff recorded as made (payments.refund_recorded_at) is no longer listed.
  */
 function conditions(now: Date): Record<AttentionReason, SQL> {
   const pending = eq(payments.status, 'pending');
@@ -75,14 +78,31 @@ const like = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}
 
 const DAY_MS = 24 * 3_600_000;
 
-/** The payments needing a person, newest first, filtered and paged as the other staff lists. */
-export async function paymentsNeedingAttention(db: Db, q: AttentionQuery, now = new Date()) {
-  const conds = conditions(now);
-  const reasonOf = sql<AttentionReason>`case ${sql.join(
+const reasonCase = (conds: Record<AttentionReason, SQL>) =>
+  sql<AttentionReason | null>`case ${sql.join(
     ATTENTION_REASONS.map((r) => sql`when ${conds[r]} then ${r}`),
     sql` `,
   )} end`;
-  const where: SQL[] = [q.reason ? conds[q.reason] : or(...ATTENTION_REASONS.map((r) => conds[r]))!];
+
+/**
+ * Why one payment needs a person now (null: it does not), whether or not a refund was recorded for it: the rule the
+ * list and the staff actions on one row share. Reads through the caller's transaction when given one.
+ */
+export async function attentionReasonOf(db: Db | Tx, paymentId: string, now = new Date()): Promise<AttentionReason | null> {
+  const [row] = await db
+    .select({ reason: reasonCase(conditions(now)) })
+    .from(payments)
+    .innerJoin(bills, eq(bills.id, payments.billId))
+    .leftJoin(requests, eq(requests.id, bills.requestId))
+    .where(eq(payments.id, paymentId));
+  return row?.reason ?? null;
+}
+
+/** The payments needing a person, newest first, filtered and paged as the other staff lists. */
+export async function paymentsNeedingAttention(db: Db, q: AttentionQuery, now = new Date()) {
+  const conds = conditions(now);
+  const reasonOf = sql<AttentionReason>`${reasonCase(conds)}`;
+  const where: SQL[] = [q.reason ? conds[q.reason] : or(...ATTENTION_REASONS.map((r) => conds[r]))!, isNull(payments.refundRecordedAt)];
   if (q.facilityId) where.push(eq(bills.facilityPublicId, q.facilityId));
   if (q.any?.trim()) {
     const p = like(q.any);
@@ -128,6 +148,10 @@ export async function paymentsNeedingAttention(db: Db, q: AttentionQuery, now = 
     inquiryFailures: payment.inquiryFailures,
     /** Staff may ask the portal about it now (POST /api/payments/:id/inquire): only a payment no answer settled yet. */
     canInquire: payment.status === 'pending',
+    /** Staff may record the refund made (POST /api/payments/:id/refund): a refund owed, none recorded yet (listed rows). */
+    canRecordRefund: REFUND_OWED.includes(reason),
+    /** Staff may tell the request again now (POST /api/payments/:id/tell-request). */
+    canTellRequest: reason === 'requestNotTold',
   }));
   return { items, totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }

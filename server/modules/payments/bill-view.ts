@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import type { Db } from '../../../db/client';
-import { billLines, bills, facilities, requests } from '../../../db/schema';
+import { billLines, bills, facilities, payments, requests } from '../../../db/schema';
 import { holdsForFacility, type Actor } from '../../../machines/actor';
 import { workPermissionsOf } from '../../../machines/services/start-routes';
 import '../facilities/errors';
@@ -99,7 +99,22 @@ export function billServiceName(bill: Pick<BillRow, 'service' | 'feeKind'>, t: T
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const like = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function toView(row: JoinedRow, t: TFunction): BillView {
+type Refund = BillView['refunds'][number];
+
+/** The refunds recorded for payments of these bills (payments.refund_*), per bill, in the order they were recorded. */
+async function refundsOf(db: Db, billIds: string[]): Promise<Map<string, Refund[]>> {
+  const byBill = new Map<string, Refund[]>();
+  if (!billIds.length) return byBill;
+  const rows = await db
+    .select({ billId: payments.billId, reference: payments.refundReference, refundedOn: payments.refundedOn, amount: payments.amount })
+    .from(payments)
+    .where(and(inArray(payments.billId, billIds), isNotNull(payments.refundRecordedAt)))
+    .orderBy(asc(payments.refundRecordedAt));
+  for (const r of rows) byBill.set(r.billId, [...(byBill.get(r.billId) ?? []), { reference: r.reference!, refundedOn: r.refundedOn!, amount: r.amount }]);
+  return byBill;
+}
+
+function toView(row: JoinedRow, t: TFunction, refunds: Refund[] = []): BillView {
   const b = row.bill;
   const feeName = t(`payments:feeKind.${b.feeKind}`, { defaultValue: b.feeKind });
   const productCount = markProductCount(row);
@@ -135,12 +150,13 @@ function toView(row: JoinedRow, t: TFunction): BillView {
     total: b.total,
     credit: b.credit ?? null,
     status: { code: b.status, label: t(`payments:billStatus.${b.status}`) },
+    refunds,
   };
 }
 
 export async function billView(db: Db, bill: BillRow, t: TFunction): Promise<BillView> {
   const [row] = await joined(db).where(eq(bills.id, bill.id));
-  return toView(row, t);
+  return toView(row, t, (await refundsOf(db, [bill.id])).get(bill.id));
 }
 
 /** A page of the bills the actor may see, newest first. */
@@ -169,5 +185,6 @@ export async function listBills(db: Db, actor: Actor, q: BillQuery, t: TFunction
     .orderBy(desc(bills.createdAt), desc(bills.number))
     .limit(q.pageSize)
     .offset((q.pageNumber - 1) * q.pageSize);
-  return { items: rows.map((r) => toView(r, t)), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
+  const refunds = await refundsOf(db, rows.map((r) => r.bill.id));
+  return { items: rows.map((r) => toView(r, t, refunds.get(r.bill.id))), totalCount: Number(n), pageNumber: q.pageNumber, pageSize: q.pageSize };
 }

@@ -19,4 +19,10 @@ registerErrorStatus({
   BillAlreadyPaid: 409,
   /** Staff asked the portal about a payment an answer already settled (paid, cancelled or refused): nothing to ask. */
   PaymentAlreadySettled: 409,
+  /** Staff recorded a refund for a payment that already has one recorded: a payment is refunded once. */
+  RefundAlreadyRecorded: 409,
+  /** Staff recorded a refund for a payment that is owed none (pending, paid and taken by its request, or cancelled). */
+  RefundNotOwed: 409,
+  /** Staff asked to tell the request of a payment that is not paid (pending, cancelled, or taken for a closed bill). */
+  PaymentNotPaid: 409,
 });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Db, Tx } from '../../../db/client';
 import { billLines, payments, requestHistory, requests } from '../../../db/schema';
 import { REQUEST_KINDS } from '../../../machines/services';
 import { SYSTEM_ACTOR } from '../../../machines/actor';
@@ -20,6 +21,23 @@ function engineOf(app: FastifyInstance): WorkflowEngine | undefined {
   return app.hasDecorator('engine') ? app.engine : undefined;
 }
 
+/** A claim to tell the request (payments.workflow_notified_at) older than this without an outcome belongs to a process that died. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Releases a claim to tell the request that a process which died left behind (only if it is still that claim and no
+ * outcome was recorded), so that notifyPaymentConfirmed may claim the payment again. True when the payment is free to claim.
+ */
+export async function releaseStaleClaim(app: FastifyInstance, payment: { id: string; workflowNotifiedAt: Date | null }, now = new Date()): Promise<boolean> {
+  if (!payment.workflowNotifiedAt) return true;
+  if (now.getTime() - payment.workflowNotifiedAt.getTime() < STALE_CLAIM_MS) return false;
+  await app.db
+    .update(payments)
+    .set({ workflowNotifiedAt: null })
+    .where(and(eq(payments.id, payment.id), eq(payments.workflowNotifiedAt, payment.workflowNotifiedAt), isNull(payments.workflowOutcome)));
+  return true;
+}
+
 /** Refusals that will not change on a retry: the request moved on, or never took payments. */
 const FINAL_REFUSALS = new Set(['TransitionNotAllowed', 'NotAuthorized', 'EntityNotFound', 'ValidationFailed']);
 
@@ -29,13 +47,13 @@ export type NotifyOutcome = 'accepted' | 'refused' | 'noWorkflow' | 'pending' | 
  * The requests a bill pays: its own request, or every request whose invoice line the month-end bulk bill holds. A
  * yearly instalment belongs to a certificate, not a request: only its own lifecycle hears the payment.
  */
-export async function requestsPaidBy(app: FastifyInstance, bill: { id: string; requestId: string | null }): Promise<string[]> {
+export async function requestsPaidBy(app: FastifyInstance, bill: { id: string; requestId: string | null }, db: Db | Tx = app.db): Promise<string[]> {
   const ids = bill.requestId
     ? [bill.requestId]
-    : (await app.db.select({ requestId: billLines.requestId }).from(billLines).where(eq(billLines.billId, bill.id))).map((l) => l.requestId);
+    : (await db.select({ requestId: billLines.requestId }).from(billLines).where(eq(billLines.billId, bill.id))).map((l) => l.requestId);
   if (!ids.length) return [];
   const unique = [...new Set(ids)];
-  const entities = await app.db
+  const entities = await db
     .select({ id: requests.id })
     .from(requests)
     .where(and(inArray(requests.id, unique), notInArray(requests.kind, [...REQUEST_KINDS])));

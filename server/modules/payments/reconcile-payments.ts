@@ -5,7 +5,7 @@ import { bills, payments } from '../../../db/schema';
 import { TimerRunner } from '../../../workflows/embedded/timer-runner';
 import { paymentPortalOf } from '../../adapters/payment-portal';
 import { AppError } from '../../errors';
-import { notifyPaymentConfirmed } from './notify-workflow';
+import { STALE_CLAIM_MS, notifyPaymentConfirmed, releaseStaleClaim } from './notify-workflow';
 import { applyPaymentCallback } from './payment-callback';
 
 /** A payment started this long ago without a callback is asked about at the portal (the payer may still be on its page before). */
@@ -14,8 +14,6 @@ export const RECONCILE_ASK_AFTER_MS = 5 * 60_000;
 export const RECONCILE_ASK_UNTIL_MS = 7 * 24 * 3_600_000;
 /** A paid payment whose request was not told this long after the bill was marked paid is told again. */
 export const RENOTIFY_AFTER_MS = 2 * 60_000;
-/** A claim to tell the request (payments.workflow_notified_at) older than this without an outcome belongs to a process that died. */
-export const STALE_CLAIM_MS = 10 * 60_000;
 /** Payments one sweep handles of each kind, oldest first; the rest wait for the next sweep. */
 const BATCH = 100;
 
@@ -51,7 +49,9 @@ export async function inquirePayment(app: FastifyInstance, payment: { id: string
       .set({
         inquiredAt: now,
         inquiryAnswer: answer,
-        inquiryFailures: answer === 'unreachable' || answer === 'notApplied' ? sql`${payments.inquiryFailures} + 1` : 0,
+        // Only a failure of this payment counts: the portal answered for it and the answer did not match. A portal that
+        // does not answer (down for everyone) says nothing about the payment: the count is left as it was.
+        inquiryFailures: answer === 'notApplied' ? sql`${payments.inquiryFailures} + 1` : answer === 'unreachable' ? payments.inquiryFailures : 0,
       })
       .where(eq(payments.id, payment.id));
   let answer;
@@ -160,13 +160,8 @@ export async function reconcilePayments(app: FastifyInstance, now = new Date(), 
     .limit(batch);
   for (const { payment, bill } of untold) {
     try {
-      if (payment.workflowNotifiedAt) {
-        // Release the dead claim (only if it is still that one), so that notifyPaymentConfirmed may claim it again.
-        await app.db
-          .update(payments)
-          .set({ workflowNotifiedAt: null })
-          .where(and(eq(payments.id, payment.id), eq(payments.workflowNotifiedAt, payment.workflowNotifiedAt), isNull(payments.workflowOutcome)));
-      }
+      // A claim left here is older than STALE_CLAIM_MS (selected so): its process died, release it.
+      await releaseStaleClaim(app, payment, now);
       const outcome = await notifyPaymentConfirmed(app, payment, bill);
       if (outcome !== 'pending' && outcome !== 'busy') result.renotified++;
       app.log.info({ paymentId: payment.portalPaymentId, outcome }, 'payment reconciliation: the request was told of its paid bill');

@@ -9,6 +9,9 @@ import { renderBillPdf } from './bill-pdf';
 import { applyPaymentCallback } from './payment-callback';
 import { ATTENTION_REASONS, paymentsNeedingAttention } from './attention';
 import { INQUIRY_ANSWERS, inquirePayment } from './reconcile-payments';
+import { recordRefund } from './record-refund';
+import { tellRequestAgain } from './tell-request';
+import { ZRefundRecord } from '../../../machines/forms/refund';
 import { payments } from '../../../db/schema';
 import { eq } from 'drizzle-orm';
 import { CALLBACK_PATH, startPayment } from './start-payment';
@@ -55,6 +58,8 @@ const ZAttentionItem = z.object({
   inquiryAnswer: z.string().nullable(),
   inquiryFailures: z.number().int(),
   canInquire: z.boolean(),
+  canRecordRefund: z.boolean(),
+  canTellRequest: z.boolean(),
 });
 
 /** Bills (invoices), paying them through the government payment portal, and the portal's callback. */
@@ -191,6 +196,44 @@ const paymentsModule: FastifyPluginAsyncZod = async (app) => {
       const [after] = await app.db.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
       return { ...inquiry, paymentStatus: after.status };
     },
+  );
+
+  app.post(
+    '/api/payments/:id/refund',
+    {
+      config: { policy: Permissions.payments.grantDiscount },
+      schema: {
+        tags: ['payments'],
+        summary:
+          "Records that a refund owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued) was made: the refund's reference and day. Written to the bill's and its requests' history with the person as actor, shown on the bill, and the payment leaves the attention list. Once per payment; registration employees and administrators",
+        params: z.object({ id: z.uuid() }),
+        body: ZRefundRecord,
+        response: {
+          200: z.object({ paymentId: z.string(), billId: z.string(), reference: z.string(), refundedOn: z.string(), recordedAt: z.string() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => recordRefund(app, request.actor!, request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/payments/:id/tell-request',
+    {
+      config: { policy: Permissions.payments.grantDiscount },
+      schema: {
+        tags: ['payments'],
+        summary:
+          "Tells the request(s) of a paid bill again that it is paid (PAYMENT_CONFIRMED from the system, the callback's own path), for a paid bill whose request has not heard. Idempotent: once the request answered, nothing is sent and its answer is given. A request that refuses moves the payment to the refunds owed. Registration employees and administrators",
+        params: z.object({ id: z.uuid() }),
+        body: z.object({}).nullish(),
+        response: {
+          200: z.object({ outcome: z.enum(['accepted', 'refused', 'noWorkflow', 'pending', 'busy']), changed: z.boolean(), reason: z.enum(ATTENTION_REASONS).nullable() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => tellRequestAgain(app, request.params.id),
   );
 
   // The portal sends the browser here (GET, then we redirect to the page the person came from) and also notifies us

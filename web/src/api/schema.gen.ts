@@ -2534,6 +2534,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records that a refund owed (money taken for a bill no longer payable, a payment its request refused, a paid Halal-mark package ended unissued) was made: the refund's reference and day. Written to the bill's and its requests' history with the person as actor, shown on the bill, and the payment leaves the attention list. Once per payment; registration employees and administrators
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount.
+         */
+        post: operations["postPaymentsByIdRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{id}/tell-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tells the request(s) of a paid bill again that it is paid (PAYMENT_CONFIRMED from the system, the callback's own path), for a paid bill whose request has not heard. Idempotent: once the request answered, nothing is sent and its answer is given. A request that refuses moves the payment to the refunds owed. Registration employees and administrators
+         * @description Who may call it: A signed-in user holding PaymentManagement.GrantDiscount.
+         */
+        post: operations["postPaymentsByIdTellRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/attention": {
         parameters: {
             query?: never;
@@ -8103,6 +8143,11 @@ export interface operations {
                             paymentReference: string | null;
                             period: string | null;
                             productCount: number | null;
+                            refunds: {
+                                amount: string;
+                                reference: string;
+                                refundedOn: string;
+                            }[];
                             requestId: string | null;
                             requestNumber: string | null;
                             service: {
@@ -8173,6 +8218,11 @@ export interface operations {
                         paymentReference: string | null;
                         period: string | null;
                         productCount: number | null;
+                        refunds: {
+                            amount: string;
+                            reference: string;
+                            refundedOn: string;
+                        }[];
                         requestId: string | null;
                         requestNumber: string | null;
                         service: {
@@ -13143,6 +13193,91 @@ export interface operations {
             };
         };
     };
+    postPaymentsByIdRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference: string;
+                    refundedOn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        billId: string;
+                        paymentId: string;
+                        recordedAt: string;
+                        reference: string;
+                        refundedOn: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postPaymentsByIdTellRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        /** @enum {string} */
+                        outcome: "accepted" | "refused" | "noWorkflow" | "pending" | "busy";
+                        /** @enum {string|null} */
+                        reason: "billNotPayable" | "refusedByRequest" | "certificateEnded" | "requestNotTold" | "inquiryFailing" | "inquiryWindowOver" | "stillPending" | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
     getPaymentsAttention: {
         parameters: {
             query?: {
@@ -13175,6 +13310,8 @@ export interface operations {
                             billId: string;
                             billNumber: string;
                             canInquire: boolean;
+                            canRecordRefund: boolean;
+                            canTellRequest: boolean;
                             completedAt: string | null;
                             facility: {
                                 nameAr: string;

@@ -58,6 +58,12 @@ export function BillsPanel({ requestId }: { requestId: string }) {
                   <Text fontWeight="bold" data-testid="bill-total">{sar(b.total)}</Text>
                 </Box>
               </SimpleGrid>
+              {b.refunds.map((r) => (
+                <Text key={`${r.reference}-${r.refundedOn}`} mt="3" color="blue.fg" data-testid="bill-refund">
+                  <Badge colorPalette="blue" me="2">{t('payments:bill.refunded')}</Badge>
+                  {t('payments:bill.refundLine', { amount: ltr(money.format(Number(r.amount))), date: formatDate(r.refundedOn, i18n.language), reference: ltr(r.reference) })}
+                </Text>
+              ))}
               {b.status.code === OPEN && (
                 <Flex mt="3" gap="3" align="center" wrap="wrap">
                   <Button colorPalette="brand" onClick={() => void pay(b)} data-testid="pay-bill">

@@ -15,6 +15,7 @@ import { notify } from '../../components/toaster';
 import { can, useSession } from '../../session';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
+import { RecordRefundDialog } from './RecordRefundDialog';
 
 const FILTERS = ['any', 'reason'] as const;
 const PAGE_SIZE = 10;
@@ -31,7 +32,7 @@ const palette = (reason: string) =>
  * payments-attention: the payments a person must act on (GET /api/payments/attention): refunds owed, paid bills whose
  * request has not heard, and payments the reconciliation sweep could not settle, with the portal's last answer. Staff
  * who handle payments may ask the portal about a pending one now (the sweep's own inquiry: only the portal's answer
- * settles it, never a hand). Filters live in the URL.
+ * settles it, never a hand) and record a refund owed as made (it then leaves the list). Filters live in the URL.
  */
 export function PaymentsAttentionPage() {
   const { t, i18n } = useTranslation(['payments', 'shell']);
@@ -39,6 +40,7 @@ export function PaymentsAttentionPage() {
   const mayAsk = can(session, [Permissions.payments.grantDiscount]);
   const { values, page, set } = useUrlFilters(FILTERS);
   const [asking, setAsking] = useState<string | null>(null);
+  const [refunding, setRefunding] = useState<Item | null>(null);
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/payments/attention', { params: { query: query as AttentionQuery } }));
@@ -56,6 +58,21 @@ export function PaymentsAttentionPage() {
       const answer = t(`payments:attention.answer.${res.answer}`);
       if (res.changed) notify.success(t('payments:attention.asked.settled', { bill: ltr(item.billNumber), answer }));
       else notify.info(t('payments:attention.asked.unchanged', { bill: ltr(item.billNumber), answer }));
+    } catch (e) {
+      if (e instanceof ApiError) showProblem(e);
+    } finally {
+      setAsking(null);
+      await list.refetch();
+    }
+  };
+
+  const tell = async (item: Item) => {
+    setAsking(item.paymentId);
+    try {
+      const res = await data(api.POST('/api/payments/{id}/tell-request', { params: { path: { id: item.paymentId } }, body: {}, handleErrors: [409] }));
+      const says = t(`payments:attention.told.${res.outcome}`, { bill: ltr(item.billNumber) });
+      if (res.outcome === 'accepted' || res.outcome === 'noWorkflow') notify.success(says);
+      else notify.info(says);
     } catch (e) {
       if (e instanceof ApiError) showProblem(e);
     } finally {
@@ -153,6 +170,14 @@ export function PaymentsAttentionPage() {
                 <Button size="sm" variant="outline" colorPalette="brand" loading={asking === p.paymentId} onClick={() => void ask(p)} data-testid="attention-ask">
                   {t('payments:attention.ask')}
                 </Button>
+              ) : p.canTellRequest ? (
+                <Button size="sm" variant="outline" colorPalette="orange" loading={asking === p.paymentId} onClick={() => void tell(p)} data-testid="attention-tell">
+                  {t('payments:attention.tell')}
+                </Button>
+              ) : p.canRecordRefund ? (
+                <Button size="sm" variant="outline" colorPalette="red" onClick={() => setRefunding(p)} data-testid="attention-record-refund">
+                  {t('payments:attention.recordRefund')}
+                </Button>
               ) : (
                 <Text fontSize="sm" color="fg.muted">
                   {t(`payments:attention.todo.${['billNotPayable', 'refusedByRequest', 'certificateEnded'].includes(p.reason) ? 'refund' : 'wait'}`)}
@@ -198,6 +223,16 @@ export function PaymentsAttentionPage() {
           paging={{ page, pageSize: PAGE_SIZE, total: list.data?.totalCount ?? 0, onPageChange: (p) => set({ page: p }) }}
         />
       </Stack>
+      {refunding && (
+        <RecordRefundDialog
+          payment={refunding}
+          onClose={() => setRefunding(null)}
+          onRecorded={() => {
+            setRefunding(null);
+            void list.refetch();
+          }}
+        />
+      )}
     </PageContainer>
   );
 }

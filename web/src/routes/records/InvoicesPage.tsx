@@ -24,7 +24,7 @@ const billPalette = (code: number) => (code === 1 ? 'orange' : code === 2 ? 'gre
  * bill file. Filters live in the URL.
  */
 export function InvoicesPage() {
-  const { t, i18n } = useTranslation(['records', 'shell']);
+  const { t, i18n } = useTranslation(['records', 'shell', 'payments']);
   const session = useSession();
   const { values, page, set } = useUrlFilters(FILTERS);
   const ar = i18n.language === 'ar';
@@ -66,6 +66,12 @@ export function InvoicesPage() {
         <Flex gap="1" wrap="wrap">
           <Badge colorPalette={billPalette(b.status.code)}>{b.status.label}</Badge>
           <Badge variant="outline">{t(b.issued ? 'records:invoices.issuedYes' : 'records:invoices.issuedNo')}</Badge>
+          {b.refunds.map((r) => (
+            <Text key={`${r.reference}-${r.refundedOn}`} fontSize="sm" color="blue.fg" w="full" data-testid="invoice-refund">
+              <Badge colorPalette="blue" me="1">{t('payments:bill.refunded')}</Badge>
+              {t('payments:bill.refundLine', { amount: ltr(money.format(Number(r.amount))), date: formatDate(r.refundedOn, i18n.language), reference: ltr(r.reference) })}
+            </Text>
+          ))}
         </Flex>
       ),
     },
