@@ -7,6 +7,9 @@ import { goodProduct, goodRequest } from '../forms/fixtures';
  * ids are placeholders: tests that submit over HTTP upload real files and put their ids in.
  */
 
+/** A calendar day counted from today (UTC), as a date field holds it. */
+const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 const ATTACHMENT = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 export function internalCertificateData(): Record<string, unknown> {
@@ -57,8 +60,9 @@ export function shipmentData(): Record<string, unknown> {
         grossWeight: 21_000,
         actualGrossWeight: 20_500,
         unit: 0,
-        productionDate: '2026-10-01',
-        expiryDate: '2027-10-01',
+        // Made two months ago, in date for ten more months: goods made in the future or already expired are refused.
+        productionDate: daysFromToday(-60),
+        expiryDate: daysFromToday(300),
       },
     ],
     slaughters: [
