@@ -174,29 +174,44 @@ describe('a payment older than the 7-day inquiry window', () => {
 });
 
 describe('a payment whose inquiries keep failing', () => {
-  it('is listed after three failed inquiries in a row; a staff inquiry the portal does not answer is a 502 and changes nothing but the count; an answer clears it', async () => {
+  it('a portal that does not answer counts nothing against it (a 502 to staff, nothing else changed); three answers that cannot be applied list it; an answer that applies clears it', async () => {
     const { id, bill } = await awaitingApplicationFee();
     const portal = await openAtPortal(bill.id);
     await backdate(bill.id, { createdAt: new Date(Date.now() - 3_600_000) });
-    const down = vi.spyOn(paymentPortalOf(w.t.app), 'paymentStatus').mockRejectedValue(new AppError('ExternalServiceUnavailable', { service: 'payment' }));
+    const adapter = paymentPortalOf(w.t.app);
+    const billBefore = await billRow(bill.id);
+    const version = (await requestOf(id)).version;
+    const [row] = await paymentRows(bill.id);
+
+    // Down for everyone: recorded as unreachable, counted against no payment, so three sweeps list nothing.
+    const down = vi.spyOn(adapter, 'paymentStatus').mockRejectedValue(new AppError('ExternalServiceUnavailable', { service: 'payment' }));
     try {
-      await reconcilePayments(w.t.app);
-      await reconcilePayments(w.t.app);
-      expect(await listed(bill.number)).toEqual([]);
-      const billBefore = await billRow(bill.id);
-      const version = (await requestOf(id)).version;
-      const [row] = await paymentRows(bill.id);
+      for (let i = 0; i < 3; i++) await reconcilePayments(w.t.app);
       const failed = await inquire(row.id, w.as.registration, 'ar');
       expect([failed.statusCode, failed.json().error.message]).toEqual([502, ERRORS.ar.ExternalServiceUnavailable]);
-      expect(await billRow(bill.id)).toEqual(billBefore);
-      expect((await requestOf(id)).version).toBe(version);
-      expect((await paymentRows(bill.id)).map((p) => [p.status, p.inquiryAnswer, p.inquiryFailures])).toEqual([['pending', 'unreachable', 3]]);
-      expect(await listed(bill.number)).toEqual([expect.objectContaining({ reason: 'inquiryFailing', inquiryAnswer: 'unreachable', inquiryFailures: 3 })]);
+      expect((await paymentRows(bill.id)).map((p) => [p.status, p.inquiryAnswer, p.inquiryFailures])).toEqual([['pending', 'unreachable', 0]]);
+      expect(await listed(bill.number)).toEqual([]);
     } finally {
       down.mockRestore();
     }
+
+    // The portal answers for this payment, but its answer does not verify (a "paid" under the pending record's
+    // signature): never applied, and three in a row list the payment as failing.
+    const real = adapter.paymentStatus.bind(adapter);
+    const forged = vi.spyOn(adapter, 'paymentStatus').mockImplementation(async (paymentId) => {
+      const answer = await real(paymentId);
+      return answer && { ...answer, status: 'paid' };
+    });
+    try {
+      for (let i = 0; i < 3; i++) await reconcilePayments(w.t.app);
+      expect(await billRow(bill.id)).toEqual(billBefore);
+      expect((await requestOf(id)).version).toBe(version);
+      expect((await paymentRows(bill.id)).map((p) => [p.status, p.inquiryAnswer, p.inquiryFailures])).toEqual([['pending', 'notApplied', 3]]);
+      expect(await listed(bill.number)).toEqual([expect.objectContaining({ reason: 'inquiryFailing', inquiryAnswer: 'notApplied', inquiryFailures: 3 })]);
+    } finally {
+      forged.mockRestore();
+    }
     await portal.act('pay');
-    const [row] = await paymentRows(bill.id);
     expect((await inquire(row.id)).json()).toEqual({ answer: 'paid', changed: true, paymentStatus: 'paid' });
     expect((await requestOf(id)).status.code).toBe(1);
     expect(await listed(bill.number)).toEqual([]);
