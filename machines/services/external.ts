@@ -152,9 +152,8 @@ export function externalServices(hsRules?: HsRulesSource): ServiceDefinition[] {
     preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbDesignationValid' }, { type: 'validCertificate', certificateKinds: ['externalHalal'] }],
     sections: addSections,
     // Like the internal add-products service (issue 14): added products stay inside the certificate's categories; new
-    // categories come through the certificate's own add-categories route (ADD_CATEGORIES), not with a product. A product
-    // another open add-products request of the certificate asks for is refused, as internally.
-    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'productsNotAskedElsewhere', 'withinFacilityCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
+    // categories come through the certificate's own add-categories route (ADD_CATEGORIES), not with a product.
+    serverChecks: ['attachmentsBelongToRequest', 'productsNotOnCertificate', 'withinFacilityCertificate', 'withinCbDesignation', 'foodAuthorityProducts'],
     outcome: 'changesCertificate',
     attachmentSection: 'attachments',
     project: projectExternal(addSections),

@@ -38,7 +38,7 @@ export function preconditionText(p: Precondition): string {
 export const SERVER_CHECK_TEXT: Record<ServerCheck, string> = {
   attachmentsBelongToRequest: 'every attachment the data names exists, is not deleted and belongs to this request (or, for a renewal, to the request that issued its certificate, whose data it starts with)',
   productsNotOnCertificate: 'products already on the certificate are dropped and the applicant is told which',
-  productsNotAskedElsewhere: 'no product another open request of this kind about the same certificate asks for (submitted and not ended: under review, waiting for payment or paid and waiting for the issue; not a draft nor a request returned to the applicant, checked again when resubmitted): it would be billed twice and added once; refused at the product, naming that request',
+  productsNotAskedElsewhere: 'no product another request of this kind about the same certificate has been paid for and waits to add (1004): it would be billed twice and added once; refused at the product, naming that request',
   categoriesNotOnCertificate:
     'each chosen category or sub-category adds something the designation certificate does not cover yet; one it already covers is refused and named. Categories on the certificate are never removed: the issued certificate lists the union of its categories and the added ones',
   withinCbDesignation: 'categories and products inside the conformity body’s designation',

@@ -99,7 +99,7 @@ export type ServerCheck =
   | 'attachmentsBelongToRequest'
   /** Products already on the subject certificate are dropped, and the user is told which (spec 02 section 4). */
   | 'productsNotOnCertificate'
-  /** No product another open (submitted, not ended) request of the same kind about the same certificate asks for. */
+  /** No product another request of the same kind about the same certificate has been paid for and waits to add. */
   | 'productsNotAskedElsewhere'
   /** Each chosen category adds something the subject certificate does not list yet (CB add categories). */
   | 'categoriesNotOnCertificate'

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { attachments, certificates, facilities, requests } from '../../../db/schema';
 import { coveredCategoryCodes } from '../../../machines/forms/parts';
@@ -67,14 +67,9 @@ export function productsAlreadyOnCertificate(projection: Projection, subject: Ce
   return new Set(projection.products.map(productKey).filter((k) => on.has(k)));
 }
 
-/** States of a submitted request that ask for nothing any more (its bill expired unpaid, the request expired). */
-const STOPPED = ['expired', 'paymentExpired'];
-
 /**
- * The products the other open requests of the same kind about the same certificate ask for, each by the number of the
- * request asking for it. Open: submitted and not ended (neither final, stopped nor deleted): under review, waiting for
- * its bill or paid and waiting for the issue (1004). A draft, and a request returned to the applicant (unbilled, the
- * applicant's to change again), ask for nothing until (re)submitted, when this check runs on them (README).
+ * The products the other requests of the same kind about the same certificate have been paid for and wait to add
+ * (1004, waiting for the issue), each by the number of the request adding it.
  */
 async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string>> {
   if (!i.subject) return new Map();
@@ -88,8 +83,7 @@ async function productsAskedElsewhere(i: CheckInput): Promise<Map<string, string
         ne(requests.id, i.requestId),
         isNull(requests.deletedAt),
         sql`${requests.queue} is distinct from 'final'`,
-        sql`not (${requests.stateValue} in ('draft', 'returned') or ${requests.stateValue} like '%.draft' or ${requests.stateValue} like '%.returned')`,
-        notInArray(requests.stateValue, STOPPED),
+        eq(requests.stateValue, 'waitingIssue'),
         sql`${requests.snapshot}->'context'->'subject'->>'certificateId' = ${i.subject.id}`,
       ),
     );
@@ -134,8 +128,8 @@ const CHECKS: Record<ServerCheck, (i: CheckInput) => Promise<DataIssue[]>> = {
       : [];
   },
 
-  // A product another open request of the same certificate asks for would be paid for twice and added once: refused,
-  // naming that request (once it is issued the product is on the certificate; once it is stopped or deleted, free).
+  // A product another request of the same certificate has been paid for and waits to add would be paid for twice and
+  // added once: refused, naming that request (once it is issued, the product is on the certificate).
   async productsNotAskedElsewhere(i) {
     const asked = await productsAskedElsewhere(i);
     return i.projection.products.flatMap((p, index): DataIssue[] => {
