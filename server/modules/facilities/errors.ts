@@ -35,7 +35,6 @@ export const FacilityErrors = {
   DelegationCertificateBlocked: 400,
   CbDesignationNotUsable: 400,
   CbNotDesignated: 400,
-  CbAlreadyDesignated: 400,
   NationalIdInvalid: 400,
   DelegateIsSelf: 400,
   DelegateAlreadyMember: 409,
