@@ -11249,7 +11249,6 @@ export interface operations {
                 facilityType?: "InternalFacility" | "ExternalFacility" | "ConformityBody";
                 fetchFirstPage?: boolean;
                 fetchLastPage?: boolean;
-                forRequest?: string;
                 pageNumber?: number;
                 pageSize?: number;
                 searchBy?: number;
