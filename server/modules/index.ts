@@ -10,7 +10,6 @@ import payments from './payments/routes';
 import paymentReconciliation from './payments/reconcile-payments';
 import certificates from './certificates/routes';
 import requests from './requests';
-import internalRequests from './internal-requests/routes';
 import admin from './admin';
 import accounts from './accounts/routes';
 import dashboard from './dashboard/routes';
@@ -21,4 +20,4 @@ import texts from './texts/routes';
  * Every HTTP module of the server, registered in this order by buildApp. A module is a Fastify plugin whose
  * routes each declare `config.policy` (see server/types.ts).
  */
-export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, paymentReconciliation, internalRequests, admin, dashboard, gdpr, texts];
+export const modules: FastifyPluginAsync[] = [health, auth, accounts, users, publicSite, facilities, attachments, productUpload, payments, certificates, requests, paymentReconciliation, admin, dashboard, gdpr, texts];

@@ -6,9 +6,9 @@ import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { uploadTo } from '../helpers/requests';
 
 /**
- * The wizard's calls (server/modules/internal-requests): drafts are validated with the form's zod schemas before
- * the EDIT event, submission validates the whole form first (same bilingual messages as the web), the draft shows
- * its deletion date, returned requests take only their returned sections, and a request's certificate is found.
+ * The wizard's calls, which are every service's (POST /api/requests/:id/events): an EDIT's sections are validated with
+ * the form's zod schemas, submission validates the whole form first (same bilingual messages as the web), the draft
+ * shows its deletion date, returned requests take only their returned sections, and a request's certificate is found.
  */
 let t: TestApp;
 let applicant: Client;
@@ -55,13 +55,14 @@ async function draft() {
   return { ...r, form: { ...FORM, attachments } };
 }
 const save = (c: Client, id: string, expectedVersion: number, form: Record<string, unknown>, lang = 'en') =>
-  c.put(`/api/internal-requests/${id}/draft?lang=${lang}`, { expectedVersion, form });
+  c.post(`/api/requests/${id}/events?lang=${lang}`, { type: 'EDIT', expectedVersion, payload: { data: form } });
 const submit = (c: Client, id: string, expectedVersion: number, agreementAccepted = true, lang = 'en') =>
-  c.post(`/api/internal-requests/${id}/submit?lang=${lang}`, { expectedVersion, agreementAccepted });
+  c.post(`/api/requests/${id}/events?lang=${lang}`, { type: 'SUBMIT', expectedVersion, payload: { agreementAccepted } });
+const resubmit = (c: Client, id: string, expectedVersion: number) => c.post(`/api/requests/${id}/events?lang=en`, { type: 'RESUBMIT', expectedVersion, payload: {} });
 const members = (res: { json(): unknown }) =>
   ((res.json() as { error: { validationErrors?: { members: string[]; message: string }[] } }).error.validationErrors ?? []).flatMap((v) => v.members);
 
-describe('PUT /api/internal-requests/:id/draft', () => {
+describe('saving wizard steps (EDIT)', () => {
   it('saves the filled steps as the request sections they are, storing the parsed values (numbers as numbers)', async () => {
     const r = await draft();
     const res = await save(applicant, r.id, r.version, { factory: FORM.factory, operations: ['processing'], production: FORM.production });
@@ -101,7 +102,7 @@ describe('GET /api/requests/:id/deletion of an internal certificate request', ()
   });
 });
 
-describe('POST /api/internal-requests/:id/submit', () => {
+describe('submitting and resubmitting (SUBMIT, RESUBMIT)', () => {
   it('refuses an incomplete form with every missing step, and an unticked agreement', async () => {
     const r = await draft();
     const saved = (await save(applicant, r.id, r.version, { factory: FORM.factory })).json();
@@ -144,7 +145,7 @@ describe('POST /api/internal-requests/:id/submit', () => {
     expect(outside.json().error.validationErrors).toEqual([expect.objectContaining({ members: ['factory'], message: 'Only the sections returned for correction can be edited' })]);
     const fixed = await save(applicant, r.id, version, { products: [{ ...FORM.products[0], netWeight: '0.95' }] });
     expect(fixed.statusCode).toBe(200);
-    const res = await submit(applicant, r.id, fixed.json().version);
+    const res = await resubmit(applicant, r.id, fixed.json().version);
     expect(res.statusCode).toBe(200);
     expect(res.json().status.code).toBe(1);
   });
