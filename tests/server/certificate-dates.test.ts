@@ -197,4 +197,21 @@ describe('the factory choice of a request offers only the factories its save acc
     // Another user's request is not theirs to read through the choice.
     expect((await w.as.external.get(`/api/Facility/GetUserFacilities?forRequest=${shipment.id}`)).statusCode).toBe(404);
   }, 120_000);
+
+  it('a foreign factory’s own account is offered only itself, not another factory its user holds; naming that one is still refused', async () => {
+    const external = w.as.external;
+    const OTHER = 'exf-surabaya-foods';
+    const [user] = await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'external'));
+    const [f] = await w.t.database.db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, OTHER));
+    await w.t.database.db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role: 1, permissions: [] }).onConflictDoNothing();
+    const mine = ((await external.get('/api/Facility/GetUserFacilities?pageSize=100')).json() as { items: { publicId: string }[] }).items.map((x) => x.publicId);
+    expect(mine).toEqual(expect.arrayContaining([FACTORY, OTHER]));
+    const draft = (await external.post('/api/requests?lang=en', { kind: 'externalCertificate', facilityId: FACTORY })).json() as RequestJson;
+    const offered = ((await external.get(`/api/Facility/GetUserFacilities?pageSize=100&forRequest=${draft.id}`)).json() as { items: { publicId: string }[] }).items.map((x) => x.publicId);
+    expect(offered).toEqual([FACTORY]);
+    for (const lang of LANGS) {
+      const saved = await send(external, draft.id, 'EDIT', draft.version, { data: { factory: { facilityPublicId: OTHER } } }, lang);
+      expect([saved.statusCode, saved.json().error.validationErrors.map((i: { key: string }) => i.key)]).toEqual([400, ['validation:form.factoryNotOwn']]);
+    }
+  }, 120_000);
 });
