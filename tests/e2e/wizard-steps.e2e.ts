@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import { facilities, facilityMembers, users } from '../../db/schema';
+import { FACILITY_ACCESS } from '../../machines/forms/facilities/permissions';
 import { countryName } from '../../web/src/lib/countries';
 import { fill, launchBrowser, next, openPage, screenshot, select, signInWithCookie, startServerWithData, startService, testId, waitForIdle, type Lang, type RunningServer } from './harness';
 
@@ -15,10 +16,17 @@ import { fill, launchBrowser, next, openPage, screenshot, select, signInWithCook
  *    (production lines, critical points, employees, shifts, area), said so, with its address and country shown;
  * 2. the shipment's importer step: an importer name the commercial registry contradicts stops the user there with the
  *    registry's message on the field (the check SUBMIT runs), and the registry's own data passes.
- * The `external` user is given a second factory (Brazil) so the orders differ.
+ * The factory list offers only the factories the request's save accepts (GetUserFacilities?forRequest=, the
+ * foreignFactory rule): a conformity body acts for any foreign factory, so the sorting and searching walk is the CB
+ * user's (`cb.main`), made a user of the Turkish factory and of a second one (Brazil) so the orders differ; a foreign
+ * factory's own account names only itself, so the `external` user, also given the Brazilian factory, is offered only
+ * its own (the save would refuse the other).
  */
 const FACTORY = 'exf-anatolia-meat';
 const SECOND = { publicId: 'exf-e2e-yaqut', nameAr: 'ياقوت للدواجن', nameEn: 'Yaqut Poultry', registrationNumber: 'BR-100200', countryCode: 'BR', city: 'Curitiba' };
+/** The conformity body the sorting walk applies from, and its user. */
+const CB = 'cb-global-halal';
+const CB_USER = 'cb.main';
 const IMPORTER = { unifiedNumber: '701 070 0001', crNumber: '1010700001' };
 const locale = (lang: Lang, ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8')) as Record<string, Record<string, unknown>>;
 
@@ -27,8 +35,17 @@ async function prepareData(database: Database): Promise<void> {
     .insert(facilities)
     .values({ ...SECOND, type: 'ExternalFacility' })
     .returning({ id: facilities.id });
-  const [u] = await database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'external'));
-  await database.db.insert(facilityMembers).values({ facilityId: f!.id, userId: u!.id, role: 0, permissions: [] });
+  const [anatolia] = await database.db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, FACTORY));
+  const userId = async (userName: string) => (await database.db.select({ id: users.id }).from(users).where(eq(users.userName, userName)))[0]!.id;
+  const [cb, external] = [await userId(CB_USER), await userId('external')];
+  // The CB's user is a user of both factories (the Turkish one's sub user, allowed to see it: `external` is its main
+  // user, and a factory has one); the factory's own user is also a sub user of the Brazilian one.
+  const view = [FACILITY_ACCESS.ExternalFacility.view];
+  await database.db.insert(facilityMembers).values([
+    { facilityId: anatolia!.id, userId: cb, role: 1, permissions: view },
+    { facilityId: f!.id, userId: cb, role: 0, permissions: [] },
+    { facilityId: f!.id, userId: external, role: 1, permissions: view },
+  ]);
 }
 
 describe('wizard steps check what they ask', () => {
@@ -43,10 +60,10 @@ describe('wizard steps check what they ask', () => {
     await server?.stop();
   });
 
-  async function applicant(lang: Lang): Promise<{ page: Page; errors: string[] }> {
+  async function applicant(lang: Lang, as: { userName: string; facility: string } = { userName: 'external', facility: FACTORY }): Promise<{ page: Page; errors: string[] }> {
     const o = await openPage(browser, server.url, { locale: lang === 'ar' ? 'ar-SA' : 'en-US' });
-    await signInWithCookie(o.page, server.url, 'external');
-    await o.page.goto(`/facility-requests/${FACTORY}?lang=${lang}`);
+    await signInWithCookie(o.page, server.url, as.userName);
+    await o.page.goto(`/facility-requests/${as.facility}?lang=${lang}`);
     await waitForIdle(o.page);
     return o;
   }
@@ -54,7 +71,7 @@ describe('wizard steps check what they ask', () => {
     page.locator('select[name="factory.facilityPublicId"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
 
   async function chooseFactory(lang: Lang) {
-    const { page, errors } = await applicant(lang);
+    const { page, errors } = await applicant(lang, { userName: CB_USER, facility: CB });
     const wizard = locale(lang, 'requests').wizard as Record<string, unknown>;
     try {
       await startService(page, 'externalCertificate');
@@ -87,6 +104,24 @@ describe('wizard steps check what they ask', () => {
       await screenshot(page, `wizard-steps-${lang}-factory`);
       // What was filled is saved with the step.
       await next(page, 'paymentWay');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  /** A foreign factory's own account: offered only itself, not the other factory its user holds (the save refuses it). */
+  async function ownFactoryOnly(lang: Lang) {
+    const { page, errors } = await applicant(lang);
+    try {
+      await startService(page, 'externalCertificate');
+      await testId(page, 'wizard-step-factory').waitFor();
+      await expect.poll(() => factoryOptions(page)).toEqual([FACTORY]);
+      // Not a search away either: the other factory's city finds nothing.
+      await testId(page, 'facility-search').fill(SECOND.city);
+      await expect.poll(() => factoryOptions(page)).toEqual([]);
+      await testId(page, 'facility-search').fill('');
+      await expect.poll(() => factoryOptions(page)).toEqual([FACTORY]);
       expect(errors).toEqual([]);
     } finally {
       await page.context().close();
@@ -127,6 +162,7 @@ describe('wizard steps check what they ask', () => {
 
   for (const lang of ['ar', 'en'] as const) {
     it(`searches, sorts and takes the factory's record on the factory step (${lang})`, () => chooseFactory(lang), 120_000);
+    it(`offers a foreign factory's own account only its own factory (${lang})`, () => ownFactoryOnly(lang), 120_000);
     it(`stops a wrong importer on the importer step (${lang})`, () => importerStep(lang), 120_000);
   }
 });

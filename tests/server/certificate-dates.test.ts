@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificates } from '../../db/schema';
+import { certificates, facilities, facilityMembers, users } from '../../db/schema';
 import { riyadhDate } from '../../machines/working-days';
 import { tFor } from '../../server/i18n';
+import { issueCertificate } from '../e2e/harness/data';
 import { readPdf } from '../helpers/pdf';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData, renewalSection } from '../services/fixtures';
@@ -150,5 +151,67 @@ describe('a service refused on a certificate that is not valid says why, in both
     }
     expect(said('en', 'CertificateNotValidMissing')).toBe('The facility holds no certificate this service rests on yet: it can be requested once the certificate is issued.');
     expect(said('ar', 'CertificateNotValidMissing')).toBe('لا تملك المنشأة بعدُ الشهادة التي تقوم عليها هذه الخدمة، ويمكن طلبها بعد إصدار الشهادة.');
+  }, 120_000);
+});
+
+describe('the factory choice of a request offers only the factories its save accepts', () => {
+  /** A foreign factory the CB certified (an external certificate it issued), and one only another body certified. */
+  const CB = 'cb-global-halal';
+  const CERTIFIED = 'exf-parana-chicken';
+  const NOT_CERTIFIED = 'exf-bursa-meat';
+
+  it('a CB’s shipment is offered the factories it certified, its factory certificate any; naming another is still refused', async () => {
+    const cb = w.as['cb.main'];
+    // The CB's user registered both factories (their member), and the CB certified one of them.
+    const [user] = await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'cb.main'));
+    for (const publicId of [CERTIFIED, NOT_CERTIFIED]) {
+      const [f] = await w.t.database.db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, publicId));
+      await w.t.database.db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role: 0, permissions: [] }).onConflictDoNothing();
+    }
+    await issueCertificate(w.t.database, 'cb.main', {
+      number: 'EHC-DATES-0001',
+      kind: 'externalHalal',
+      facilityPublicId: CERTIFIED,
+      cbPublicId: CB,
+      categories: ['C0'],
+      verificationCode: 'dates-choice-0001',
+      expiresAt: new Date(Date.now() + 300 * DAY),
+    });
+    const offered = async (requestId: string) =>
+      ((await cb.get(`/api/Facility/GetUserFacilities?pageSize=100&forRequest=${requestId}`)).json() as { items: { publicId: string; facilityType: string }[] }).items
+        .filter((f) => f.facilityType === 'ExternalFacility')
+        .map((f) => f.publicId)
+        .sort();
+    const shipment = (await cb.post('/api/requests?lang=en', { kind: 'shipment', facilityId: CB })).json() as RequestJson;
+    expect(await offered(shipment.id)).toEqual([CERTIFIED]);
+    const certificate = (await cb.post('/api/requests?lang=en', { kind: 'externalCertificate', facilityId: CB })).json() as RequestJson;
+    expect(await offered(certificate.id)).toEqual([CERTIFIED, NOT_CERTIFIED].sort());
+    // Without the request, the list is the user's facilities as before.
+    const all = ((await cb.get('/api/Facility/GetUserFacilities?pageSize=100')).json() as { items: { publicId: string }[] }).items.map((f) => f.publicId);
+    expect(all).toEqual(expect.arrayContaining([CERTIFIED, NOT_CERTIFIED]));
+    // The refusal stays: saving the factory the choice left out.
+    for (const lang of LANGS) {
+      const saved = await send(cb, shipment.id, 'EDIT', shipment.version, { data: { factory: { facilityPublicId: NOT_CERTIFIED } } }, lang);
+      expect([saved.statusCode, saved.json().error.validationErrors.map((i: { key: string }) => i.key)]).toEqual([400, ['validation:form.factoryNotCertifiedByCb']]);
+    }
+    // Another user's request is not theirs to read through the choice.
+    expect((await w.as.external.get(`/api/Facility/GetUserFacilities?forRequest=${shipment.id}`)).statusCode).toBe(404);
+  }, 120_000);
+
+  it('a foreign factory’s own account is offered only itself, not another factory its user holds; naming that one is still refused', async () => {
+    const external = w.as.external;
+    const OTHER = 'exf-surabaya-foods';
+    const [user] = await w.t.database.db.select({ id: users.id }).from(users).where(eq(users.userName, 'external'));
+    const [f] = await w.t.database.db.select({ id: facilities.id }).from(facilities).where(eq(facilities.publicId, OTHER));
+    await w.t.database.db.insert(facilityMembers).values({ facilityId: f.id, userId: user.id, role: 1, permissions: [] }).onConflictDoNothing();
+    const mine = ((await external.get('/api/Facility/GetUserFacilities?pageSize=100')).json() as { items: { publicId: string }[] }).items.map((x) => x.publicId);
+    expect(mine).toEqual(expect.arrayContaining([FACTORY, OTHER]));
+    const draft = (await external.post('/api/requests?lang=en', { kind: 'externalCertificate', facilityId: FACTORY })).json() as RequestJson;
+    const offered = ((await external.get(`/api/Facility/GetUserFacilities?pageSize=100&forRequest=${draft.id}`)).json() as { items: { publicId: string }[] }).items.map((x) => x.publicId);
+    expect(offered).toEqual([FACTORY]);
+    for (const lang of LANGS) {
+      const saved = await send(external, draft.id, 'EDIT', draft.version, { data: { factory: { facilityPublicId: OTHER } } }, lang);
+      expect([saved.statusCode, saved.json().error.validationErrors.map((i: { key: string }) => i.key)]).toEqual([400, ['validation:form.factoryNotOwn']]);
+    }
   }, 120_000);
 });

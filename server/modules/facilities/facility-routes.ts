@@ -27,6 +27,7 @@ import {
   type FacilityType,
 } from '../../../machines/forms/facilities/schemas';
 import { zSearchText } from '../../schemas';
+import { factoriesTheChoiceAccepts } from '../requests/service';
 
 const tags = ['Facility'];
 const ZPublicIdQuery = z.object({ publicId: z.string().min(1, 'required') });
@@ -168,13 +169,17 @@ const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
           facilityType: z.enum(FACILITY_TYPES).optional(),
           searchText: zSearchText(200),
           searchBy: z.coerce.number().int().min(0).max(4).optional(),
+          /** A request whose factory is being chosen: only the facilities that choice accepts (the save's own rule). */
+          forRequest: z.string().uuid('invalid').optional(),
         }),
         response: { 200: ZPagedFacilities },
       },
     },
     async (request) => {
-      const { facilityType, searchText, searchBy, ...paging } = request.query;
-      return listUserFacilities(db, actorOf(request), { facilityType, searchText, searchBy }, paging);
+      const { facilityType, searchText, searchBy, forRequest, ...paging } = request.query;
+      const actor = actorOf(request);
+      const accepts = forRequest ? (ids: readonly string[]) => factoriesTheChoiceAccepts(app, actor, forRequest, ids) : undefined;
+      return listUserFacilities(db, actor, { facilityType, searchText, searchBy, accepts }, paging);
     },
   );
 

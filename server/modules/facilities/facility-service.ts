@@ -23,6 +23,8 @@ export interface FacilitySearch {
   sortBy?: 'all' | 'name' | 'registrationNumber' | 'city' | 'country';
   /** The reader's language: `name` sorts by the name they read. */
   lang?: Language;
+  /** Keeps only the facilities this answers for (a request's factory choice: requests/service.ts factoriesTheChoiceAccepts). */
+  accepts?: (publicIds: readonly string[]) => Promise<Set<string>>;
 }
 
 function searchCondition(searchText: string | undefined, searchBy: number | undefined): SQL | undefined {
@@ -80,21 +82,20 @@ export async function listUserFacilities(db: Db, actor: Actor, search: FacilityS
     search.facilityType ? eq(facilities.type, search.facilityType) : undefined,
     searchCondition(search.searchText, search.searchBy),
   );
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(facilityMembers)
-    .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
-    .where(where);
+  const ordered = () =>
+    db
+      .select({ f: facilities, role: facilityMembers.role })
+      .from(facilityMembers)
+      .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
+      .where(where)
+      .orderBy(asc(sortColumn(search)), asc(facilities.id));
+  // A rule asked of each facility (a user's own facilities are few): all of them read, those it accepts paged here.
+  const accepted = search.accepts ? await acceptedRows(await ordered(), search.accepts) : undefined;
+  const total = accepted ? accepted.length : (await db.select({ total: count() }).from(facilityMembers).innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId)).where(where))[0].total;
   const totalPages = Math.max(1, Math.ceil(total / paging.pageSize));
   const pageNumber = paging.fetchFirstPage ? 1 : paging.fetchLastPage ? totalPages : Math.min(paging.pageNumber, totalPages);
-  const rows = await db
-    .select({ f: facilities, role: facilityMembers.role })
-    .from(facilityMembers)
-    .innerJoin(facilities, eq(facilities.id, facilityMembers.facilityId))
-    .where(where)
-    .orderBy(asc(sortColumn(search)), asc(facilities.id))
-    .limit(paging.pageSize)
-    .offset((pageNumber - 1) * paging.pageSize);
+  const offset = (pageNumber - 1) * paging.pageSize;
+  const rows = accepted ? accepted.slice(offset, offset + paging.pageSize) : await ordered().limit(paging.pageSize).offset(offset);
   return {
     items: rows.map(({ f, role }) => ({
       id: f.id,
@@ -113,6 +114,11 @@ export async function listUserFacilities(db: Db, actor: Actor, search: FacilityS
     pageSize: paging.pageSize,
     totalPages,
   };
+}
+
+async function acceptedRows<R extends { f: { publicId: string } }>(rows: R[], accepts: NonNullable<FacilitySearch['accepts']>): Promise<R[]> {
+  const ok = await accepts(rows.map((r) => r.f.publicId));
+  return rows.filter((r) => ok.has(r.f.publicId));
 }
 
 /** Users of a facility with their roles; `isCurrentUser` drives the "main (you)" / "sub (you)" labels. */

@@ -5,7 +5,7 @@ import { attachments, certificates, requests, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
 import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { Permissions } from '../../../machines/permissions';
-import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, withCertificateProducts, type FeeRule, type ServiceDefinition } from '../../../machines/services';
+import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, withCertificateProducts, type DataIssue, type FeeRule, type ServiceDefinition } from '../../../machines/services';
 import { REQUESTED_PRODUCTS } from '../../../machines/services/external';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
 import { creditSources, planCredit } from '../../../workflows/mark-credit';
@@ -167,13 +167,46 @@ async function assertFactoryMayBeNamed(
   data: Record<string, unknown> | undefined,
   stored: Record<string, unknown> = {},
 ): Promise<void> {
-  if (!def.serverChecks.includes('foreignFactory')) return;
+  const issues = await factoryNamingIssues(app, def, facilityPublicId, subjectHolder, data, stored);
+  if (issues.length) throw refusedData(issues);
+}
+
+/** What assertFactoryMayBeNamed refuses, as issues. */
+async function factoryNamingIssues(
+  app: FastifyInstance,
+  def: ServiceDefinition,
+  facilityPublicId: string,
+  subjectHolder: string | null,
+  data: Record<string, unknown> | undefined,
+  stored: Record<string, unknown>,
+): Promise<DataIssue[]> {
+  if (!def.serverChecks.includes('foreignFactory')) return [];
   const issues = await namedFactoryIssues(app.db, facilityPublicId, factoryNamedIn(data), subjectHolder);
   if (!issues.length && def.serverChecks.includes('shipmentCovered')) {
     const merged = { ...stored, ...(data ?? {}) };
     issues.push(...(await namedExporterIssues(app.db, facilityPublicId, factoryNamedIn(merged), exportingCbNamedIn(merged))));
   }
-  if (issues.length) throw refusedData(issues);
+  return issues;
+}
+
+/**
+ * The candidates a request's factory choice accepts: those a save naming them as its factory is not refused for (the
+ * same rule, assertFactoryMayBeNamed, asked of each; the exporter it names is its own field's question). The wizard's
+ * choice offers only these (GET /api/Facility/GetUserFacilities?forRequest=), so a CB is not offered for its shipment
+ * a factory it did not certify; the save still refuses one named otherwise.
+ */
+export async function factoriesTheChoiceAccepts(app: FastifyInstance, actor: Actor, requestId: string, candidates: readonly string[]): Promise<Set<string>> {
+  const view = await visibleRequest(app, requestId, actor);
+  const def = isRequestKind(view.kind) ? serviceOf(view.kind, app.services) : undefined;
+  if (!def) return new Set();
+  const stored = ((view.context as Partial<RequestContext>).data ?? {}) as Record<string, unknown>;
+  const holder = await subjectHolderOf(app, view);
+  const accepted = new Set<string>();
+  for (const facilityPublicId of candidates) {
+    const issues = await factoryNamingIssues(app, def, view.facilityId, holder, { factory: { facilityPublicId } }, stored);
+    if (!issues.some((i) => i.path === 'factory.facilityPublicId')) accepted.add(facilityPublicId);
+  }
+  return accepted;
 }
 
 export async function startRequest(app: FastifyInstance, actor: Actor, creatorName: string, body: StartBody): Promise<RequestView> {

@@ -11209,6 +11209,7 @@ export interface operations {
                 facilityType?: "InternalFacility" | "ExternalFacility" | "ConformityBody";
                 fetchFirstPage?: boolean;
                 fetchLastPage?: boolean;
+                forRequest?: string;
                 pageNumber?: number;
                 pageSize?: number;
                 searchBy?: number;

@@ -83,7 +83,7 @@ function Leaf(p: { node: FieldNode; name: string; path: string; value: unknown; 
       </Box>
     );
   }
-  if (name === 'facilityPublicId' && ctx.section === 'factory') return field(<FacilityChoice name={path} value={asText(value)} onChange={p.onChange} type={ctx.factoryType} readOnly={ctx.readOnly} />);
+  if (name === 'facilityPublicId' && ctx.section === 'factory') return field(<FacilityChoice name={path} value={asText(value)} onChange={p.onChange} type={ctx.factoryType} readOnly={ctx.readOnly} requestId={ctx.requestId} />);
   if (name === 'exportingCbPublicId') return field(<ConformityBodyChoice name={path} value={asText(value)} onChange={p.onChange} readOnly={ctx.readOnly} applicant={ctx.facilityPublicId} />);
   if (isCountryField(name)) {
     const sorted = countryChoices(i18n.language);
@@ -276,11 +276,13 @@ const FACILITY_SORTS = ['all', 'name', 'registrationNumber', 'city', 'country'] 
 type FacilitySort = (typeof FACILITY_SORTS)[number];
 
 /** A facility of the user's (of one type), searched by name, registration number or city and sorted by one of FACILITY_SORTS. */
-function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown) => void; type: FacilityType; readOnly: boolean }) {
+function FacilityChoice(p: { name: string; value: string; onChange: (v: unknown) => void; type: FacilityType; readOnly: boolean; requestId: string }) {
   const { t, i18n } = useTranslation(['requests']);
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<FacilitySort>('all');
-  const list = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageNumber: 1, pageSize: 100 } } }));
+  // Only the factories this request may name (the save's own rule, asked by the server): a CB's shipment offers the
+  // factories it certified.
+  const list = useApi(apiQuery('/api/Facility/GetUserFacilities', { params: { query: { pageNumber: 1, pageSize: 100, forRequest: p.requestId } } }));
   const all = useMemo(() => (list.data?.items ?? []).filter((f) => f.facilityType === p.type), [list.data, p.type]);
   const needle = q.trim().toLowerCase();
   const found = all.filter(
