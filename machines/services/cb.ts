@@ -91,7 +91,7 @@ export function cbServices(): ServiceDefinition[] {
     titleKey: 'services:cbDesignation.title',
     facilityTypes: ['cb'],
     subject: { type: 'facility' },
-    preconditions: [{ type: 'cbAcceptanceValid' }],
+    preconditions: [{ type: 'cbAcceptanceValid' }, { type: 'cbHoldsNoDesignation' }],
     sections,
     serverChecks: ['attachmentsBelongToRequest'],
     outcome: 'issuesCertificate',

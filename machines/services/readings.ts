@@ -26,6 +26,8 @@ export function preconditionText(p: Precondition): string {
       return 'the conformity body’s acceptance / notification certificate has not expired';
     case 'cbDesignationValid':
       return 'a conformity body acting for a factory holds a designation certificate that is neither expired nor suspended';
+    case 'cbHoldsNoDesignation':
+      return 'the conformity body holds no designation certificate that has not expired (in force or suspended): it renews the one it holds instead; once that has expired it may request a designation again. Also asked before paying and before issuing, so a second request opened meanwhile is never paid for nor issued (it may be cancelled)';
     case 'oneOpenPerSubject':
       return 'one open request of this kind per certificate at a time';
     case 'aMonthLeftOnSubject':

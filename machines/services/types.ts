@@ -37,6 +37,11 @@ export type Precondition =
   | { type: 'cbAcceptanceValid' }
   /** A conformity body acting for a factory holds a designation that is neither expired nor suspended (spec 02 section 4: an expired certificate cannot be used). */
   | { type: 'cbDesignationValid' }
+  /**
+   * The conformity body holds no designation that has not expired (in force or suspended): a designation is requested
+   * once and then renewed (spec 02 section 1 "issue, renew"); after it expires the CB may request one again.
+   */
+  | { type: 'cbHoldsNoDesignation' }
   /** One open request of this kind per subject certificate at a time (a second renewal of the same certificate is refused). */
   | { type: 'oneOpenPerSubject' }
   /**

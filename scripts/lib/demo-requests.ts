@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { bills, certificates, payments, requests, users, workflowTimers } from '../../db/schema';
+import { bills, certificates, facilities, payments, requests, users, workflowTimers } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { SERVICES, type RequestKind } from '../../machines/services';
+import { NEWEST_CERTIFICATE_FIRST } from '../../workflows/newest-certificate';
 import { signCallback } from '../../server/adapters/payment-portal';
 import { buildApp } from '../../server/app';
 import type { Config } from '../../server/config';
 import { registerSimulators } from '../../server/simulators';
 import { VALID_DATA } from '../../tests/services/fixtures';
+import { makeSaudiIban } from '../../machines/forms/facilities/formats';
 import { multipartBody, pdf } from '../../tests/helpers/multipart';
 
 /*
@@ -30,8 +32,14 @@ import { multipartBody, pdf } from '../../tests/helpers/multipart';
 const INTERNAL = { facility: 'inf-almarai-foods', user: 'internal.main' } as const;
 const EXTERNAL = { facility: 'exf-anatolia-meat', user: 'external' } as const;
 const CB = { facility: 'cb-global-halal', user: 'cb.main' } as const;
+/**
+ * A conformity body `new.applicant` registers through the portal, holding no designation yet: it asks for one. Global
+ * Halal CB holds a designation in force (db/seed-public.ts), so it renews and extends that one and never asks for
+ * another (README, choices: one designation per conformity body).
+ */
+export const NEW_CB = { registrationNumber: 'AE-CB-20931', user: 'new.applicant' } as const;
 const STAFF = ['registration', 'audit', 'committee'] as const;
-type Person = (typeof STAFF)[number] | 'internal.main' | 'external' | 'cb.main';
+type Person = (typeof STAFF)[number] | 'internal.main' | 'external' | 'cb.main' | 'new.applicant';
 
 /** The service kinds (the requests a person files), as opposed to the entity lifecycles (certificate, bill, mark). */
 const SERVICE_KINDS = Object.keys(SERVICES) as RequestKind[];
@@ -121,6 +129,44 @@ class Driver {
     const res = await c.post(`/api/requests/${id}/events?lang=en`, { type, expectedVersion, ...(payload ? { payload } : {}) });
     if (process.env.DEMO_SEED_TRACE) console.log(`${new Date().toISOString().slice(11, 23)} ${id} ${type} by ${person}: ${res.statusCode} ${Date.now() - t0} ms`);
     return ok(res, `${type} by ${person} on ${id}`) as RequestJson;
+  }
+
+  /**
+   * A conformity body registered by its main user as a person does (its facility files uploaded, then the form sent);
+   * their next sign-in carries it. Returns its public id.
+   */
+  async registerCb(person: Person, registrationNumber: string): Promise<string> {
+    const c = await this.as(person);
+    const attachments = [];
+    for (const category of ['commercialRegistration', 'accreditationCertificate', 'acceptanceCertificate']) {
+      const up = await c.request({
+        method: 'POST',
+        url: `/api/facility-attachments?category=${category}&fileName=${category}.pdf`,
+        payload: pdf(),
+        headers: { 'content-type': 'application/pdf' },
+      });
+      attachments.push({ id: ok(up, `upload ${category}`).id as string });
+    }
+    const created = ok(
+      await c.post('/api/ConformityBody/create?lang=en', {
+        nameAr: 'هيئة الخليج لتقويم مطابقة الحلال',
+        nameEn: 'Gulf Halal Conformity Body',
+        countryCode: 'AE',
+        city: 'Dubai',
+        address: 'Sheikh Zayed Road 1',
+        registrationNumber,
+        acceptanceNumber: '3-2026H-CB',
+        notificationNumber: 'H-CB2026-3',
+        certificateIssueDate: isoDay(-30),
+        certificateExpiryDate: isoDay(700),
+        iban: makeSaudiIban('10', '100000000000000093'),
+        categories: ['C0', 'CI'],
+        attachments,
+      }),
+      'registering a conformity body',
+    );
+    this.people.delete(person);
+    return created.publicId as string;
   }
 
   private async upload(c: Client, facilityPublicId: string, requestId: string, category: string): Promise<string> {
@@ -285,6 +331,18 @@ class Driver {
   }
 
   /** Walks to the end and returns the certificate (or designation) the request issued. */
+  /** The designation a conformity body holds (the newest, by the one rule). */
+  async designationOf(cbPublicId: string): Promise<string> {
+    const [row] = await this.app.db
+      .select({ id: certificates.id })
+      .from(certificates)
+      .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')))
+      .orderBy(...NEWEST_CERTIFICATE_FIRST)
+      .limit(1);
+    if (!row) throw new Error(`the demo conformity body ${cbPublicId} holds no designation`);
+    return row.id;
+  }
+
   async issue(id: string, applicant: Person, option: 'yearly' | 'full' = 'full'): Promise<string> {
     const done = await this.walk(id, applicant, () => false, { option });
     const [row] = await this.app.db.select({ id: certificates.id }).from(certificates).where(eq(certificates.requestId, id));
@@ -439,24 +497,32 @@ async function externalFacility(d: Driver): Promise<void> {
   await d.walk(renewal.id, user, (r) => r.queue === 'payment');
 }
 
-/** The conformity body: its designation, added categories, a renewal and new designations at each desk. */
+/**
+ * The conformity bodies. Global Halal CB extends the designation it holds (db/seed-public.ts) with a category and,
+ * within its renewal window (180 days), asks to renew it: a CB holding a designation in force renews it and never asks
+ * for another. A body new.applicant registers, designated by none yet, has designation requests at each desk.
+ */
 async function conformityBody(d: Driver): Promise<void> {
   const { facility, user } = CB;
   const start = (kind: RequestKind, opts?: { certificateId?: string }) => d.draft(user, kind, facility, opts);
 
-  const designation = await d.issue((await start('cbDesignation')).id, user);
+  const designation = await d.designationOf(facility);
   const categories = await start('cbAddCategories', { certificateId: designation });
-  await d.walk(categories.id, user, (r) => r.queue === 'audit');
+  await d.walk(categories.id, user, () => false);
+  // A second category, not sent yet.
+  await d.draft(user, 'cbAddCategories', facility, { certificateId: designation, data: { categories: [{ category: 'D', subCategories: [] }] } });
 
-  await start('cbDesignation'); // a draft
-  const returned = await start('cbDesignation');
-  await d.walk(returned.id, user, (r) => r.queue === 'registration');
+  const newCb = await d.registerCb(NEW_CB.user, NEW_CB.registrationNumber);
+  const apply = () => d.draft(NEW_CB.user, 'cbDesignation', newCb);
+  await apply(); // a draft
+  const returned = await apply();
+  await d.walk(returned.id, NEW_CB.user, (r) => r.queue === 'registration');
   await d.act('registration', returned.id, 'ASSIGN_TO_ME');
   await d.act('registration', returned.id, 'RETURN', { reason: 'The accreditation certificate has expired; attach the current one', sections: [] });
-  const audit = await start('cbDesignation');
-  await d.walk(audit.id, user, (r) => r.queue === 'audit');
-  const committee = await start('cbDesignation');
-  await d.walk(committee.id, user, (r) => r.queue === 'committee');
+  const audit = await apply();
+  await d.walk(audit.id, NEW_CB.user, (r) => r.queue === 'audit');
+  const committee = await apply();
+  await d.walk(committee.id, NEW_CB.user, (r) => r.queue === 'committee');
 
   // The designation comes within its renewal window (180 days) and the CB asks to renew it.
   await d.age(designation, 150);
@@ -464,20 +530,27 @@ async function conformityBody(d: Driver): Promise<void> {
   await d.walk(renewal.id, user, (r) => r.queue === 'registration');
 }
 
+/** The public id of the conformity body the demo registers (NEW_CB), once registered. */
+export async function newCbOf(db: FastifyInstance['db']): Promise<string | undefined> {
+  const [row] = await db.select({ publicId: facilities.publicId }).from(facilities).where(eq(facilities.registrationNumber, NEW_CB.registrationNumber));
+  return row?.publicId;
+}
+
 /** What the demo facilities hold, for the summary line and the test. */
 export async function demoRequestCounts(db: FastifyInstance['db']): Promise<Omit<DemoRequestSummary, 'seeded' | 'skipped' | 'ms'>> {
-  const facilities = [INTERNAL.facility, EXTERNAL.facility, CB.facility];
+  const newCb = await newCbOf(db);
+  const held = [INTERNAL.facility, EXTERNAL.facility, CB.facility, ...(newCb ? [newCb] : [])];
   const rows = await db
     .select({ kind: requests.kind, state: requests.stateValue, n: sql<number>`count(*)::int` })
     .from(requests)
-    .where(and(inArray(requests.facilityPublicId, facilities), inArray(requests.kind, SERVICE_KINDS), isNull(requests.deletedAt)))
+    .where(and(inArray(requests.facilityPublicId, held), inArray(requests.kind, SERVICE_KINDS), isNull(requests.deletedAt)))
     .groupBy(requests.kind, requests.stateValue);
   const byKind: Record<string, Record<string, number>> = {};
   for (const r of rows) (byKind[r.kind] ??= {})[r.state] = Number(r.n);
   const certRows = await db
     .select({ kind: certificates.kind, status: certificates.status, n: sql<number>`count(*)::int` })
     .from(certificates)
-    .where(inArray(certificates.facilityPublicId, facilities))
+    .where(inArray(certificates.facilityPublicId, held))
     .groupBy(certificates.kind, certificates.status);
   const STATUS: Record<number, string> = { 1: 'active', 2: 'expired', 3: 'expiringSoon', 4: 'suspendedOrValidSoon' };
   const byCertKind: Record<string, Record<string, number>> = {};
@@ -485,7 +558,7 @@ export async function demoRequestCounts(db: FastifyInstance['db']): Promise<Omit
   const billRows = await db
     .select({ status: bills.status, n: sql<number>`count(*)::int` })
     .from(bills)
-    .where(inArray(bills.facilityPublicId, facilities))
+    .where(inArray(bills.facilityPublicId, held))
     .groupBy(bills.status);
   const billsOut = { paid: 0, unpaid: 0, other: 0 };
   for (const r of billRows) billsOut[r.status === 2 ? 'paid' : r.status === 1 ? 'unpaid' : 'other'] += Number(r.n);

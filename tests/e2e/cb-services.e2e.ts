@@ -9,6 +9,7 @@ import arRequests from '../../locales/ar/requests.json';
 import enRequests from '../../locales/en/requests.json';
 import {
   act,
+  addUndesignatedCb,
   confirmIn,
   expectBill,
   expectState as waitForState,
@@ -40,7 +41,8 @@ import {
 /**
  * Issue 12, the conformity-body services end to end in real Chromium, once in Arabic and once in English: the CB user
  * and the staff (registration, audit, decision committee) walk each CB service to its certificate.
- * - designation (type 0): wizard -> registration takes it from its queue and accepts -> audit plan -> the CB accepts it
+ * - designation (type 0): Global Halal CB, designated already, is told on the start page why it may not ask again
+ *   (Start disabled); a body new.applicant registered, designated by none (one per language), asks: wizard -> registration takes it from its queue and accepts -> audit plan -> the CB accepts it
  *   -> appointment-request bill paid -> inspection (compliant) -> report -> committee approves -> appointment bill paid
  *   -> committee issues -> the new designation certificate (3 years, the chosen categories);
  * - renewal (600), from a seeded certificate expiring in 90 days: the same staff path without audit fees, the renewal
@@ -61,8 +63,8 @@ const SEEDED = {
 } as const;
 const SEEDED_CATEGORIES = ['C0', 'CI'];
 
-/** The CB's issued designation certificates, with their lifecycles (as the committee issues them). */
-async function prepareData(database: Database): Promise<Record<string, Date>> {
+/** The CB's issued designation certificates, with their lifecycles (as the committee issues them), and the undesignated CBs. */
+async function prepareData(database: Database): Promise<{ expiries: Record<string, Date>; newCb: Record<Lang, string> }> {
   const expiries: Record<string, Date> = {};
   for (const s of [SEEDED.renewal, SEEDED.add, SEEDED.expired]) {
     for (const lang of ['ar', 'en'] as const) {
@@ -83,7 +85,7 @@ async function prepareData(database: Database): Promise<Record<string, Date>> {
       });
     }
   }
-  return expiries;
+  return { expiries, newCb: { ar: await addUndesignatedCb(database, 'new.applicant', 1), en: await addUndesignatedCb(database, 'new.applicant', 2) } };
 }
 
 interface CertificateJson {
@@ -112,9 +114,10 @@ describe('conformity-body services end to end', () => {
   let server: RunningServer;
   let browser: Browser;
   let expiries: Record<string, Date>;
+  let newCb: Record<Lang, string>;
 
   beforeAll(async () => {
-    ({ server, data: expiries } = await startServerWithData(prepareData));
+    ({ server, data: { expiries, newCb } } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
@@ -129,14 +132,18 @@ describe('conformity-body services end to end', () => {
     opened.set(`${lang}-${userName}-${opened.size}`, page);
     page.on('dialog', (d) => void d.dismiss());
     await signInWithCookie(page, server.url, userName);
-    await page.goto(`/${userName.startsWith('cb.') ? 'associated-facilities' : 'halal-profile'}?lang=${lang}`);
+    await page.goto(`/${STAFF.includes(userName) ? 'halal-profile' : 'associated-facilities'}?lang=${lang}`);
     await waitForIdle(page);
     expect(errors).toEqual([]);
     return page;
   }
 
+  const STAFF = ['registration', 'audit', 'committee'];
+
   interface People {
     cb: Page;
+    /** new.applicant, main user of the undesignated CBs. */
+    applicant: Page;
     registration: Page;
     audit: Page;
     committee: Page;
@@ -185,8 +192,25 @@ describe('conformity-body services end to end', () => {
 
   async function designation(p: People, lang: Lang) {
     const shot = `cb-${lang}-designation`;
-    const { cb, registration, audit, committee } = p;
-    await cb.goto(`/facility-profile/cb/${CB}`);
+    const { registration, audit, committee } = p;
+    // Global Halal CB holds designations in force (db/seed-public.ts, SEEDED): its start page names the one it holds
+    // and says to renew it instead, in the user's language, before any click, with "Start" disabled.
+    await p.cb.goto(`/facility-profile/cb/${CB}`);
+    await waitForIdle(p.cb);
+    await testId(p.cb, 'start-cbDesignation').first().click();
+    await testId(p.cb, 'start-service').waitFor();
+    const [before, after] = { ar: arErrors.CbAlreadyDesignated, en: enErrors.CbAlreadyDesignated }[lang].replace('{{days}}', '180').split('{{number}}') as [string, string];
+    const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const refused = (await testId(p.cb, 'start-refused').innerText()).trim();
+    const held = new RegExp(`^${escape(before)}(\\S+)${escape(after)}$`).exec(refused)?.[1];
+    // The one that runs longest: the demo's, or the renewed one once the Arabic walk has renewed it.
+    expect(['HC-CB-000012', SEEDED.renewal.ar]).toContain(held);
+    expect(await testId(p.cb, 'start-service').isDisabled()).toBe(true);
+    await screenshot(p.cb, `${shot}-refused`);
+
+    // The body new.applicant registered, designated by none, asks for its designation.
+    const cb = p.applicant;
+    await cb.goto(`/facility-profile/cb/${newCb[lang]}`);
     await waitForIdle(cb);
     const id = await startService(cb, 'cbDesignation');
     await fillCbDesignation(cb, { categories: ['D', 'G'], after: 'summary' });
@@ -242,7 +266,7 @@ describe('conformity-body services end to end', () => {
     await expectCertificatePage(cb, lang, cert, ['D', 'G']);
     expect(monthsBetween(cert.validFrom.iso, cert.expiresAt.iso)).toBe(36);
     // The same page at the CB certificate route of spec 01 (facility-profile/cb/.../cb-halal-certificate/{id}).
-    await cb.goto(`/facility-profile/cb/${CB}/certifications/cb-halal-certificate/${cert.id}`);
+    await cb.goto(`/facility-profile/cb/${newCb[lang]}/certifications/cb-halal-certificate/${cert.id}`);
     await waitForIdle(cb);
     await testId(cb, 'certificate-status').waitFor();
     await expectCertificatePage(cb, lang, cert, ['D', 'G']);
@@ -407,7 +431,7 @@ describe('conformity-body services end to end', () => {
   }
 
   async function people(lang: Lang, who: (keyof People)[]): Promise<People> {
-    const users: Record<keyof People, string> = { cb: 'cb.main', registration: 'registration', audit: 'audit', committee: 'committee' };
+    const users: Record<keyof People, string> = { cb: 'cb.main', applicant: 'new.applicant', registration: 'registration', audit: 'audit', committee: 'committee' };
     const out = {} as People;
     for (const k of who) out[k] = await userPage(users[k], lang);
     return out;
@@ -417,7 +441,7 @@ describe('conformity-body services end to end', () => {
     t0 = Date.now();
     try {
       // One after another: side by side (own contexts per service) timed out signing in on a loaded 2-core machine.
-      const p = await people(lang, ['cb', 'registration', 'audit', 'committee']);
+      const p = await people(lang, ['cb', 'applicant', 'registration', 'audit', 'committee']);
       await designation(p, lang);
       await renewal(p, lang);
       await addCategories(p, lang);

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import { certificates } from '../../db/schema';
 import {
+  addUndesignatedCb,
   day,
   fill,
   fillCbCertificates,
@@ -26,7 +27,8 @@ import {
 
 /**
  * The generic service wizard (web/src/routes/services/ServiceWizard.tsx) end to end in real Chromium, once in Arabic
- * and once in English: a CB starts its designation request from the CB profile, fills every generated step (a bad
+ * and once in English: a CB designated by none (new.applicant's; one holding a designation may not ask again) starts its
+ * designation request from the CB profile, fills every generated step (a bad
  * value first: its message shows and "Next" stays), uploads its certificate file and submits; an external facility
  * starts a shipment request, adds a product line and submits; an external certificate request is filled (the factory
  * chosen among the user's facilities, an operation plan uploaded, the reused products and attachments steps) and
@@ -35,9 +37,10 @@ import {
 
 /**
  * The demo data, and the Halal certificate a shipment needs: the external factory's, issued by the demo CB (whose
- * designation covers its category), listing the product the shipment carries (the submission checks read both).
+ * designation covers its category), listing the product the shipment carries (the submission checks read both); and
+ * one undesignated CB per language, of new.applicant, asking for its designation. Returns those CBs.
  */
-async function prepareData(database: Database) {
+async function prepareData(database: Database): Promise<Record<Lang, string>> {
   const issuedAt = new Date(Date.now() - 100 * 86_400_000);
   await database.db.insert(certificates).values({
     number: 'HC-E2E-EXT-000001',
@@ -52,14 +55,16 @@ async function prepareData(database: Database) {
     validFrom: issuedAt,
     expiresAt: new Date(Date.now() + 600 * 86_400_000),
   });
+  return { ar: await addUndesignatedCb(database, 'new.applicant', 1), en: await addUndesignatedCb(database, 'new.applicant', 2) };
 }
 
 describe('generic service wizard', () => {
   let server: RunningServer;
   let browser: Browser;
+  let newCb: Record<Lang, string>;
 
   beforeAll(async () => {
-    ({ server } = await startServerWithData(prepareData));
+    ({ server, data: newCb } = await startServerWithData(prepareData));
     browser = await launchBrowser();
   }, 150_000);
   afterAll(async () => {
@@ -88,8 +93,8 @@ describe('generic service wizard', () => {
   }
 
   async function cbDesignation(lang: Lang) {
-    const page = await userPage('cb.main', lang);
-    const id = await startFromProfile(page, '/facility-profile/cb/cb-global-halal', 'cbDesignation');
+    const page = await userPage('new.applicant', lang);
+    const id = await startFromProfile(page, `/facility-profile/cb/${newCb[lang]}`, 'cbDesignation');
     const shot = `services-${lang}-cb-designation`;
     await testId(page, 'wizard-step-facilityInfo').waitFor();
     // A Latin name in the Arabic name is refused with its message, and "Next" stays on the step.

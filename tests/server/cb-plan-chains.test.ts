@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusLabel } from '../../machines/labels';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
-import { billsOf, createWorld, designationOf, fireTimer, payBill, planOf, setExpiry, type DemoUser, type World } from '../services/walk';
+import { billsOf, createWorld, designationOf, lapseDesignations, fireTimer, payBill, planOf, setExpiry, type DemoUser, type World } from '../services/walk';
 
 /*
  * CB designation version 3 (README "Who takes a plan to draft", "No discount on a stopped request"): the plan to draft
@@ -16,6 +16,8 @@ const EVERYONE: DemoUser[] = [APPLICANT, 'registration', 'audit', 'teamleader', 
 let w: World;
 beforeAll(async () => {
   w = await createWorld();
+  // The demo CB holds a designation in force: it would renew, not ask again (README, choices).
+  await lapseDesignations(w.t.database.db, CB);
 }, 60_000);
 afterAll(() => w?.t.close());
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lapseDesignations } from '../services/walk';
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { completeDraft, send } from '../helpers/requests';
@@ -35,8 +36,11 @@ beforeAll(async () => {
   numbers.mySubmitted = submitted.number;
   // Another facility's: a submitted CB designation request (no application fee: straight to registration), and an
   // unpaid bill of that CB.
+  // Asked for while that CB holds no designation in force (README, choices).
+  const restore = await lapseDesignations(t.database.db, OTHER);
   const cb = await completeDraft(other, 'cbDesignation', OTHER);
   expect((await send(other, cb.id, 'SUBMIT', cb.version, { agreementAccepted: true })).statusCode).toBe(200);
+  await restore();
   numbers.other = cb.number;
   await t.database.db.insert(bills).values({ number: 'DASH-BILL-OTHER', facilityPublicId: OTHER, service: 1, feeKind: 'application', amount: '100.00', vat: '15.00', total: '115.00', status: 1 });
 

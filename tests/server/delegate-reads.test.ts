@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lapseDesignations } from '../services/walk';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bills, certificates, payments, requestHistory } from '../../db/schema';
@@ -214,7 +215,9 @@ describe('a CB delegate given the designation service but not shipments or exter
   beforeAll(async () => {
     cbOnly = await newDelegate(cbMain, CB, [P.facility.conformityBody, P.cbAccreditation.request]);
     shipmentOnly = await newDelegate(cbMain, CB, [P.facility.conformityBody, P.shipment.default]);
-    const d = await cbMain.post('/api/requests', { kind: 'cbDesignation', facilityId: CB });
+    // Started while the CB holds no designation in force (README, choices).
+    const restore = await lapseDesignations(t.database.db, CB);
+    const d = await cbMain.post('/api/requests', { kind: 'cbDesignation', facilityId: CB }).finally(restore);
     expect(d.statusCode, d.body).toBe(201);
     designation = d.json();
     const s = await cbMain.post('/api/requests', { kind: 'shipment', facilityId: CB });

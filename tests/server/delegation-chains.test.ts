@@ -9,7 +9,7 @@ import { multipartBody, pdf } from '../helpers/multipart';
 import { completeDraft, send, uploadTo } from '../helpers/requests';
 import { NON_CONFORMITY } from '../machines/samples';
 import { chainsWorld, delegates, type ChainsWorld } from './chains-world';
-import { billsOf, walk } from '../services/walk';
+import { billsOf, lapseDesignations, walk } from '../services/walk';
 
 /**
  * Second-order lifecycles of a delegation (spec 01 section 6, spec 02 sections 4, 6 and 8): what a delegate may do
@@ -118,10 +118,16 @@ describe('a CB delegate given shipments only, and the CB’s own designation req
   let billId: string;
   beforeAll(async () => {
     ({ person } = await newDelegate(w.as['cb.main'], CB, [P.facility.conformityBody, P.shipment.default, P.shipment.submit]));
-    const draft = await completeDraft(w.as['cb.main'], 'cbDesignation', CB);
-    expect((await send(w.as['cb.main'], draft.id, 'SUBMIT', draft.version, { agreementAccepted: true })).statusCode).toBe(200);
-    const { request } = await walk(w, draft.id, { applicant: 'cb.main', until: -1, payBills: false });
-    requestId = request.id;
+    // The CB asks for a designation while it holds none in force (README, choices), then holds its own again.
+    const restore = await lapseDesignations(w.t.database.db, CB);
+    try {
+      const draft = await completeDraft(w.as['cb.main'], 'cbDesignation', CB);
+      expect((await send(w.as['cb.main'], draft.id, 'SUBMIT', draft.version, { agreementAccepted: true })).statusCode).toBe(200);
+      const { request } = await walk(w, draft.id, { applicant: 'cb.main', until: -1, payBills: false });
+      requestId = request.id;
+    } finally {
+      await restore();
+    }
     const [bill] = (await billsOf(w.as['cb.main'], requestId)).filter((b) => b.status.code === 1);
     expect(bill, 'the designation request waits for a bill').toBeDefined();
     billId = bill.id;
@@ -145,9 +151,14 @@ describe('a CB delegate given shipments only, and the CB’s own designation req
     expect({ status: bill.status, paymentReference: bill.paymentReference }).toEqual({ status: 1, paymentReference: null });
     expect(await historyOf(requestId)).toEqual(before.history);
     expect((await w.as['cb.main'].get(`/api/requests/${requestId}`)).json().version).toBe(before.version);
-    // The main user, who works the request, may.
-    const main = await w.as['cb.main'].post(`/api/bills/${billId}/pay?lang=en`, {});
-    expect(main.statusCode, main.body).toBe(200);
+    // The main user, who works the request, may: the payment asks again that the CB holds no designation in force.
+    const restore = await lapseDesignations(w.t.database.db, CB);
+    try {
+      const main = await w.as['cb.main'].post(`/api/bills/${billId}/pay?lang=en`, {});
+      expect(main.statusCode, main.body).toBe(200);
+    } finally {
+      await restore();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { entityPort } from '../../workflows/store';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
 import { testStoreDeps } from '../helpers/deps';
 import { startSimulators } from '../helpers/simulators';
+import { lapseDesignations } from '../services/walk';
 
 /*
  * Gaps in who reads what (workflows/read-scope.ts): the entity lifecycles a list asks for by kind (bills, certificates,
@@ -118,7 +119,13 @@ describe('1. a delegate with one service of a CB lists only the bills and certif
       expect(res.statusCode, res.body).toBe(201);
       return res.json().id as string;
     };
-    rows.designationBill = await insertBill(await start('cbDesignation'));
+    // The CB asks for a designation while it holds none in force (README, choices), then holds its own again.
+    const restore = await lapseDesignations(t.database.db, CB);
+    try {
+      rows.designationBill = await insertBill(await start('cbDesignation'));
+    } finally {
+      await restore();
+    }
     rows.shipmentBill = await insertBill(await start('shipment'));
     rows.bulkBill = await insertBill(null);
     rows.designationCert = await insertCertificate('cbDesignation', 'SG-CB-1');

@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { certificates, payments, users, workflowTimers } from '../../db/schema';
 import { PAYMENT_PORTAL_SIMULATOR_PATH, signCallback } from '../../server/adapters/payment-portal';
+import type { Db } from '../../db/client';
 import type { EmbeddedEngine } from '../../workflows/embedded/embedded-engine';
 import { WAITING_RETRY_MS } from '../../workflows/waiting';
 import { createTestApp, type Client, type TestApp } from '../helpers/app';
@@ -35,6 +36,22 @@ export async function designationOf(w: World, cbPublicId: string): Promise<{ id:
     .from(certificates)
     .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')));
   return designation!;
+}
+
+/**
+ * A CB asks for a designation only while it holds none that has not expired (README, choices: "One designation per
+ * conformity body"). Time passing for the designations a CB of the demo data holds: expired yesterday, so a test may
+ * walk a designation request for it. Returns what puts them back as they were.
+ */
+export async function lapseDesignations(db: Db, cbPublicId: string): Promise<() => Promise<void>> {
+  const held = await db
+    .select({ id: certificates.id, status: certificates.status, expiresAt: certificates.expiresAt })
+    .from(certificates)
+    .where(and(eq(certificates.facilityPublicId, cbPublicId), eq(certificates.kind, 'cbDesignation')));
+  for (const c of held) await db.update(certificates).set({ status: 2, expiresAt: new Date(Date.now() - 86_400_000) }).where(eq(certificates.id, c.id));
+  return async () => {
+    for (const c of held) await db.update(certificates).set({ status: c.status, expiresAt: c.expiresAt }).where(eq(certificates.id, c.id));
+  };
 }
 
 export async function createWorld(opts: { simulatorsPort?: number } = {}): Promise<World> {

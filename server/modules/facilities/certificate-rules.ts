@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { certificates } from '../../../db/schema';
 import { NEWEST_CERTIFICATE_FIRST } from '../../../workflows/newest-certificate';
+import { expiredOn } from '../../../workflows/certificate-behind';
 import { AppError } from '../../errors';
 import type { FacilityRow } from './access';
 import { todayInRiyadh } from './deps';
@@ -78,6 +79,18 @@ export async function assertCbDesignationUsable(db: Db, facility: FacilityRow, n
   const cert = await latestCertificate(db, facility.publicId, QUALIFYING_KIND.ConformityBody);
   if (!cert) throw new AppError('CbNotDesignated');
   if (isExpiredOrSuspended(cert, now)) throw new AppError('CbDesignationNotUsable', { number: cert.number });
+}
+
+/**
+ * A conformity body is designated once and then renews (spec 02 section 1: the designation is issued and renewed): a
+ * new designation request is refused while its newest designation (the one that runs longest) has not expired — in
+ * force, or suspended, whose way out is the suspension lifted, not a second certificate. Once it has expired the CB
+ * may request one again. The refusal names the certificate and says to renew it, with the renewal window's days.
+ */
+export async function assertCbHoldsNoDesignation(db: Db, facility: FacilityRow, renewalPromptDays: number, now = new Date()): Promise<void> {
+  if (facility.type !== 'ConformityBody') return;
+  const cert = await latestCertificate(db, facility.publicId, QUALIFYING_KIND.ConformityBody);
+  if (cert && !expiredOn(cert, now)) throw new AppError('CbAlreadyDesignated', { number: cert.number, days: renewalPromptDays });
 }
 
 /**

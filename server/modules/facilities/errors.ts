@@ -35,6 +35,7 @@ export const FacilityErrors = {
   DelegationCertificateBlocked: 400,
   CbDesignationNotUsable: 400,
   CbNotDesignated: 400,
+  CbAlreadyDesignated: 400,
   NationalIdInvalid: 400,
   DelegateIsSelf: 400,
   DelegateAlreadyMember: 409,

@@ -6,7 +6,7 @@ import type { CertificateTableKind, FacilityType, Precondition, RenewalWindow, S
 import { wholeMonthsBetween } from '../../../machines/services/fees';
 import type { BusinessSettings } from '../../../machines/services/settings';
 import { AppError, registerErrorStatus } from '../../errors';
-import { assertCbDesignationUsable, assertCbServicesAllowed, latestCertificate } from '../facilities/certificate-rules';
+import { assertCbDesignationUsable, assertCbHoldsNoDesignation, assertCbServicesAllowed, latestCertificate } from '../facilities/certificate-rules';
 import { isSuspended } from '../public/certificate-status';
 import { assertNotBlockedByExpiredCertificate } from './expired-certificate';
 import { inForce } from '../../../workflows/certificate-behind';
@@ -160,6 +160,8 @@ async function check(p: Precondition, i: PreconditionInput): Promise<void> {
       return assertCbServicesAllowed(i.facility, i.now);
     case 'cbDesignationValid':
       return assertCbDesignationUsable(i.db, i.facility, i.now);
+    case 'cbHoldsNoDesignation':
+      return assertCbHoldsNoDesignation(i.db, i.facility, i.settings.cbRenewalPromptDays, i.now);
     case 'oneOpenPerSubject': {
       if (!i.subject) return;
       const openAbout = await openRequestsAbout(i.db, [i.def.kind], [{ facilityPublicId: i.facility.publicId, certificateId: i.subject.id }], i.requestId);

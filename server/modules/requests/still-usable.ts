@@ -15,14 +15,16 @@ registerErrorStatus({ ExternalFacilityTaken: 409, NothingLeftToAdd: 409 });
 /**
  * The preconditions that say the facility may still use what a request is about (spec 02 section 4: "an expired
  * certificate cannot be used", "an expired internal certificate blocks issuing certificates and other services until
- * renewed", "an expired notification or acceptance certificate blocks use of services"). The start-only ones (the
- * renewal window, one open request per certificate) are not asked again.
+ * renewed", "an expired notification or acceptance certificate blocks use of services"), and that a CB requesting a
+ * designation holds none yet: a second designation request opened before the first was issued is neither paid for nor
+ * issued (README, choices). The start-only ones (the renewal window, one open request per certificate) are not asked again.
  */
 const USE: ReadonlySet<Precondition['type']> = new Set([
   'validCertificate',
   'notBlockedByExpiredCertificate',
   'cbAcceptanceValid',
   'cbDesignationValid',
+  'cbHoldsNoDesignation',
 ]);
 
 /**

@@ -16,5 +16,5 @@
 export { startServer, startServerWithData, freePort, type RunningServer } from './server';
 export { launchBrowser, openPage, overlaps, signIn, signInWithCookie, textOverlaps, screenshot, saveScreenshot, waitForIdle, DEMO_PASSWORD, SCREENSHOT_DIR, type OpenedPage } from './browser';
 export * from './flows';
-export { issueCertificate } from './data';
+export { addUndesignatedCb, issueCertificate } from './data';
 export { datesDrawn, horizontalOverflow, listCells, numberDrawn } from './drawn';
