@@ -13,8 +13,8 @@ import { certificates } from '../../db/schema';
 
 const HOST = 'portal.example';
 const PRODUCTS = [
-  { nameAr: 'حليب طازج كامل الدسم', nameEn: 'Fresh full-fat milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120' },
-  { nameAr: 'لبن زبادي بالفواكه', nameEn: 'Fruit yoghurt', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040310' },
+  { nameAr: 'حليب طازج كامل الدسم', nameEn: 'Fresh full-fat milk', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040120', productNumber: 'SFDA2025MILK00001' },
+  { nameAr: 'لبن زبادي بالفواكه', nameEn: 'Fruit yoghurt', brandAr: 'المراعي', brandEn: 'Almarai', hsCode: '040310', productNumber: 'SFDA2025YOGH00002' },
   { nameAr: 'جبنة شيدر مطبوخة', nameEn: 'Processed cheddar cheese', brandAr: 'بوك', brandEn: 'Puck', hsCode: '040630' },
 ];
 
@@ -155,6 +155,10 @@ describe('certificate PDF', () => {
     ]) {
       expect(text).toContain(s);
     }
+    // Each product's food-authority number under its HS code, each its own text run; the header names the column.
+    const { items } = pdf;
+    for (const s of ['040120', 'SFDA2025MILK00001', '040310', 'SFDA2025YOGH00002', 'Product no.', 'رقم المنتج']) expect(items.join('\n')).toContain(s);
+    expect(items).toContain('SFDA2025MILK00001');
   });
 
   it('marks a suspended certificate across the page, and not an active one', async () => {

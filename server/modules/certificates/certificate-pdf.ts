@@ -104,20 +104,26 @@ function drawProducts(w: PdfWriter, view: CertificateView, t: Bilingual, y: numb
   const shipment = view.kind === 'shipment';
   const second = shipment ? 'netWeight' : 'brand';
   const cols = [
-    { key: 'product', width: 130, dir: 'ltr' as const, lang: 'en' as const },
+    { key: 'product', width: 124, dir: 'ltr' as const, lang: 'en' as const },
     { key: second, width: 75, dir: 'ltr' as const, lang: 'en' as const },
-    { key: 'hsCode', width: 80, dir: 'ltr' as const, lang: 'en' as const },
+    { key: 'hsCode', width: 92, dir: 'ltr' as const, lang: 'en' as const },
     { key: second, width: 75, dir: 'rtl' as const, lang: 'ar' as const },
-    { key: 'product', width: WIDTH - 360, dir: 'rtl' as const, lang: 'ar' as const },
+    { key: 'product', width: WIDTH - 366, dir: 'rtl' as const, lang: 'ar' as const },
   ];
   const cell: TextStyle = { size: 9 };
+  // The middle column also carries each product's number in the national food authority's system (spec 02
+  // "Product"), under its HS code: what an inspector matches the goods against.
+  const small: TextStyle = { size: 6.5 };
   const head: TextStyle = { size: 8.5, weight: 'bold', color: COLORS.brand };
   const header = (top: number) => {
     w.doc.rect(X0, top, WIDTH, 20).fill(COLORS.brandLight);
     let x = X0;
     for (const c of cols) {
-      const label = c.key === 'hsCode' ? `${d(t.en, 'hsCode')} / ${d(t.ar, 'hsCode')}` : d(t[c.lang], c.key);
-      w.line(label, x + 4, top + 5, c.width - 8, c.key === 'hsCode' ? { ...head, size: 6.5 } : head, { direction: c.dir, align: c.key === 'hsCode' ? 'center' : undefined });
+      if (c.key === 'hsCode') {
+        const h = { ...head, size: 6 };
+        w.line(`${d(t.en, 'hsCode')} / ${d(t.ar, 'hsCode')}`, x + 3, top + 2.5, c.width - 6, h, { direction: 'ltr', align: 'center' });
+        w.line(`${d(t.en, 'productNumber')} / ${d(t.ar, 'productNumber')}`, x + 3, top + 11, c.width - 6, h, { direction: 'ltr', align: 'center' });
+      } else w.line(d(t[c.lang], c.key), x + 4, top + 5, c.width - 8, head, { direction: c.dir });
       x += c.width;
     }
     return top + 24;
@@ -136,11 +142,13 @@ function drawProducts(w: PdfWriter, view: CertificateView, t: Bilingual, y: numb
     const values = shipment
       ? [p.nameEn, goodsAmount(t.en, p), p.hsCode ?? '', goodsAmount(t.ar, p), p.nameAr]
       : [p.nameEn, p.brandEn ?? '', p.hsCode ?? '', p.brandAr ?? '', p.nameAr];
-    const height = Math.max(...cols.map((c, i) => w.measure(values[i] || '—', c.width - 10, cell, c.dir))) + 6;
+    const numberHeight = p.productNumber ? w.lineHeight(small) - 1 : 0;
+    const height = Math.max(...cols.map((c, i) => w.measure(values[i] || '—', c.width - 10, cell, c.dir) + (c.key === 'hsCode' ? numberHeight : 0))) + 6;
     if (y + height > BOTTOM) y = header(newPage());
     let x = X0;
     cols.forEach((c, i) => {
-      w.paragraph(values[i] || '—', x + 5, y, c.width - 10, cell, { direction: c.dir, align: c.key === 'hsCode' ? 'center' : undefined });
+      const used = w.paragraph(values[i] || '—', x + 5, y, c.width - 10, cell, { direction: c.dir, align: c.key === 'hsCode' ? 'center' : undefined });
+      if (c.key === 'hsCode' && p.productNumber) w.line(p.productNumber, x + 3, y + used - 1, c.width - 6, small, { direction: 'ltr', align: 'center' });
       x += c.width;
     });
     y += height;
