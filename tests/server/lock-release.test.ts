@@ -147,6 +147,10 @@ describe('locking a staff user releases the requests assigned to them', () => {
       expect.objectContaining({ user: 'reg.refused', released: 0, failed: [expect.objectContaining({ requestId: id, code: 'NotAuthorized' })] }),
     );
     expect(await actionsOf(w.as.registration, id)).toContain('CANCEL_ASSIGNMENT');
+    // The sweep at the next start tries again (still refused): the history says it once, not once per start.
+    await releaseLeftAssignments(w.t.app);
+    expect((await read(w.as.registration, id)).assigneeUserId).toBe(locked.id);
+    expect((await historyOf(w.as.registration, id)).filter((h) => h.event === 'ASSIGNMENT_RELEASE_FAILED')).toHaveLength(1);
   }, 300_000);
 
   it('a lock whose releases never ran (the server stopped right after it committed) is released when the server is ready again', async () => {
