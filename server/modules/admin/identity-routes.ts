@@ -12,6 +12,7 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses, zSearchText } from '../../schemas';
 import { writeAudit } from '../../admin/audit-log';
 import type { Tx } from '../../../db/client';
+import { RELEASE_AUDIT_ACTION, releaseAssignmentsOf, releaseLeftAssignments } from './release-assignments';
 
 const MANAGE = Permissions.admin.manage;
 
@@ -63,6 +64,10 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
   const who = (request: FastifyRequest) => ({ userId: request.sessionUser!.id, userName: request.sessionUser!.userName, ip: request.ip });
   const audit = (tx: Tx, request: FastifyRequest, action: string, details: Record<string, unknown>) =>
     writeAudit(tx, { ...who(request), action, outcome: 'success', details });
+  // Releases a lock left undone (release-assignments.ts); never stops the server from starting.
+  app.addHook('onReady', async () => {
+    await releaseLeftAssignments(app).catch((err: unknown) => app.log.error({ err }, 'releasing the requests of locked users failed; retried at the next start'));
+  });
 
   async function assertRolesExist(tx: Tx, names: string[]) {
     if (!names.length) return;
@@ -168,8 +173,8 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: ZUser, ...errorResponses },
         },
       },
-      async (request) =>
-        app.db.transaction(async (tx) => {
+      async (request) => {
+        const user = await app.db.transaction(async (tx) => {
           const u = await loadUser(tx, request.params.id);
           if (lock && u.id === request.sessionUser!.id) throw new AppError(AppErrorCode.BadRequest);
           const [next] = await tx.update(users).set({ lockedAt: lock ? new Date() : null, updatedAt: new Date() }).where(eq(users.id, u.id)).returning();
@@ -177,8 +182,23 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
             await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: 'locked' }).where(and(eq(sessions.userId, u.id), isNull(sessions.revokedAt)));
           }
           await audit(tx, request, lock ? 'user.lock' : 'user.unlock', { user: u.userName, locked: { old: !!u.lockedAt, new: lock } });
-          return presentUser(next);
-        }),
+          return next;
+        });
+        // After the lock committed (it never fails because of them): the requests assigned to the locked user go back
+        // to their queues, each through its machine, by the administrator who locked them (release-assignments.ts).
+        if (lock) {
+          const { released, failed } = await releaseAssignmentsOf(app, user.id, request.actor!);
+          if (released.length || failed.length) {
+            await writeAudit(app.db, {
+              ...who(request),
+              action: RELEASE_AUDIT_ACTION,
+              outcome: failed.length ? 'failure' : 'success',
+              details: { user: user.userName, released: released.length, failed },
+            }).catch((err: unknown) => request.log.error({ err, userId: user.id, released, failed }, 'recording the release of a locked user’s assignments failed'));
+          }
+        }
+        return presentUser(user);
+      },
     );
   }
 

@@ -203,6 +203,9 @@ const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const me = request.sessionUser!;
       if (isStaff(request.actor!.permissions)) throw new AppError('GdprStaffAccount');
+      // No release of assignments here (cf. the lock, server/modules/admin/release-assignments.ts): only staff are
+      // assigned requests, and staff accounts cannot erase themselves. A former employee whose staff roles were taken
+      // away while they still held a request is the exception: the release sweep at the next start logs it for staff.
       const anonymousUserName = `deleted-${randomBytes(6).toString('hex')}`;
       await app.db.transaction(async (tx) => {
         const [u] = await tx.select().from(users).where(eq(users.id, me.id)).for('update');

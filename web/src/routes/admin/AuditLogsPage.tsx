@@ -9,7 +9,7 @@ import type { AuditEntry } from './admin-api';
 import { AdminLinks } from './AdminLinks';
 import { formatDate } from '../../lib/dates';
 
-const ACTIONS = ['auth.login', 'auth.logout', 'api.write', 'settings.change', 'role.create', 'role.change', 'role.delete', 'user.create', 'user.roles', 'user.lock', 'user.unlock', 'user.password-reset'];
+const ACTIONS = ['auth.login', 'auth.logout', 'api.write', 'settings.change', 'role.create', 'role.change', 'role.delete', 'user.create', 'user.roles', 'user.lock', 'user.lock.release', 'user.unlock', 'user.password-reset'];
 
 /** What changed, in one line: `vatRate: 0.15 → 0.2`, a role's added and removed permissions, or the error code. */
 function summary(e: AuditEntry): string {

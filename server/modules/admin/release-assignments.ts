@@ -1,0 +1,145 @@
+import { and, desc, eq, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { auditLogs, requestHistory, requests, users } from '../../../db/schema';
+import { ENTITY_KINDS } from '../../../machines/services/types';
+import type { Actor } from '../../../machines/actor';
+import { AppError, AppErrorCode } from '../../errors';
+import { writeAudit } from '../../admin/audit-log';
+import { actorOf } from '../../plugins/auth';
+
+/** The audit action of a release (its details: the locked user, how many were released, which failed and why). */
+export const RELEASE_AUDIT_ACTION = 'user.lock.release';
+
+/** The event that releases a request: the one a person uses (machines/fragments/assignment.ts), so it goes where that goes. */
+export const RELEASE_EVENT = 'CANCEL_ASSIGNMENT';
+
+/** A request whose assignment could not be released: it stays assigned, named in the log, the audit row and its history. */
+export interface ReleaseFailure {
+  requestId: string;
+  number: string | null;
+  code: string;
+}
+
+export interface ReleaseOutcome {
+  released: string[];
+  failed: ReleaseFailure[];
+}
+
+/** How often one request is re-read after a concurrent event moved it on (its version) before the release gives up. */
+const CONFLICT_RETRIES = 3;
+
+/** The open requests (not deleted, not final, not an entity) a user is assigned to, with the version they were read at. */
+async function assignedTo(app: FastifyInstance, userId: string, requestId?: string) {
+  return app.db
+    .select({ id: requests.id, number: requests.number, version: requests.version })
+    .from(requests)
+    .where(
+      and(
+        eq(requests.assigneeUserId, userId),
+        isNull(requests.deletedAt),
+        notInArray(requests.kind, [...ENTITY_KINDS]),
+        sql`${requests.queue} is distinct from 'final'`,
+        ...(requestId ? [eq(requests.id, requestId)] : []),
+      ),
+    );
+}
+
+/**
+ * Releases every open request assigned to `userId` (a user who was just locked and can never act on them again), so
+ * that they return to their queue for colleagues: CANCEL_ASSIGNMENT through the engine, which clears the assignee and,
+ * where the catalogue has a waiting state, moves the request back to it; the history records the release.
+ *
+ * The actor is the administrator who locked the user, not the system actor: every released machine version refuses
+ * CANCEL_ASSIGNMENT from the system (the system sends only deadlines and payment callbacks, machines/guards.ts), and a
+ * new system event would exist only in new machine versions, leaving the requests already running on pinned versions
+ * (all of today's) stuck. The administrator is the person whose decision releases them, and going through the
+ * existing guard (a holder of the queue's AssignToOthers may cancel anyone's assignment) gives nobody a power they do
+ * not hold: an administrator without that permission is refused, and the refusal is recorded like any other failure.
+ *
+ * Runs after the lock committed: the lock never fails because a request could not be released. Each request is sent
+ * with the version it was read at, so a request reassigned meanwhile to someone else is left alone (re-read: released
+ * only if still the locked user's). A failure is never silent: it is logged, recorded in the request's history
+ * (ASSIGNMENT_RELEASE_FAILED, so staff looking at it see why it is stuck) and returned for the caller's audit row;
+ * locking the user again retries the ones left.
+ */
+export async function releaseAssignmentsOf(app: FastifyInstance, userId: string, actor: Actor): Promise<ReleaseOutcome> {
+  const outcome: ReleaseOutcome = { released: [], failed: [] };
+  if (!app.hasDecorator('engine')) return outcome;
+  for (const first of await assignedTo(app, userId)) {
+    let row: typeof first | undefined = first;
+    for (let attempt = 0; row; attempt++) {
+      try {
+        await app.engine.send(row.id, { type: RELEASE_EVENT }, actor, row.version);
+        outcome.released.push(row.id);
+        break;
+      } catch (err) {
+        const code = err instanceof AppError ? String(err.code) : 'Error';
+        if (code === AppErrorCode.ConcurrencyConflict && attempt < CONFLICT_RETRIES) {
+          [row] = await assignedTo(app, userId, row.id);
+          continue;
+        }
+        app.log.error({ err, requestId: row.id, userId }, 'releasing the assignment of a locked user failed: the request stays assigned');
+        outcome.failed.push({ requestId: row.id, number: row.number, code });
+        const failed = row.id;
+        // Once in the history (a retry, e.g. the sweep at every start, does not repeat the same row).
+        if (!(await failureRecorded(app, failed, userId)))
+          await app.engine
+            .annotate(failed, { event: 'ASSIGNMENT_RELEASE_FAILED', payload: { assigneeUserId: userId, refusal: code }, note: null }, actor)
+            .catch((e: unknown) => app.log.error({ err: e, requestId: failed }, 'recording a failed release in the history failed'));
+        break;
+      }
+    }
+  }
+  return outcome;
+}
+
+/** Whether the request's last history row already says that releasing this assignee failed. */
+async function failureRecorded(app: FastifyInstance, requestId: string, userId: string): Promise<boolean> {
+  const [last] = await app.db
+    .select({ event: requestHistory.event, payload: requestHistory.payload })
+    .from(requestHistory)
+    .where(eq(requestHistory.requestId, requestId))
+    .orderBy(desc(requestHistory.seq))
+    .limit(1);
+  return last?.event === 'ASSIGNMENT_RELEASE_FAILED' && last.payload.assigneeUserId === userId;
+}
+
+/**
+ * The releases a lock left undone (the process stopped between the lock's commit and its releases, or a release
+ * failed for a passing reason): run once when the server is ready. The pending work is the data itself, an open
+ * request assigned to a locked user, so nothing else has to be queued for it. Each user's releases are sent by the
+ * administrator who locked them last (the audit row of the lock), as at the lock; without one (a lock written
+ * outside the API) they are logged and left for staff.
+ */
+export async function releaseLeftAssignments(app: FastifyInstance): Promise<void> {
+  if (!app.hasDecorator('engine')) return;
+  const left = await app.db
+    .selectDistinct({ id: users.id, userName: users.userName })
+    .from(requests)
+    .innerJoin(users, sql`${users.id}::text = ${requests.assigneeUserId}`)
+    .where(and(isNotNull(users.lockedAt), isNull(requests.deletedAt), notInArray(requests.kind, [...ENTITY_KINDS]), sql`${requests.queue} is distinct from 'final'`));
+  for (const user of left) {
+    const [lock] = await app.db
+      .select({ adminId: auditLogs.userId })
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'user.lock'), sql`${auditLogs.details}->>'user' = ${user.userName}`))
+      .orderBy(desc(auditLogs.at))
+      .limit(1);
+    const [admin] = lock?.adminId
+      ? await app.db.select({ id: users.id, userName: users.userName, roles: users.roles, lockedAt: users.lockedAt }).from(users).where(eq(users.id, lock.adminId))
+      : [];
+    if (!admin || admin.lockedAt) {
+      app.log.error({ userId: user.id }, 'a locked user still holds open requests and no active administrator locked them: release them by hand');
+      continue;
+    }
+    const { released, failed } = await releaseAssignmentsOf(app, user.id, await actorOf(app, admin.id, admin.roles));
+    if (released.length || failed.length)
+      await writeAudit(app.db, {
+        userId: admin.id,
+        userName: admin.userName,
+        action: RELEASE_AUDIT_ACTION,
+        outcome: failed.length ? 'failure' : 'success',
+        details: { user: user.userName, released: released.length, failed, resumed: true },
+      });
+  }
+}

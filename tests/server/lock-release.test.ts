@@ -1,0 +1,172 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, users } from '../../db/schema';
+import { releaseLeftAssignments } from '../../server/modules/admin/release-assignments';
+import { Permissions as P } from '../../machines/permissions';
+import type { Client } from '../helpers/app';
+import { completeDraft, send, type RequestJson } from '../helpers/requests';
+import { billsOf, createWorld, payBill, type World } from '../services/walk';
+
+/**
+ * Locking a staff user releases the requests assigned to them (server/modules/admin/release-assignments.ts): each goes
+ * back to its queue through its machine (CANCEL_ASSIGNMENT by the administrator who locked them), so a colleague can
+ * take it; a request someone else holds is left alone; a release that is refused is recorded, never silent.
+ */
+const KIND = 'internalCertificate';
+const FACILITY = 'inf-almarai-foods';
+
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+}, 300_000);
+afterAll(() => w?.t.close());
+
+type Read = RequestJson & { assigneeUserId: string | null };
+interface HistoryItem {
+  event: string;
+  actor: { userId: string; name: string; system: boolean };
+  from: { code: number } | null;
+  to: { code: number };
+}
+
+const read = async (c: Client, id: string) => {
+  const res = await c.get(`/api/requests/${id}?lang=en`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Read;
+};
+const ok = async (c: Client, id: string, type: string, payload?: Record<string, unknown>) => {
+  const res = await send(c, id, type, (await read(c, id)).version, payload, 'en');
+  expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
+  return res.json() as Read;
+};
+const historyOf = async (c: Client, id: string) => {
+  const res = await c.get(`/api/requests/${id}/history?lang=en`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items as HistoryItem[];
+};
+const actionsOf = async (c: Client, id: string) => {
+  const res = await c.get(`/api/requests/${id}/actions`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().actions as { type: string }[]).map((a) => a.type);
+};
+const waitingList = async (c: Client) => {
+  const res = await c.get('/api/queues/registration?tab=waiting&pageSize=100');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items as { id: string; assigneeUserId: string | null; status: { code: number } }[];
+};
+const releaseRows = async () =>
+  (await w.t.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'user.lock.release')))).map((r) => r.details as Record<string, unknown>);
+
+/** A staff user created by the administrator, signed in. */
+async function staff(userName: string, name: string, roles: string[]): Promise<{ id: string; client: Client }> {
+  const password = 'Staff@Lock2026';
+  const created = await w.as.admin.post('/api/identity/users', { userName, name, email: `${userName}@example.com`, password, roles });
+  expect(created.statusCode, created.body).toBe(200);
+  return { id: created.json().id as string, client: await w.t.login(userName, password) };
+}
+
+/** A submitted internal certificate request whose application fee is paid: waiting in the registration queue. */
+async function waitingForRegistration(): Promise<string> {
+  const draft = await completeDraft(w.as['internal.main'], KIND, FACILITY);
+  await ok(w.as['internal.main'], draft.id, 'SUBMIT', { agreementAccepted: true });
+  const [fee] = (await billsOf(w.as.registration, draft.id)).filter((b) => b.status.code === 1);
+  await payBill(w.t, fee.id, fee);
+  return draft.id;
+}
+
+describe('locking a staff user releases the requests assigned to them', () => {
+  it('their request returns to the registration queue unassigned, a colleague takes it; a colleague’s own request is untouched', async () => {
+    const locked = await staff('reg.leaving', 'Salem Al-Harbi', ['registrationEmployee']);
+    const colleague = await staff('reg.staying', 'Huda Al-Qahtani', ['registrationEmployee']);
+    const theirs = await waitingForRegistration();
+    const others = await waitingForRegistration();
+    const waitingCode = (await read(w.as.registration, theirs)).status.code;
+
+    const taken = await ok(locked.client, theirs, 'ASSIGN_TO_ME');
+    expect(taken.assigneeUserId).toBe(locked.id);
+    const reviewCode = taken.status.code;
+    expect(reviewCode).not.toBe(waitingCode);
+    const held = await ok(colleague.client, others, 'ASSIGN_TO_ME');
+    expect(held.assigneeUserId).toBe(colleague.id);
+    // While held, the colleague cannot take it: it is in someone else's hands.
+    expect(await actionsOf(colleague.client, theirs)).not.toContain('ASSIGN_TO_ME');
+    const othersHistory = await historyOf(w.as.registration, others);
+
+    const lock = await w.as.admin.post(`/api/identity/users/${locked.id}/lock`);
+    expect(lock.statusCode, lock.body).toBe(200);
+    expect(lock.json().locked).toBe(true);
+
+    // The request shows no assignee and is waiting again (the status before anyone took it).
+    const released = await read(w.as.registration, theirs);
+    expect(released.assigneeUserId).toBeNull();
+    expect(released.status.code).toBe(waitingCode);
+    expect((await waitingList(colleague.client)).filter((r) => r.id === theirs).map((r) => [r.assigneeUserId, r.status.code])).toEqual([[null, waitingCode]]);
+
+    // Its history names the release: the assignment cancelled by the administrator who locked the user.
+    const history = await historyOf(w.as.registration, theirs);
+    const last = history.at(-1)!;
+    expect(last).toMatchObject({ event: 'CANCEL_ASSIGNMENT', actor: { userId: w.userId('admin'), system: false }, from: { code: reviewCode }, to: { code: waitingCode } });
+    const adminName = (await (await w.as.admin.get(`/api/identity/users?search=admin`)).json()).items.find((u: { id: string }) => u.id === w.userId('admin')).name;
+    expect(last.actor.name).toBe(adminName);
+
+    // A colleague takes it.
+    expect(await actionsOf(colleague.client, theirs)).toContain('ASSIGN_TO_ME');
+    const retaken = await ok(colleague.client, theirs, 'ASSIGN_TO_ME');
+    expect(retaken.assigneeUserId).toBe(colleague.id);
+    expect(retaken.status.code).toBe(reviewCode);
+
+    // The colleague's own request: still theirs, nothing added to its history.
+    const untouched = await read(w.as.registration, others);
+    expect(untouched.assigneeUserId).toBe(colleague.id);
+    expect(untouched.status.code).toBe(reviewCode);
+    expect(await historyOf(w.as.registration, others)).toEqual(othersHistory);
+
+    // The administration's record: the lock and what it released.
+    expect(await releaseRows()).toContainEqual(expect.objectContaining({ user: 'reg.leaving', released: 1, failed: [] }));
+  }, 300_000);
+
+  it('an administrator whose roles cannot cancel assignments still locks the user; the refused release is recorded on the request', async () => {
+    const role = await w.as.admin.post('/api/identity/roles', { name: 'identityOnly', permissions: [P.portals.halalCenter, P.admin.manage], readOnly: false });
+    expect(role.statusCode, role.body).toBe(200);
+    const identityAdmin = await staff('identity.admin', 'Nasser Al-Otaibi', ['identityOnly']);
+    const locked = await staff('reg.refused', 'Maha Al-Shammari', ['registrationEmployee']);
+    const id = await waitingForRegistration();
+    const taken = await ok(locked.client, id, 'ASSIGN_TO_ME');
+
+    const lock = await identityAdmin.client.post(`/api/identity/users/${locked.id}/lock`);
+    expect(lock.statusCode, lock.body).toBe(200);
+    expect(lock.json().locked).toBe(true);
+
+    // Not released (the machine refused this administrator), but not silently: the request's history says so ...
+    const still = await read(w.as.registration, id);
+    expect([still.assigneeUserId, still.status.code]).toEqual([locked.id, taken.status.code]);
+    const last = (await historyOf(w.as.registration, id)).at(-1)!;
+    expect(last).toMatchObject({ event: 'ASSIGNMENT_RELEASE_FAILED', actor: { userId: identityAdmin.id } });
+    // ... the administration's record names it, and a registration lead can still release it by hand.
+    expect(await releaseRows()).toContainEqual(
+      expect.objectContaining({ user: 'reg.refused', released: 0, failed: [expect.objectContaining({ requestId: id, code: 'NotAuthorized' })] }),
+    );
+    expect(await actionsOf(w.as.registration, id)).toContain('CANCEL_ASSIGNMENT');
+    // The sweep at the next start tries again (still refused): the history says it once, not once per start.
+    await releaseLeftAssignments(w.t.app);
+    expect((await read(w.as.registration, id)).assigneeUserId).toBe(locked.id);
+    expect((await historyOf(w.as.registration, id)).filter((h) => h.event === 'ASSIGNMENT_RELEASE_FAILED')).toHaveLength(1);
+  }, 300_000);
+
+  it('a lock whose releases never ran (the server stopped right after it committed) is released when the server is ready again', async () => {
+    const locked = await staff('reg.interrupted', 'Faisal Al-Mutairi', ['registrationEmployee']);
+    const id = await waitingForRegistration();
+    const waitingCode = (await read(w.as.registration, id)).status.code;
+    await ok(locked.client, id, 'ASSIGN_TO_ME');
+    // What the lock's transaction commits, and nothing after it.
+    await w.t.database.db.update(users).set({ lockedAt: new Date() }).where(eq(users.id, locked.id));
+    await w.t.database.db.insert(auditLogs).values({ userId: w.userId('admin'), userName: 'admin', action: 'user.lock', outcome: 'success', details: { user: 'reg.interrupted' } });
+    expect((await read(w.as.registration, id)).assigneeUserId).toBe(locked.id);
+
+    await releaseLeftAssignments(w.t.app);
+    const released = await read(w.as.registration, id);
+    expect([released.assigneeUserId, released.status.code]).toEqual([null, waitingCode]);
+    expect((await historyOf(w.as.registration, id)).at(-1)).toMatchObject({ event: 'CANCEL_ASSIGNMENT', actor: { userId: w.userId('admin') } });
+    expect(await releaseRows()).toContainEqual(expect.objectContaining({ user: 'reg.interrupted', released: 1, resumed: true }));
+  }, 300_000);
+});
