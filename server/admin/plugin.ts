@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client';
 import { apiCallWriter, purgeAudit, writeApiCallIn, type ApiCallEntry } from './audit-log';
 import './types';
 
-registerErrorStatus({ ReadOnlyRole: 403, UserLocked: 401, UserNameTaken: 400, RoleInUse: 409, RoleNameTaken: 400, DefaultRoleKept: 400 });
+registerErrorStatus({ ReadOnlyRole: 403, UserLocked: 401, UserNameTaken: 400, RoleInUse: 409, RoleNameTaken: 400, DefaultRoleKept: 400, OwnAccountNotLocked: 400 });
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Writes a read-only user may still make: signing in and out, and recording the language they read in. */

@@ -138,6 +138,9 @@ describe('administration, audit logs and auditors', () => {
       await testId(page, 'create-user-submit').click();
       await testId(page, `user-actions-${userName}`).waitFor();
       await screenshot(page, `admin-identity-${lang}`);
+      // Every row but the administrator's own offers Lock (the server refuses locking oneself: OwnAccountNotLocked).
+      expect(await page.locator(`[data-testid="user-actions-${userName}"] [data-testid="user-lock"]`).count()).toBe(1);
+      expect(await page.locator('[data-testid="user-actions-admin"] [data-testid="user-lock"]').count()).toBe(0);
 
       // The new user signs in, lands on the staff start page and may grant a discount on a request waiting for payment.
       const r = await submittedRequest();

@@ -238,6 +238,18 @@ describe('identity', () => {
     const actions = (await t.database.db.select().from(auditLogs).where(and(eq(auditLogs.userName, 'admin')))).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['user.create', 'user.lock', 'user.unlock', 'user.password-reset']));
   });
+
+  it('refuses an administrator locking their own account, in their language, and leaves it unlocked', async () => {
+    const me = (await admin.get('/api/identity/users?search=admin')).json().items.find((u: { userName: string }) => u.userName === 'admin');
+    for (const [lang, text] of [['ar', 'لا يمكنك قفل حسابك'], ['en', 'You cannot lock your own account']] as const) {
+      const res = await admin.post(`/api/identity/users/${me.id}/lock?lang=${lang}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('OwnAccountNotLocked');
+      expect(res.json().error.message).toContain(text);
+    }
+    expect((await admin.get('/api/identity/users?search=admin')).json().items.find((u: { id: string }) => u.id === me.id).locked).toBe(false);
+    expect((await admin.get('/api/app/halal-user/get-user-info')).statusCode).toBe(200);
+  });
 });
 
 describe('lifecycle diagram', () => {

@@ -176,7 +176,8 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const user = await app.db.transaction(async (tx) => {
           const u = await loadUser(tx, request.params.id);
-          if (lock && u.id === request.sessionUser!.id) throw new AppError(AppErrorCode.BadRequest);
+          // An administrator who locked themselves out would leave nobody to unlock them.
+          if (lock && u.id === request.sessionUser!.id) throw new AppError('OwnAccountNotLocked');
           const [next] = await tx.update(users).set({ lockedAt: lock ? new Date() : null, updatedAt: new Date() }).where(eq(users.id, u.id)).returning();
           if (lock) {
             await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: 'locked' }).where(and(eq(sessions.userId, u.id), isNull(sessions.revokedAt)));

@@ -10,6 +10,7 @@ import { ConfirmDialog, DataTable, FormField, PageContainer, PageHeader, notify,
 import type { RoleRow, StaffUser } from './admin-api';
 import { AdminLinks } from './AdminLinks';
 import { listSeparator } from '../../i18n';
+import { useSession } from '../../session/use-session';
 
 /** A permission name as the role calls take it; the editor offers only those of GET /api/identity/permissions. */
 type Permission = operations['putIdentityRolesByName']['requestBody']['content']['application/json']['permissions'][number];
@@ -119,6 +120,8 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
   const list = useApi(apiQuery('/api/identity/users', { params: { query: { search: applied || undefined, skipCount: (page - 1) * pageSize, maxResultCount: pageSize } } }));
   const [editing, setEditing] = useState<{ user: StaffUser; roles: string[] } | null>(null);
   const [confirm, setConfirm] = useState<{ user: StaffUser; kind: 'lock' | 'unlock' | 'reset-password' } | null>(null);
+  // No lock on one's own row: the server refuses it (OwnAccountNotLocked), nobody would be left to unlock.
+  const me = useSession();
   const [password, setPassword] = useState<{ userName: string; password: string } | null>(null);
 
   const act = async (user: StaffUser, kind: 'lock' | 'unlock' | 'reset-password') => {
@@ -163,9 +166,11 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
           <Button size="xs" variant="outline" onClick={() => setEditing({ user: u, roles: u.roles })} data-testid="user-edit-roles">
             {t('identity.editRoles')}
           </Button>
-          <Button size="xs" variant="outline" onClick={() => setConfirm({ user: u, kind: u.locked ? 'unlock' : 'lock' })} data-testid="user-lock">
-            {t(u.locked ? 'identity.unlock' : 'identity.lock')}
-          </Button>
+          {u.id !== me?.user?.id && (
+            <Button size="xs" variant="outline" onClick={() => setConfirm({ user: u, kind: u.locked ? 'unlock' : 'lock' })} data-testid="user-lock">
+              {t(u.locked ? 'identity.unlock' : 'identity.lock')}
+            </Button>
+          )}
           <Button size="xs" variant="outline" onClick={() => setConfirm({ user: u, kind: 'reset-password' })} data-testid="user-reset-password">
             {t('identity.resetPassword')}
           </Button>
