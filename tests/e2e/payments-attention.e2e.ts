@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../db/client';
 import { bills, payments } from '../../db/schema';
 import { startSimulators } from '../helpers/simulators';
-import { launchBrowser, openPage, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, payOnPortalPage, registerPortalPayment, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
  * The staff screen of payments needing attention in real Chromium, once in Arabic and once in English: a payment
@@ -37,24 +37,7 @@ const portalPages: Partial<Record<Lang, string>> = {};
 let sims: { app: FastifyInstance; url: string };
 
 async function registerAtPortal(lang: Lang) {
-  const callback = `http://127.0.0.1:${SIMULATORS_PORT}/api/payments/callback`;
-  const res = await fetch(`${sims.url}/simulators/payment-portal/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer simulator-key' },
-    body: JSON.stringify({
-      merchantReference: BILL[lang],
-      amount: '1000.00',
-      vat: '150.00',
-      total: '1150.00',
-      currency: 'SAR',
-      description: { ar: 'رسوم الشهادة', en: 'Certificate fee' },
-      language: lang,
-      returnUrl: callback,
-      callbackUrl: callback,
-    }),
-  });
-  expect(res.status).toBe(201);
-  const created = (await res.json()) as { paymentId: string; paymentUrl: string };
+  const created = await registerPortalPayment(sims.url, BILL[lang], lang, `http://127.0.0.1:${SIMULATORS_PORT}/api/payments/callback`);
   portalPages[lang] = created.paymentUrl;
   return created.paymentId;
 }
@@ -73,13 +56,7 @@ async function prepareData(database: Database) {
 
 /** The payer presses Pay on the portal's page; the portal's notification to the merchant is lost. */
 async function payAtPortal(lang: Lang) {
-  const res = await fetch(portalPages[lang]!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ action: 'pay', lang }).toString(),
-    redirect: 'manual',
-  });
-  expect(res.status).toBe(303);
+  expect((await payOnPortalPage(portalPages[lang]!, lang)).status).toBe(303);
 }
 
 describe('payments needing attention: a stuck payment asked about and settled', () => {

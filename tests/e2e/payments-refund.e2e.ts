@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { bills, payments } from '../../db/schema';
 import { riyadhDate } from '../../machines/working-days';
 import { startSimulators } from '../helpers/simulators';
-import { launchBrowser, openPage, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
+import { launchBrowser, openPage, payOnPortalPage, registerPortalPayment, screenshot, signIn, startServerWithData, waitForIdle, type RunningServer } from './harness';
 
 /**
  * Recording a refund owed on the staff screen of payments needing attention, in real Chromium, once in Arabic and once
@@ -43,24 +43,7 @@ let sims: { app: FastifyInstance; url: string };
 
 /** Registers the payment at the portal simulator as start-payment.ts does; the payer returns to this server's callback. */
 async function registerAtPortal(lang: Lang) {
-  const serverCallback = `http://127.0.0.1:${SERVER_PORT}/api/payments/callback`;
-  const res = await fetch(`${sims.url}/simulators/payment-portal/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer simulator-key' },
-    body: JSON.stringify({
-      merchantReference: BILL[lang],
-      amount: '1000.00',
-      vat: '150.00',
-      total: '1150.00',
-      currency: 'SAR',
-      description: { ar: 'رسوم الشهادة', en: 'Certificate fee' },
-      language: lang,
-      returnUrl: serverCallback,
-      callbackUrl: serverCallback,
-    }),
-  });
-  expect(res.status).toBe(201);
-  const created = (await res.json()) as { paymentId: string; paymentUrl: string };
+  const created = await registerPortalPayment(sims.url, BILL[lang], lang, `http://127.0.0.1:${SERVER_PORT}/api/payments/callback`);
   portalPages[lang] = created.paymentUrl;
   return created.paymentId;
 }
@@ -95,12 +78,7 @@ async function prepareData(database: Database) {
  * expired bill, so the server records the payment 'rejected'.
  */
 async function payAtPortal(lang: Lang) {
-  const res = await fetch(portalPages[lang]!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ action: 'pay', lang }).toString(),
-    redirect: 'manual',
-  });
+  const res = await payOnPortalPage(portalPages[lang]!, lang);
   expect(res.status).toBe(303);
   const back = await fetch(res.headers.get('location')!, { redirect: 'manual' });
   expect(back.status).toBe(303);

@@ -12,7 +12,7 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses, zSearchText } from '../../schemas';
 import { writeAudit } from '../../admin/audit-log';
 import type { Tx } from '../../../db/client';
-import { RELEASE_AUDIT_ACTION, releaseAssignmentsOf, releaseLeftAssignments } from './release-assignments';
+import { releaseAndAudit, releaseLeftAssignments } from './release-assignments';
 
 const MANAGE = Permissions.admin.manage;
 
@@ -187,17 +187,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         // After the lock committed (it never fails because of them): the requests assigned to the locked user go back
         // to their queues, each through its machine, by the administrator who locked them (release-assignments.ts).
-        if (lock) {
-          const { released, failed } = await releaseAssignmentsOf(app, user.id, request.actor!);
-          if (released.length || failed.length) {
-            await writeAudit(app.db, {
-              ...who(request),
-              action: RELEASE_AUDIT_ACTION,
-              outcome: failed.length ? 'failure' : 'success',
-              details: { user: user.userName, released: released.length, failed },
-            }).catch((err: unknown) => request.log.error({ err, userId: user.id, released, failed }, 'recording the release of a locked user’s assignments failed'));
-          }
-        }
+        if (lock) await releaseAndAudit(app, user, request.actor!, who(request));
         return presentUser(user);
       },
     );

@@ -28,20 +28,15 @@ export interface ReleaseOutcome {
 /** How often one request is re-read after a concurrent event moved it on (its version) before the release gives up. */
 const CONFLICT_RETRIES = 3;
 
-/** The open requests (not deleted, not final, not an entity) a user is assigned to, with the version they were read at. */
+/** An open request: not deleted, not final, not an entity's lifecycle (a bill or certificate has no assignee to release). */
+const openRequest = and(isNull(requests.deletedAt), notInArray(requests.kind, [...ENTITY_KINDS]), sql`${requests.queue} is distinct from 'final'`);
+
+/** The open requests a user is assigned to, with the version they were read at. */
 async function assignedTo(app: FastifyInstance, userId: string, requestId?: string) {
   return app.db
     .select({ id: requests.id, number: requests.number, version: requests.version })
     .from(requests)
-    .where(
-      and(
-        eq(requests.assigneeUserId, userId),
-        isNull(requests.deletedAt),
-        notInArray(requests.kind, [...ENTITY_KINDS]),
-        sql`${requests.queue} is distinct from 'final'`,
-        ...(requestId ? [eq(requests.id, requestId)] : []),
-      ),
-    );
+    .where(and(eq(requests.assigneeUserId, userId), openRequest, ...(requestId ? [eq(requests.id, requestId)] : [])));
 }
 
 /**
@@ -117,7 +112,7 @@ export async function releaseLeftAssignments(app: FastifyInstance): Promise<void
     .selectDistinct({ id: users.id, userName: users.userName })
     .from(requests)
     .innerJoin(users, sql`${users.id}::text = ${requests.assigneeUserId}`)
-    .where(and(isNotNull(users.lockedAt), isNull(requests.deletedAt), notInArray(requests.kind, [...ENTITY_KINDS]), sql`${requests.queue} is distinct from 'final'`));
+    .where(and(isNotNull(users.lockedAt), openRequest));
   for (const user of left) {
     const [lock] = await app.db
       .select({ adminId: auditLogs.userId })
@@ -132,14 +127,27 @@ export async function releaseLeftAssignments(app: FastifyInstance): Promise<void
       app.log.error({ userId: user.id }, 'a locked user still holds open requests and no active administrator locked them: release them by hand');
       continue;
     }
-    const { released, failed } = await releaseAssignmentsOf(app, user.id, await actorOf(app, admin.id, admin.roles));
-    if (released.length || failed.length)
-      await writeAudit(app.db, {
-        userId: admin.id,
-        userName: admin.userName,
-        action: RELEASE_AUDIT_ACTION,
-        outcome: failed.length ? 'failure' : 'success',
-        details: { user: user.userName, released: released.length, failed, resumed: true },
-      });
+    await releaseAndAudit(app, user, await actorOf(app, admin.id, admin.roles), { userId: admin.id, userName: admin.userName }, { resumed: true });
   }
+}
+
+/**
+ * Releases the locked user's requests (releaseAssignmentsOf) and records what happened in the audit log as the
+ * administrator `by` (`user.lock.release`: how many were released, which failed); nothing is written when they held none.
+ */
+export async function releaseAndAudit(
+  app: FastifyInstance,
+  user: { id: string; userName: string },
+  actor: Actor,
+  by: { userId: string; userName: string; ip?: string },
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const { released, failed } = await releaseAssignmentsOf(app, user.id, actor);
+  if (!released.length && !failed.length) return;
+  await writeAudit(app.db, {
+    ...by,
+    action: RELEASE_AUDIT_ACTION,
+    outcome: failed.length ? 'failure' : 'success',
+    details: { user: user.userName, released: released.length, failed, ...extra },
+  }).catch((err: unknown) => app.log.error({ err, userId: user.id, released, failed }, 'recording the release of a locked user’s assignments failed'));
 }

@@ -18,3 +18,4 @@ export { launchBrowser, openPage, overlaps, signIn, signInWithCookie, textOverla
 export * from './flows';
 export { addUndesignatedCb, issueCertificate } from './data';
 export { datesDrawn, horizontalOverflow, listCells, numberDrawn } from './drawn';
+export { payOnPortalPage, registerPortalPayment, type PortalPayment } from './portal';
