@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import i18next, { type TFunction } from 'i18next';
 import { flattenTexts, type TextCatalogue } from '../machines/text-overrides';
+import { addMessageFormats } from '../machines/message-formats';
 
 export const LANGUAGES = ['ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,15 +26,17 @@ export function loadResources(): Record<Language, Record<string, unknown>> {
 const instance = i18next.createInstance();
 let ready: Promise<unknown> | undefined;
 
-/** Initialises the server's i18next once; safe to await many times. */
+/** Initialises the server's i18next once, with the web's message formats ({{reference, ltr}}, {{date, date}}); safe to await many times. */
 export function initI18n(): Promise<unknown> {
-  ready ??= instance.init({
-    resources: loadResources() as never,
-    lng: DEFAULT_LANGUAGE,
-    fallbackLng: DEFAULT_LANGUAGE,
-    defaultNS: 'common',
-    interpolation: { escapeValue: false },
-  });
+  ready ??= instance
+    .init({
+      resources: loadResources() as never,
+      lng: DEFAULT_LANGUAGE,
+      fallbackLng: DEFAULT_LANGUAGE,
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+    })
+    .then(() => addMessageFormats(instance));
   return ready;
 }
 

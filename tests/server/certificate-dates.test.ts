@@ -120,7 +120,7 @@ describe('a service refused on a certificate that is not valid says why, in both
         expect([change.statusCode, change.json().error?.message]).toEqual([400, said(lang, 'CertificateNotValidSuspended', { number: cert.number })]);
       }
       expect(said('en', 'CertificateNotValidSuspended', { number: cert.number })).toBe(`Certificate ${cert.number} is suspended: services that rest on it are blocked until the suspension is lifted.`);
-      expect(said('ar', 'CertificateNotValidSuspended', { number: cert.number })).toBe(`الشهادة رقم ${cert.number} موقوفة، والخدمات التي تقوم عليها متوقفة حتى يُرفع الإيقاف عنها.`);
+      expect(said('ar', 'CertificateNotValidSuspended', { number: cert.number })).toBe(`الشهادة رقم \u2066${cert.number}\u2069 موقوفة، والخدمات التي تقوم عليها متوقفة حتى يُرفع الإيقاف عنها.`);
     } finally {
       await committeeSends(w, cert.id, 'REINSTATE', 'Corrective actions accepted');
     }
@@ -136,8 +136,11 @@ describe('a service refused on a certificate that is not valid says why, in both
       const submitted = await send(w.as.external, draft.id, 'SUBMIT', draft.version, { agreementAccepted: true }, lang);
       expect([submitted.statusCode, submitted.json().error.code, submitted.json().error.message]).toEqual([400, 'CertificateNotValidExpired', said(lang, 'CertificateNotValidExpired', { number: cert.number, date: day })]);
     }
-    expect(said('en', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`Certificate ${cert.number} expired on ${day}: renew it before using this service.`);
-    expect(said('ar', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`انتهت صلاحية الشهادة رقم ${cert.number} في ${day}، يرجى تجديدها قبل استخدام هذه الخدمة.`);
+    // The day in the reader's language (29 Nov 2026; 29‏/11‏/2026 with its right-to-left marks), the number isolated in Arabic.
+    const [y, m, d] = day.split('-');
+    const month = new Date(`${day}T12:00:00Z`).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' });
+    expect(said('en', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`Certificate ${cert.number} expired on ${Number(d)} ${month} ${y}: renew it before using this service.`);
+    expect(said('ar', 'CertificateNotValidExpired', { number: cert.number, date: day })).toBe(`انتهت صلاحية الشهادة رقم \u2066${cert.number}\u2069 في ${d}\u200f/${m}\u200f/${y}، يرجى تجديدها قبل استخدام هذه الخدمة.`);
     expect(((await w.as.external.get(`/api/requests/${draft.id}`)).json() as RequestJson).version).toBe(draft.version);
     await setExpiry(w, cert.id, 300);
   }, 120_000);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeDraft, send, type RequestJson } from '../helpers/requests';
 import { renewalSection } from '../services/fixtures';
 import { billsOf, certificatesOf, committeeSends, createWorld, money, payBill, setExpiry, walk, type CertificateJson, type World } from '../services/walk';
+import { tFor } from '../../server/i18n';
 
 /*
  * Chained lifecycles of a domestic (internal) factory's Halal certificate over the HTTP API, as its delegate and the
@@ -19,9 +20,8 @@ beforeAll(async () => {
 afterAll(() => w?.t.close());
 
 const locale = (lang: 'ar' | 'en', ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8')) as Record<string, string>;
-const ERRORS = { ar: locale('ar', 'errors'), en: locale('en', 'errors') };
 const LANGS = ['ar', 'en'] as const;
-const said = (lang: 'ar' | 'en', code: string, params: Record<string, string>) => Object.entries(params).reduce((m, [k, v]) => m.replace(`{{${k}}}`, v), ERRORS[lang][code]);
+const said = (lang: 'ar' | 'en', code: string, params: Record<string, string>) => tFor(lang)(`errors:${code}`, params);
 
 const applicant = () => w.as['internal.main'];
 const certificateNow = async (id: string) => {

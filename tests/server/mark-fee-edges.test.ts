@@ -7,6 +7,7 @@ import { formatAmount, markFee, withVat } from '../../machines/services/fees';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { markData } from '../services/fixtures';
 import { billsOf, createWorld, fireDue, money, setExpiry, type DemoUser, type World } from '../services/walk';
+import { tFor } from '../../server/i18n';
 
 /*
  * Two edges of the Halal-mark fee (spec 02 section 9: "Validity one year, but never beyond the facility certificate:
@@ -26,10 +27,9 @@ let shortCert: { id: string; number: string };
 let monthCert: { id: string; number: string };
 
 const locale = (lang: 'ar' | 'en', ns: string) => JSON.parse(readFileSync(join(__dirname, `../../locales/${lang}/${ns}.json`), 'utf8'));
-const ERRORS = { ar: locale('ar', 'errors'), en: locale('en', 'errors') } as Record<'ar' | 'en', Record<string, string>>;
 const MACHINES = { ar: locale('ar', 'machines').validation, en: locale('en', 'machines').validation } as Record<'ar' | 'en', Record<string, string>>;
 const LANGS = ['ar', 'en'] as const;
-const underAMonth = (lang: 'ar' | 'en', number: string) => ERRORS[lang].CertificateUnderAMonth.replace('{{number}}', number);
+const underAMonth = (lang: 'ar' | 'en', number: string) => tFor(lang)('errors:CertificateUnderAMonth', { number });
 
 const products = () =>
   (markData().products as { nameAr: string; nameEn: string; brandAr: string; brandEn: string; productNumber: string }[]).map(({ nameAr, nameEn, brandAr, brandEn, productNumber }) => ({

@@ -65,6 +65,13 @@ const stateOf = async (billId: string, requestId: string) => ({
   billHistory: (await historyOf(billId)).length,
 });
 const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+/** RefundAlreadyRecorded as a reader sees it: 29‏/11‏/2026 (with its right-to-left marks) in Arabic, 29 Nov 2026 in English. */
+const refusedAgain = (lang: 'ar' | 'en', reference: string, day: string) => {
+  const [y, m, d] = day.split('-');
+  return lang === 'ar'
+    ? `سُجّل استرداد هذه الدفعة من قبل (المرجع \u2066${reference}\u2069، بتاريخ ${d}\u200f/${m}\u200f/${y})، ولا تُسترد الدفعة إلا مرة واحدة.`
+    : `A refund has already been recorded for this payment (reference ${reference}, ${Number(d)} ${new Date(`${day}T12:00:00Z`).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${y}): a payment is refunded once.`;
+};
 const refund = (paymentId: string, body: unknown, c: Client = w.as.registration, lang = 'en') => c.post(`/api/payments/${paymentId}/refund?lang=${lang}`, body as Record<string, unknown>);
 
 /** Opens the portal's page for the bill (the payment starts) and, later, pays there; the notification is lost. */
@@ -136,8 +143,10 @@ describe('recording a refund owed as made', () => {
     for (const lang of ['ar', 'en'] as const) {
       const again = await refund(item.paymentId, { reference: 'RF-OTHER', refundedOn: day }, w.as.admin, lang);
       expect([again.statusCode, again.json().error.code]).toEqual([409, 'RefundAlreadyRecorded']);
-      expect(again.json().error.message).toContain('RF-2026/001');
-      expect(again.json().error.message).toBe(ERRORS[lang].RefundAlreadyRecorded.replace('{{reference}}', 'RF-2026/001').replace('{{date}}', day));
+      // The day as the screens show it, in the reader's language; in Arabic the Latin reference inside LTR isolates
+      // (LRI ... PDI) so it keeps its order beside the Arabic words. The raw values go as params, to be said again.
+      expect(again.json().error.message).toBe(refusedAgain(lang, 'RF-2026/001', day));
+      expect(again.json().error.params).toEqual({ reference: 'RF-2026/001', date: day });
     }
     expect(await stateOf(bill.id, id)).toEqual(before);
   }, 180_000);

@@ -77,11 +77,11 @@ describe('the renewal offered and the start check agree', () => {
     // Suspended as the committee does it: the certificate's lifecycle (adopted as the server's start does).
     await new EmbeddedEngine({ db: t.database.db, deps: testStoreDeps() }).adoptCertificates();
     await accept(committee, id, 'SUSPEND', { reason: 'Inspection found a non-conformity' });
-    expect(await seen(id)).toEqual({ tab: null, page: null, canStart: false, says: enErrors.CertificateSuspended.replace('{{number}}', number) });
-    expect((await seen(id, 'ar')).says).toBe(arErrors.CertificateSuspended.replace('{{number}}', number));
+    expect(await seen(id)).toEqual({ tab: null, page: null, canStart: false, says: enErrors.CertificateSuspended.replace('{{number, ltr}}', number) });
+    expect((await seen(id, 'ar')).says).toBe(arErrors.CertificateSuspended.replace('{{number, ltr}}', `\u2066${number}\u2069`));
     // A start sent anyway is refused with the same words, and nothing starts.
     const started = await applicant.post('/api/requests?lang=en', { kind: 'internalRenewal', facilityId: FACILITY, certificateId: id });
-    expect([started.statusCode, started.json().error.message]).toEqual([400, enErrors.CertificateSuspended.replace('{{number}}', number)]);
+    expect([started.statusCode, started.json().error.message]).toEqual([400, enErrors.CertificateSuspended.replace('{{number, ltr}}', number)]);
 
     await accept(committee, id, 'REINSTATE', { reason: 'Corrective actions accepted' });
     expect(await seen(id)).toEqual({ tab: 'internalRenewal', page: 'internalRenewal', canStart: true, says: null });

@@ -12,6 +12,7 @@ import type { Client } from '../helpers/app';
 import { accept, completeDraft, send, type RequestJson } from '../helpers/requests';
 import { externalCertificateData } from '../services/fixtures';
 import { billsOf, certificatesOf, createWorld, designationOf, payBill, setExpiry, walk, type CertificateJson, type DemoUser, type World } from '../services/walk';
+import { tFor } from '../../server/i18n';
 
 /**
  * Rules that depend on time and on the state of OTHER records (spec 02 section 4 "Other rules on states", section 9):
@@ -53,8 +54,7 @@ const startPaying = (c: Client, billId: string, lang: 'ar' | 'en' = 'en') => c.p
 const openBill = async (c: Client, requestId: string) => (await billsOf(c, requestId)).find((b) => b.status.code === 1)!;
 const adopt = () => (w.t.app.engine as unknown as EmbeddedEngine).adoptCertificates();
 /** The refusal of the file's certificate once expired on `on`, in `lang` (its number and its expiry day in Riyadh). */
-const expiredText = (lang: 'ar' | 'en', on: Date) =>
-  (lang === 'en' ? enErrors : arErrors).CertificateNotValidExpired.replace('{{number}}', cert.number).replace('{{date}}', riyadhDate(on.getTime()));
+const expiredText = (lang: 'ar' | 'en', on: Date) => tFor(lang)('errors:CertificateNotValidExpired', { number: cert.number, date: riyadhDate(on.getTime()) });
 
 describe('an internal certificate at the edges of its days', () => {
   afterAll(() => setExpiry(w, cert.id, 300));
@@ -200,9 +200,9 @@ describe('the CB’s designation suspended or expired while its factories’ req
 
     await accept(w.as.committee, designationId, 'SUSPEND', { reason: 'Accreditation under review' });
     const number = (await cb.get(`/api/certificates/${designationId}`)).json().number as string;
-    for (const [lang, errors] of [['en', enErrors], ['ar', arErrors]] as const) {
+    for (const lang of ['en', 'ar'] as const) {
       const refused = await startPaying(cb, bill.id, lang);
-      expect([refused.statusCode, refused.json().error.message]).toEqual([400, errors.CbDesignationNotUsable.replace('{{number}}', number)]);
+      expect([refused.statusCode, refused.json().error.message]).toEqual([400, tFor(lang)('errors:CbDesignationNotUsable', { number })]);
     }
     expect([await startCheck(cb, 'shipment', CB), await startCheck(cb, 'externalCertificate', CB)]).toEqual(['CbDesignationNotUsable', 'CbDesignationNotUsable']);
     expect((await requestOf(cb, draft.id)).version).toBe(request.version);
@@ -300,12 +300,12 @@ describe('two accounts ask to certify the same foreign factory', () => {
     const cb = w.as['cb.main'];
     const waiting = await requestOf(cb, viaCb.id);
     const bill = await openBill(cb, viaCb.id);
-    for (const [lang, errors] of [['en', enErrors], ['ar', arErrors]] as const) {
+    for (const lang of ['en', 'ar'] as const) {
       const refused = await startPaying(cb, bill.id, lang);
       expect([refused.statusCode, refused.json().error.code, refused.json().error.message]).toEqual([
         409,
         'ExternalFacilityTaken',
-        errors.ExternalFacilityTaken.replace('{{number}}', issued.number),
+        tFor(lang)('errors:ExternalFacilityTaken', { number: issued.number }),
       ]);
     }
     expect([(await requestOf(cb, viaCb.id)).version, (await openBill(cb, viaCb.id)).status.code]).toEqual([waiting.version, 1]);

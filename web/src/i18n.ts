@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { flattenTexts } from '../../machines/text-overrides';
+import { addMessageFormats } from '../../machines/message-formats';
 
 export const LANGUAGES = ['ar', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -145,6 +146,8 @@ export async function initI18n(lang: Language = initialLanguage()): Promise<void
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  // The server's message formats ({{reference, ltr}}, {{date, date}}), so an error said again here reads as it did there.
+  addMessageFormats(i18next);
   applyOverrides(lastOverrides);
   await setLanguage(lang);
 }
@@ -166,6 +169,7 @@ export async function initServerI18n(lang: Language, overrides: Overrides): Prom
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+    addMessageFormats(i18next);
   }
   applyOverrides(overrides);
   if (i18next.language !== lang) await i18next.changeLanguage(lang);

@@ -10,7 +10,6 @@ import { UserInFacilityRole } from '../../../machines/forms/facilities/schemas';
 import { hashPassword } from '../../../lib/password';
 import { AppError, AppErrorCode, registerErrorStatus } from '../../errors';
 import { ZFile, errorResponses } from '../../schemas';
-import type { Language } from '../../i18n';
 import { PERSONAL_DATA } from '../../../machines/personal-data';
 import { PersonalDataJobs } from './jobs';
 import { writeAudit } from '../../admin/audit-log';
@@ -29,9 +28,6 @@ const ANONYMOUS_NAME = 'Deleted user';
 const DAY = 24 * 60 * 60 * 1000;
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 const nextRequestAt = (last: Date) => new Date(last.getTime() + PERSONAL_DATA.requestIntervalHours * 60 * 60 * 1000);
-/** A moment as the user reads it: Riyadh time, Gregorian calendar, Western digits as elsewhere in the portal. */
-const formatMoment = (at: Date, lang: Language) =>
-  new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-ca-gregory-nu-latn' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Riyadh' }).format(at);
 
 /**
  * GDPR (issue 15 item 4): a signed-in user asks for a copy of the personal data the portal holds about them (prepared
@@ -118,7 +114,7 @@ const gdprRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy(desc(personalDataRequests.requestedAt))
           .limit(1);
         const next = last && nextRequestAt(last.requestedAt);
-        if (next && next > new Date()) throw new AppError('GdprRequestPending', { after: formatMoment(next, request.lang) });
+        if (next && next > new Date()) throw new AppError('GdprRequestPending', { after: next.toISOString() });
         const [created] = await tx.insert(personalDataRequests).values({ userId: me.id, language: request.lang }).returning();
         return created;
       });
