@@ -3,6 +3,7 @@ import type { Actor } from './actor';
 import { conditionReadsEvent, testCondition } from './conditions';
 import { EVENT_DEFINITIONS, eventDefinitionOf } from './events';
 import { authorize, conditionsOf, grantedPermission, type MayParams } from './guards';
+import { Permissions } from './permissions';
 import { getMachine } from './registry';
 import { toSnapshot, type PersistedSnapshot } from './snapshot';
 import { EVENT_TYPES, type BaseContext, type EventType, type MachineEvent, type MachineKind } from './types';
@@ -114,6 +115,16 @@ export function queueWorkPermissions(kind: MachineKind, snapshot: AnyMachineSnap
     for (const p of params.permission === undefined ? [] : typeof params.permission === 'string' ? [params.permission] : params.permission) out.add(p);
   }
   return [...out];
+}
+
+/**
+ * Whether a user holding these grants may work a queue whose work permissions are `needed` (queueWorkPermissions):
+ * Halal-center staff (the portal's permission), not of a read-only role (refused every write), holding one of them.
+ * The one rule for who may hold a request: whom ASSIGN_TO_EMPLOYEE may name, and whose assignments a role change
+ * releases (server/modules/admin/release-assignments.ts).
+ */
+export function mayWorkQueue(grants: { permissions: readonly string[]; readOnly: boolean }, needed: readonly string[]): boolean {
+  return !grants.readOnly && grants.permissions.includes(Permissions.portals.halalCenter) && needed.some((p) => grants.permissions.includes(p));
 }
 
 /**

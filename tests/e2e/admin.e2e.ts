@@ -166,6 +166,22 @@ describe('administration, audit logs and auditors', () => {
         // Back as it was for the other language's run.
         await admin.put('/api/identity/roles/registrationEmployee', { permissions: original, readOnly: false });
       }
+
+      // Their registration role taken away on the identity screen, the request they hold goes back to the registration
+      // queue, and the administrator is told so (server/modules/admin/release-assignments.ts).
+      const waived = await send(admin, r.id, 'GRANT_DISCOUNT', (await admin.get(`/api/requests/${r.id}`)).json().version, { percent: 100, reason: 'Waived' });
+      expect(waived.statusCode, waived.body).toBe(200);
+      const taken = await send(await httpClient(server.url, userName, 'Staff@2026x'), r.id, 'ASSIGN_TO_ME', waived.json().version);
+      expect(taken.statusCode, taken.body).toBe(200);
+      await go(page, '/identity');
+      await testId(page, `user-actions-${userName}`).locator('[data-testid="user-edit-roles"]').click();
+      await testId(page, 'edit-role-registrationEmployee').click();
+      await testId(page, 'edit-role-auditEmployee').click();
+      await testId(page, 'edit-roles-save').click();
+      const returned = lang === 'ar' ? 'أُعيد طلب مفتوح واحد إلى قائمته.' : '1 open request returned to its queue.';
+      await expect.poll(() => testId(page, 'toast').allInnerTexts(), { timeout: 20_000 }).toContainEqual(expect.stringContaining(returned));
+      await screenshot(page, `admin-identity-released-${lang}`);
+      expect((await admin.get(`/api/requests/${r.id}`)).json().assigneeUserId).toBeNull();
     }, 240_000);
 
     it(`[${lang}] a new VAT rate set on the settings screen is used by the next bill`, async () => {

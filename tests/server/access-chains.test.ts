@@ -249,7 +249,7 @@ describe('a registration employee whose role changes after taking a request', ()
     id = draft.id;
   }, 120_000);
 
-  it('took it while a registration employee; moved to audit, they can no longer work it, and it waits in no one’s hands they cannot use', async () => {
+  it('took it while a registration employee; moved to audit, they can no longer work it, and it goes back to the queue unassigned', async () => {
     expect(await actionsOf(employee, id)).toContain('ASSIGN_TO_ME');
     const took = await send(employee, id, 'ASSIGN_TO_ME', await versionOf(id));
     expect(took.statusCode, took.body).toBe(200);
@@ -258,29 +258,30 @@ describe('a registration employee whose role changes after taking a request', ()
 
     const moved = await w.as.admin.put(`/api/identity/users/${employeeId}/roles`, { roles: ['auditEmployee'] });
     expect(moved.statusCode, moved.body).toBe(200);
+    // The change released it (server/modules/admin/release-assignments.ts, tests/server/lock-release.test.ts).
+    expect(moved.json().release).toEqual({ released: 1, failed: 0 });
     // The change applies from their next call: still staff (they read the request), no registration step left.
     expect((await employee.get(`/api/requests/${id}`)).statusCode).toBe(200);
     // Only a note, which any staff member may add to any request.
     expect(await actionsOf(employee, id)).toEqual(['ADD_NOTE']);
-    for (const event of ['ACCEPT', 'CANCEL_ASSIGNMENT']) {
+    // Taking it is refused them (403); deciding it is for nobody while it waits unassigned (409).
+    for (const [event, status] of [['ASSIGN_TO_ME', 403], ['ACCEPT', 409]] as const) {
       const refused = await send(employee, id, event, await versionOf(id), event === 'ACCEPT' ? {} : undefined);
-      expect([event, refused.statusCode]).toEqual([event, 403]);
+      expect([event, refused.statusCode]).toEqual([event, status]);
     }
-    // Still in their hands until someone takes it over: their list says so, the registration queue lists it as taken.
-    const stuck = (await employee.get('/api/queues/registration?tab=mine&pageSize=100')).json().items.map((r: { id: string }) => r.id);
+    // Not left in their hands: gone from their list, waiting unassigned in the registration queue.
+    const mine = (await employee.get('/api/queues/registration?tab=mine&pageSize=100')).json().items.map((r: { id: string }) => r.id);
     const waiting = (await w.as.registration.get('/api/queues/registration?tab=waiting&pageSize=100')).json().items as { id: string; assigneeUserId: string | null }[];
-    expect(stuck).toContain(id);
-    expect(waiting.filter((r) => r.id === id).map((r) => r.assigneeUserId)).toEqual([employeeId]);
-    // A registration employee may take it over (assign to others), never hand it back to someone without the queue's permission.
+    expect(mine).not.toContain(id);
+    expect(waiting.filter((r) => r.id === id).map((r) => r.assigneeUserId)).toEqual([null]);
+    // A registration employee may take it or assign it, never hand it back to someone without the queue's permission.
     const colleague = await actionsOf(w.as.registration, id);
-    expect(colleague).toEqual(expect.arrayContaining(['ASSIGN_TO_EMPLOYEE', 'CANCEL_ASSIGNMENT']));
+    expect(colleague).toEqual(expect.arrayContaining(['ASSIGN_TO_EMPLOYEE', 'ASSIGN_TO_ME']));
     const back = await send(w.as.registration, id, 'ASSIGN_TO_EMPLOYEE', await versionOf(id), { assigneeUserId: employeeId });
     expect(back.statusCode).toBe(400);
     const taken = await send(w.as.registration, id, 'ASSIGN_TO_EMPLOYEE', await versionOf(id), { assigneeUserId: w.userId('registration') });
     expect(taken.statusCode, taken.body).toBe(200);
     expect(await actionsOf(w.as.registration, id)).toContain('ACCEPT');
-    const mine = (await employee.get('/api/queues/registration?tab=mine&pageSize=100')).json().items.map((r: { id: string }) => r.id);
-    expect(mine).not.toContain(id);
   });
 });
 

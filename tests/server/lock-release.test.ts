@@ -54,8 +54,9 @@ const waitingList = async (c: Client) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().items as { id: string; assigneeUserId: string | null; status: { code: number } }[];
 };
-const releaseRows = async () =>
-  (await w.t.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'user.lock.release')))).map((r) => r.details as Record<string, unknown>);
+const releaseRows = async (action = 'user.lock.release') =>
+  (await w.t.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, action)))).map((r) => r.details as Record<string, unknown>);
+const setRoles = (c: Client, userId: string, roles: string[]) => c.put(`/api/identity/users/${userId}/roles`, { roles });
 
 /** A staff user created by the administrator, signed in. */
 async function staff(userName: string, name: string, roles: string[]): Promise<{ id: string; client: Client }> {
@@ -95,6 +96,8 @@ describe('locking a staff user releases the requests assigned to them', () => {
     const lock = await w.as.admin.post(`/api/identity/users/${locked.id}/lock`);
     expect(lock.statusCode, lock.body).toBe(200);
     expect(lock.json().locked).toBe(true);
+    // The answer tells the administrator how many went back to their queue (the identity screen's message).
+    expect(lock.json().release).toEqual({ released: 1, failed: 0 });
 
     // The request shows no assignee and is waiting again (the status before anyone took it).
     const released = await read(w.as.registration, theirs);
@@ -136,6 +139,7 @@ describe('locking a staff user releases the requests assigned to them', () => {
     const lock = await identityAdmin.client.post(`/api/identity/users/${locked.id}/lock`);
     expect(lock.statusCode, lock.body).toBe(200);
     expect(lock.json().locked).toBe(true);
+    expect(lock.json().release).toEqual({ released: 0, failed: 1 });
 
     // Not released (the machine refused this administrator), but not silently: the request's history says so ...
     const still = await read(w.as.registration, id);
@@ -168,5 +172,78 @@ describe('locking a staff user releases the requests assigned to them', () => {
     expect([released.assigneeUserId, released.status.code]).toEqual([null, waitingCode]);
     expect((await historyOf(w.as.registration, id)).at(-1)).toMatchObject({ event: 'CANCEL_ASSIGNMENT', actor: { userId: w.userId('admin') } });
     expect(await releaseRows()).toContainEqual(expect.objectContaining({ user: 'reg.interrupted', released: 1, resumed: true }));
+  }, 300_000);
+});
+
+/**
+ * Changing a staff user's roles without locking them releases the requests their new roles cannot work (the rule of
+ * whom ASSIGN_TO_EMPLOYEE may name: a permission of the request's queue); those they still may work stay theirs.
+ */
+describe('a role change releases the requests the new roles cannot work', () => {
+  it('registration taken away: the request returns to the registration queue unassigned, the answer counts it, a colleague takes it', async () => {
+    const moved = await staff('reg.to.audit', 'Omar Al-Ghamdi', ['registrationEmployee']);
+    const colleague = await staff('reg.colleague', 'Reem Al-Dosari', ['registrationEmployee']);
+    const id = await waitingForRegistration();
+    const waitingCode = (await read(w.as.registration, id)).status.code;
+    const reviewCode = (await ok(moved.client, id, 'ASSIGN_TO_ME')).status.code;
+
+    const changed = await setRoles(w.as.admin, moved.id, ['auditEmployee']);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ roles: ['auditEmployee'], locked: false, release: { released: 1, failed: 0 } });
+
+    const released = await read(w.as.registration, id);
+    expect([released.assigneeUserId, released.status.code]).toEqual([null, waitingCode]);
+    expect((await waitingList(colleague.client)).filter((r) => r.id === id).map((r) => [r.assigneeUserId, r.status.code])).toEqual([[null, waitingCode]]);
+    expect((await historyOf(w.as.registration, id)).at(-1)).toMatchObject({
+      event: 'CANCEL_ASSIGNMENT',
+      actor: { userId: w.userId('admin'), system: false },
+      from: { code: reviewCode },
+      to: { code: waitingCode },
+    });
+    expect(await releaseRows('user.roles.release')).toContainEqual(expect.objectContaining({ user: 'reg.to.audit', released: 1, failed: [] }));
+    expect(await releaseRows()).not.toContainEqual(expect.objectContaining({ user: 'reg.to.audit' }));
+    expect((await ok(colleague.client, id, 'ASSIGN_TO_ME')).assigneeUserId).toBe(colleague.id);
+  }, 300_000);
+
+  it('roles that still work the queue keep the assignment: a role added, or a narrower role with the review permission', async () => {
+    const role = await w.as.admin.post('/api/identity/roles', {
+      name: 'registrationReviewOnly',
+      permissions: [P.portals.halalCenter, P.internalRequest.registrationReview],
+      readOnly: false,
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    const kept = await staff('reg.kept', 'Abdullah Al-Zahrani', ['registrationEmployee']);
+    const id = await waitingForRegistration();
+    const taken = await ok(kept.client, id, 'ASSIGN_TO_ME');
+    const history = await historyOf(w.as.registration, id);
+
+    for (const roles of [['registrationEmployee', 'auditEmployee'], ['registrationReviewOnly']]) {
+      const changed = await setRoles(w.as.admin, kept.id, roles);
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toMatchObject({ roles, release: { released: 0, failed: 0 } });
+      const still = await read(w.as.registration, id);
+      expect([still.assigneeUserId, still.status.code]).toEqual([kept.id, taken.status.code]);
+    }
+    expect(await historyOf(w.as.registration, id)).toEqual(history);
+    expect(await releaseRows('user.roles.release')).not.toContainEqual(expect.objectContaining({ user: 'reg.kept' }));
+    // Still theirs to work: the assignee decides it.
+    expect(await actionsOf(kept.client, id)).toContain('ACCEPT');
+  }, 300_000);
+
+  it('only an administrator changes roles: a registration lead or a facility user is refused and the assignment stays', async () => {
+    const held = await staff('reg.held', 'Lama Al-Subaie', ['registrationEmployee']);
+    const id = await waitingForRegistration();
+    await ok(held.client, id, 'ASSIGN_TO_ME');
+    const history = await historyOf(w.as.registration, id);
+
+    for (const who of ['registration', 'internal.main'] as const) {
+      const refused = await setRoles(w.as[who], held.id, ['auditEmployee']);
+      expect(refused.statusCode, `${who}: ${refused.body}`).toBe(403);
+    }
+    const roles = (await (await w.as.admin.get('/api/identity/users?search=reg.held')).json()).items[0].roles;
+    expect(roles).toEqual(['registrationEmployee']);
+    expect((await read(w.as.registration, id)).assigneeUserId).toBe(held.id);
+    expect(await historyOf(w.as.registration, id)).toEqual(history);
+    expect(await releaseRows('user.roles.release')).not.toContainEqual(expect.objectContaining({ user: 'reg.held' }));
   }, 300_000);
 });

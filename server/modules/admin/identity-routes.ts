@@ -12,7 +12,8 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses, zSearchText } from '../../schemas';
 import { writeAudit } from '../../admin/audit-log';
 import type { Tx } from '../../../db/client';
-import { releaseAndAudit, releaseLeftAssignments } from './release-assignments';
+import { grantsOf } from '../../admin/role-store';
+import { beyondRoles, releaseAndAudit, releaseLeftAssignments, ROLES_RELEASE_AUDIT_ACTION, type ReleaseOutcome } from './release-assignments';
 
 const MANAGE = Permissions.admin.manage;
 
@@ -25,6 +26,14 @@ const ZUser = z.object({
   locked: z.boolean(),
   createdAt: z.string(),
 });
+/**
+ * A lock's or role change's answer: the user, and how many of their open requests went back to their queue
+ * (`released`) and how many could not (`failed`: still assigned, recorded in their history and the audit log).
+ */
+const ZUserReleased = ZUser.extend({
+  release: z.object({ released: z.number().int(), failed: z.number().int() }).optional(),
+});
+const releaseCounts = ({ released, failed }: ReleaseOutcome) => ({ released: released.length, failed: failed.length });
 const ZRole = z.object({
   name: z.string(),
   permissions: z.array(z.string()),
@@ -149,16 +158,27 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/identity/users/:id/roles',
     {
       config: { policy: MANAGE },
-      schema: { tags: ['identity'], params: z.object({ id: z.uuid() }), body: z.object({ roles: ZRoleNames }), response: { 200: ZUser, ...errorResponses } },
+      schema: {
+        tags: ['identity'],
+        summary: 'Sets the roles of a user; their open requests the new roles cannot work go back to their queues (release: how many, and how many could not)',
+        params: z.object({ id: z.uuid() }),
+        body: z.object({ roles: ZRoleNames }),
+        response: { 200: ZUserReleased, ...errorResponses },
+      },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
+    async (request) => {
+      const user = await app.db.transaction(async (tx) => {
         const u = await loadUser(tx, request.params.id);
         await assertRolesExist(tx, request.body.roles);
         const [next] = await tx.update(users).set({ roles: request.body.roles, updatedAt: new Date() }).where(eq(users.id, u.id)).returning();
         await audit(tx, request, 'user.roles', { user: u.userName, roles: { old: u.roles, new: next.roles } });
-        return presentUser(next);
-      }),
+        return next;
+      });
+      // After the change committed: the requests assigned to the user that their roles no longer let them work (the
+      // rule of whom ASSIGN_TO_EMPLOYEE may name) go back to their queues, as at a lock (release-assignments.ts).
+      const outcome = await releaseAndAudit(app, user, request.actor!, who(request), { action: ROLES_RELEASE_AUDIT_ACTION, which: beyondRoles(await grantsOf(app.db, user.roles)) });
+      return { ...presentUser(user), release: releaseCounts(outcome) };
+    },
   );
 
   for (const lock of [true, false]) {
@@ -168,9 +188,11 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { policy: MANAGE },
         schema: {
           tags: ['identity'],
-          summary: lock ? 'Locks a user: no sign-in, and their open sessions end' : 'Unlocks a user',
+          summary: lock
+            ? 'Locks a user: no sign-in, their open sessions end, and their open requests go back to their queues (release: how many, and how many could not)'
+            : 'Unlocks a user',
           params: z.object({ id: z.uuid() }),
-          response: { 200: ZUser, ...errorResponses },
+          response: { 200: ZUserReleased, ...errorResponses },
         },
       },
       async (request) => {
@@ -187,8 +209,8 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         // After the lock committed (it never fails because of them): the requests assigned to the locked user go back
         // to their queues, each through its machine, by the administrator who locked them (release-assignments.ts).
-        if (lock) await releaseAndAudit(app, user, request.actor!, who(request));
-        return presentUser(user);
+        if (!lock) return presentUser(user);
+        return { ...presentUser(user), release: releaseCounts(await releaseAndAudit(app, user, request.actor!, who(request))) };
       },
     );
   }

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TFunction } from 'i18next';
 import { attachments, certificates, requests, users } from '../../../db/schema';
 import type { Actor } from '../../../machines/actor';
-import { mayStart, queueWorkPermissions } from '../../../machines/allowed-actions';
-import { Permissions } from '../../../machines/permissions';
+import { mayStart, mayWorkQueue, queueWorkPermissions } from '../../../machines/allowed-actions';
 import { isRequestKind, productKey, serviceOf, validateSubmission, prefilledData, withCertificateProducts, type DataIssue, type FeeRule, type ServiceDefinition } from '../../../machines/services';
 import { REQUESTED_PRODUCTS } from '../../../machines/services/external';
 import { discounted, withVat, type Charge } from '../../../machines/services/fees';
@@ -17,7 +16,6 @@ import type { Language } from '../../i18n';
 import { AppError, AppErrorCode, registerErrorStatus, type ValidationDetail } from '../../errors';
 import { crRegistryOf } from '../../adapters/cr-registry';
 import { foodAuthorityOf } from '../../adapters/food-authority';
-import { actorOf } from '../../plugins/auth';
 import { grantsOf } from '../../admin/role-store';
 import { lockAttachments, lockRequestAttachments, unlockRequestAttachments } from '../attachments/service';
 import { findFacility } from '../facilities/access';
@@ -237,12 +235,9 @@ async function assertEligibleAssignee(app: FastifyInstance, view: RequestView, a
   if (typeof assigneeUserId !== 'string' || !/^[0-9a-f-]{36}$/i.test(assigneeUserId)) throw refuse();
   const [user] = await app.db.select().from(users).where(eq(users.id, assigneeUserId));
   if (!user || user.lockedAt) throw refuse();
-  if ((await grantsOf(app.db, user.roles)).readOnly) throw refuse();
-  const assignee = await actorOf(app, user.id, user.roles);
   const row = await readRequest(app.db, view.id);
   const needed = row && isRequestKind(view.kind) ? queueWorkPermissions(view.kind, row.snapshot as never, view.machineVersion) : [];
-  const staff = assignee.permissions.includes(Permissions.portals.halalCenter);
-  if (!staff || !needed.some((p) => assignee.permissions.includes(p))) throw refuse();
+  if (!mayWorkQueue(await grantsOf(app.db, user.roles), needed)) throw refuse();
 }
 
 /**

@@ -2264,7 +2264,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Locks a user: no sign-in, and their open sessions end
+         * Locks a user: no sign-in, their open sessions end, and their open requests go back to their queues (release: how many, and how many could not)
          * @description Who may call it: A signed-in user holding AbpIdentity.Manage.
          */
         post: operations["postIdentityUsersByIdLock"];
@@ -2303,7 +2303,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Send identity users id roles
+         * Sets the roles of a user; their open requests the new roles cannot work go back to their queues (release: how many, and how many could not)
          * @description Who may call it: A signed-in user holding AbpIdentity.Manage.
          */
         put: operations["putIdentityUsersByIdRoles"];
@@ -12432,6 +12432,10 @@ export interface operations {
                         id: string;
                         locked: boolean;
                         name: string;
+                        release?: {
+                            failed: number;
+                            released: number;
+                        };
                         roles: string[];
                         userName: string;
                     };
@@ -12510,6 +12514,10 @@ export interface operations {
                         id: string;
                         locked: boolean;
                         name: string;
+                        release?: {
+                            failed: number;
+                            released: number;
+                        };
                         roles: string[];
                         userName: string;
                     };
@@ -12549,6 +12557,10 @@ export interface operations {
                         id: string;
                         locked: boolean;
                         name: string;
+                        release?: {
+                            failed: number;
+                            released: number;
+                        };
                         roles: string[];
                         userName: string;
                     };

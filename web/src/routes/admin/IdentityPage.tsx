@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, Card, Checkbox, Code, Fieldset, Flex, Heading, Input, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { api, data } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { showProblem } from '../../components/problem-handler';
@@ -17,6 +18,17 @@ type Permission = operations['putIdentityRolesByName']['requestBody']['content']
 
 function failed(e: unknown): void {
   if (e instanceof ApiError) showProblem(e);
+}
+
+/**
+ * The confirmation of a lock or a role change, with how many of the user's open requests went back to their queue;
+ * those that could not (still assigned, their history says why) in a warning the administrator cannot miss.
+ */
+function confirmRelease(t: TFunction<'admin'>, done: string, release: { released: number; failed: number } | undefined): void {
+  const lines = [done];
+  if (release?.released) lines.push(t('identity.release.released', { count: release.released }));
+  notify.success(lines);
+  if (release?.failed) notify.warning(t('identity.release.failed', { count: release.failed }));
 }
 
 /** Tick boxes over role names. */
@@ -127,12 +139,14 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
   const act = async (user: StaffUser, kind: 'lock' | 'unlock' | 'reset-password') => {
     try {
       const init = { params: { path: { id: user.id } }, handleErrors: [400] };
-      const res =
-        kind === 'reset-password'
-          ? await data(api.POST('/api/identity/users/{id}/reset-password', init))
-          : (await data(api.POST(kind === 'lock' ? '/api/identity/users/{id}/lock' : '/api/identity/users/{id}/unlock', init)), undefined);
-      if (res?.password) setPassword({ userName: user.userName, password: res.password });
-      else notify.success(t(`identity.done.${kind}`, { userName: user.userName }));
+      const done = t(`identity.done.${kind}`, { userName: user.userName });
+      if (kind === 'reset-password') {
+        const res = await data(api.POST('/api/identity/users/{id}/reset-password', init));
+        setPassword({ userName: user.userName, password: res.password });
+      } else {
+        const res = await data(api.POST(kind === 'lock' ? '/api/identity/users/{id}/lock' : '/api/identity/users/{id}/unlock', init));
+        confirmRelease(t, done, res.release);
+      }
       await list.refetch();
     } catch (e) {
       failed(e);
@@ -143,8 +157,8 @@ function UsersTab({ roles }: { roles: RoleRow[] }) {
   const saveRoles = async () => {
     if (!editing) return;
     try {
-      await data(api.PUT('/api/identity/users/{id}/roles', { params: { path: { id: editing.user.id } }, body: { roles: editing.roles }, handleErrors: [400] }));
-      notify.success(t('identity.done.roles', { userName: editing.user.userName }));
+      const res = await data(api.PUT('/api/identity/users/{id}/roles', { params: { path: { id: editing.user.id } }, body: { roles: editing.roles }, handleErrors: [400] }));
+      confirmRelease(t, t('identity.done.roles', { userName: editing.user.userName }), res.release);
       setEditing(null);
       await list.refetch();
     } catch (e) {
