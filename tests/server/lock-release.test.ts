@@ -230,6 +230,33 @@ describe('a role change releases the requests the new roles cannot work', () => 
     expect(await actionsOf(kept.client, id)).toContain('ACCEPT');
   }, 300_000);
 
+  it('a role edited to grant less: its holders whose roles no longer work the queue are released, one with another role that does keeps theirs', async () => {
+    const role = await w.as.admin.post('/api/identity/roles', {
+      name: 'registrationNarrowed',
+      permissions: [P.portals.halalCenter, P.internalRequest.registrationReview],
+      readOnly: false,
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    const only = await staff('reg.narrowed', 'Faisal Al-Harbi', ['registrationNarrowed']);
+    const both = await staff('reg.narrowed.both', 'Nouf Al-Qahtani', ['registrationNarrowed', 'registrationEmployee']);
+    const [lost, kept] = [await waitingForRegistration(), await waitingForRegistration()];
+    const waitingCode = (await read(w.as.registration, lost)).status.code;
+    await ok(only.client, lost, 'ASSIGN_TO_ME');
+    const keptCode = (await ok(both.client, kept, 'ASSIGN_TO_ME')).status.code;
+
+    const edited = await w.as.admin.put('/api/identity/roles/registrationNarrowed', { permissions: [P.portals.halalCenter], readOnly: false });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ name: 'registrationNarrowed', release: { released: 1, failed: 0 } });
+
+    const released = await read(w.as.registration, lost);
+    expect([released.assigneeUserId, released.status.code]).toEqual([null, waitingCode]);
+    expect((await historyOf(w.as.registration, lost)).at(-1)).toMatchObject({ event: 'CANCEL_ASSIGNMENT', actor: { userId: w.userId('admin'), system: false } });
+    const still = await read(w.as.registration, kept);
+    expect([still.assigneeUserId, still.status.code]).toEqual([both.id, keptCode]);
+    expect(await releaseRows('user.roles.release')).toContainEqual(expect.objectContaining({ user: 'reg.narrowed', role: 'registrationNarrowed', released: 1 }));
+    expect(await releaseRows('user.roles.release')).not.toContainEqual(expect.objectContaining({ user: 'reg.narrowed.both' }));
+  }, 300_000);
+
   it('only an administrator changes roles: a registration lead or a facility user is refused and the assignment stays', async () => {
     const held = await staff('reg.held', 'Lama Al-Subaie', ['registrationEmployee']);
     const id = await waitingForRegistration();

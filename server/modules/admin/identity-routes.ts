@@ -30,9 +30,8 @@ const ZUser = z.object({
  * A lock's or role change's answer: the user, and how many of their open requests went back to their queue
  * (`released`) and how many could not (`failed`: still assigned, recorded in their history and the audit log).
  */
-const ZUserReleased = ZUser.extend({
-  release: z.object({ released: z.number().int(), failed: z.number().int() }).optional(),
-});
+const ZReleaseCounts = z.object({ released: z.number().int(), failed: z.number().int() });
+const ZUserReleased = ZUser.extend({ release: ZReleaseCounts.optional() });
 const releaseCounts = ({ released, failed }: ReleaseOutcome) => ({ released: released.length, failed: failed.length });
 const ZRole = z.object({
   name: z.string(),
@@ -289,14 +288,15 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { policy: MANAGE },
       schema: {
         tags: ['identity'],
-        summary: 'Sets the permission names a role grants; holders get them on their next request',
+        summary:
+          'Sets the permission names a role grants; holders get them on their next request, and their open requests the role no longer lets them work go back to their queues (release: how many, and how many could not)',
         params: z.object({ name: z.string().max(50) }),
         body: z.object({ permissions: ZPermissionNames, readOnly: z.boolean() }),
-        response: { 200: ZRole, ...errorResponses },
+        response: { 200: ZRole.extend({ release: ZReleaseCounts }), ...errorResponses },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
+    async (request) => {
+      const role = await app.db.transaction(async (tx) => {
         const [r] = await tx.select().from(roles).where(eq(roles.name, request.params.name)).for('update');
         if (!r) throw new AppError(AppErrorCode.EntityNotFound);
         const permissions = [...new Set(request.body.permissions)].sort();
@@ -311,7 +311,23 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
           readOnly: { old: r.readOnly, new: request.body.readOnly },
         });
         return (await listRoles(tx)).find((x) => x.name === r.name)!;
-      }),
+      });
+      // After the change committed, as at a user's role change: each active holder's open requests that their roles,
+      // as they now grant, no longer let them work go back to their queues (release-assignments.ts).
+      const holders = await app.db
+        .select({ id: users.id, userName: users.userName, roles: users.roles })
+        .from(users)
+        .where(and(sql`${users.roles} @> ${JSON.stringify([role.name])}::jsonb`, isNull(users.lockedAt)));
+      const release = { released: 0, failed: 0 };
+      for (const holder of holders) {
+        const counts = releaseCounts(
+          await releaseAndAudit(app, holder, request.actor!, who(request), { action: ROLES_RELEASE_AUDIT_ACTION, which: beyondRoles(await grantsOf(app.db, holder.roles)), details: { role: role.name } }),
+        );
+        release.released += counts.released;
+        release.failed += counts.failed;
+      }
+      return { ...role, release };
+    },
   );
 
   app.delete(

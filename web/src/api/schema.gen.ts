@@ -2215,7 +2215,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Sets the permission names a role grants; holders get them on their next request
+         * Sets the permission names a role grants; holders get them on their next request, and their open requests the role no longer lets them work go back to their queues (release: how many, and how many could not)
          * @description Who may call it: A signed-in user holding AbpIdentity.Manage.
          */
         put: operations["putIdentityRolesByName"];
@@ -12268,6 +12268,10 @@ export interface operations {
                         name: string;
                         permissions: string[];
                         readOnly: boolean;
+                        release: {
+                            failed: number;
+                            released: number;
+                        };
                         userCount: number;
                     };
                 };

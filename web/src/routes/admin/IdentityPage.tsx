@@ -280,8 +280,8 @@ function RolesTab({ roles, permissions, reload }: { roles: RoleRow[]; permission
   const save = async () => {
     if (!role || !draft) return;
     try {
-      await data(api.PUT('/api/identity/roles/{name}', { params: { path: { name: role.name } }, body: { ...draft, permissions: draft.permissions as Permission[] }, handleErrors: [400] }));
-      notify.success(t('identity.roleSaved', { role: role.name }));
+      const saved = await data(api.PUT('/api/identity/roles/{name}', { params: { path: { name: role.name } }, body: { ...draft, permissions: draft.permissions as Permission[] }, handleErrors: [400] }));
+      confirmRelease(t, t('identity.roleSaved', { role: role.name }), saved.release);
       await reload();
     } catch (e) {
       failed(e);
