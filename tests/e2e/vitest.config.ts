@@ -19,8 +19,10 @@ export default defineConfig({
     // the 10:30 CI run an upload's row came after more than 1 s with three walks of the file side by side.
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
-    // Two files at a time: a walk waits on its server and its browser most of the time (about 0.7 of a core), and
-    // each file has its own server, port, data directory and browser.
-    maxWorkers: 2,
+    // One file at a time. Each file has its own server and Chromium, and one walk already keeps both cores busy (the
+    // renderer draws in software): two side by side made each walk ~5x slower, not 2x. Measured on this machine kind
+    // (2026-12-02): the whole suite 1,099 s one at a time against 2,764 s two at a time (CI at 7319267); the
+    // internal-certificate walk 167 s against 904 s.
+    maxWorkers: 1,
   },
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../../db/client';
 import { seed } from '../../db/seed';
@@ -5,6 +6,15 @@ import { seed } from '../../db/seed';
 /** The PostgreSQL server the suite also runs against when DATABASE_URL is set (CI does); PGlite otherwise. */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL;
 export const testDbKind = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/** Where tests/helpers/global-setup.ts left the dump of a migrated PGlite (unset outside the suite, e.g. in benchmarks). */
+export const TEMPLATE_ENV = 'HALAL_TEST_PGLITE_TEMPLATE';
+let template: Blob | undefined;
+function migratedTemplate(): Blob | undefined {
+  const file = process.env[TEMPLATE_ENV];
+  if (file && !template) template = new Blob([readFileSync(file)]);
+  return template;
+}
 
 /**
  * A fresh, migrated and seeded database of its own: an in-memory PGlite, or a new database on the PostgreSQL
@@ -28,7 +38,7 @@ export async function createTestDatabase(opts: { seed?: boolean; maxConnections?
       },
     };
   } else {
-    database = await openDatabase({});
+    database = await openDatabase({ template: migratedTemplate() });
   }
   if (opts.seed !== false) await seed(database.db);
   return database;
