@@ -33,6 +33,21 @@ export function variablesOf(text: string): string[] {
   return [...new Set([...text.matchAll(VARIABLE)].map((m) => m[1]))].sort();
 }
 
+/**
+ * The override with each {{variable}} written as the text it replaces writes it: the format goes with the variable
+ * (`{{number}}` typed where the bundled text has `{{number, ltr}}` keeps the isolate that holds a Latin number whole
+ * in Arabic; `{{day}}` keeps `{{day, date}}`). An administrator edits the words, not how a value is said. A variable
+ * the bundled text writes in more than one way is kept as typed.
+ */
+export function withOriginalFormats(original: string, value: string): string {
+  const forms = new Map<string, Set<string>>();
+  for (const m of original.matchAll(VARIABLE)) forms.set(m[1], (forms.get(m[1]) ?? new Set()).add(m[0]));
+  return value.replace(VARIABLE, (whole, name: string) => {
+    const written = forms.get(name);
+    return written?.size === 1 ? [...written][0] : whole;
+  });
+}
+
 /** SMS and notification templates: texts the server sends (an `sms` segment in the key). */
 export const isTemplateKey = (key: string): boolean => /(^|\.)(sms|notifications?)\./.test(key);
 

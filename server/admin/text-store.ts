@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { textOverrides } from '../../db/schema';
-import { isTemplateKey, overrideProblem, variablesOf, type TextLanguage } from '../../machines/text-overrides';
+import { isTemplateKey, overrideProblem, variablesOf, withOriginalFormats, type TextLanguage } from '../../machines/text-overrides';
 import { AppError, AppErrorCode } from '../errors';
 import { LANGUAGES, applyTextOverrides, bundledCatalogue, type TextOverride } from '../i18n';
 import { writeAudit } from './audit-log';
@@ -105,8 +105,8 @@ export class TextStore {
   }
 
   /** Saves an override after the parity checks (400 otherwise, nothing changed), audited with old and new text. */
-  async set(lang: TextLanguage, namespace: string, key: string, value: string, by: Changer): Promise<void> {
-    const problem = overrideProblem(bundledCatalogue(), lang, namespace, key, value);
+  async set(lang: TextLanguage, namespace: string, key: string, typed: string, by: Changer): Promise<void> {
+    const problem = overrideProblem(bundledCatalogue(), lang, namespace, key, typed);
     if (problem) {
       if (problem.reason === 'unknownKey' || problem.reason === 'notInBothLanguages') {
         throw new AppError('TextKeyUnknown', { key: `${namespace}:${key}` });
@@ -118,10 +118,11 @@ export class TextStore {
         problem.reason === 'tooLong' ? { field: 'value', message: 'max', params: { max: problem.max } } : { field: 'value', message: 'required' },
       ]);
     }
+    const original = bundledCatalogue()[lang][namespace][key];
+    const value = withOriginalFormats(original, typed);
     await this.db.transaction(async (tx) => {
       const where = and(eq(textOverrides.lang, lang), eq(textOverrides.namespace, namespace), eq(textOverrides.key, key));
       const [row] = await tx.select().from(textOverrides).where(where).for('update');
-      const original = bundledCatalogue()[lang][namespace][key];
       const old = row?.value ?? original;
       if (old === value && row) return;
       const now = new Date();

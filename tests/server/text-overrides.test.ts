@@ -87,6 +87,21 @@ describe('text overrides', () => {
     expect(sms.text).toMatch(/^Halal: code \d{6}, valid \d+ min\. Keep it private\.$/);
   });
 
+  it('a variable typed without its format keeps the format of the text it replaces: the CR number stays whole in Arabic', async () => {
+    const typed = 'لا يوجد سجل تجاري برقم {{crNumber}} في السجل.';
+    const res = await put({ lang: 'ar', namespace: 'errors', key: 'CrNotFound', value: typed });
+    expect(res.statusCode, res.body).toBe(200);
+    const saved = 'لا يوجد سجل تجاري برقم {{crNumber, ltr}} في السجل.';
+    expect(res.json().entry.texts.ar.override).toBe(saved);
+    expect((await overrides()).ar.errors).toEqual({ CrNotFound: saved });
+
+    const main = await t.login('internal.main');
+    const refused = await main.get(`/api/Facility/GetCrData?crEntityNumber=1010799999&recaptchaToken=${encodeURIComponent(await t.recaptchaToken())}&lang=ar`);
+    expect(refused.json().error).toMatchObject({ code: 'CrNotFound', message: 'لا يوجد سجل تجاري برقم \u20661010799999\u2069 في السجل.' });
+
+    expect((await admin.post('/api/admin/texts/reset', { lang: 'ar', namespace: 'errors', key: 'CrNotFound' })).statusCode).toBe(200);
+  });
+
   it('refuses a text whose variables differ from the original, an unknown key and an empty text, and changes nothing', async () => {
     const rowsBefore = await rows();
     const auditsBefore = (await audits()).length;

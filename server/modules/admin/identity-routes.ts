@@ -12,8 +12,8 @@ import { AppError, AppErrorCode } from '../../errors';
 import { errorResponses, zSearchText } from '../../schemas';
 import { writeAudit } from '../../admin/audit-log';
 import type { Tx } from '../../../db/client';
-import { grantsOf } from '../../admin/role-store';
-import { beyondRoles, releaseAndAudit, releaseLeftAssignments, ROLES_RELEASE_AUDIT_ACTION, type ReleaseOutcome } from './release-assignments';
+import { grantsOf, type RoleGrants } from '../../admin/role-store';
+import { beyondRoles, holdersOfOpenRequests, releaseAndAudit, releaseLeftAssignments, ROLES_RELEASE_AUDIT_ACTION, type ReleaseOutcome } from './release-assignments';
 
 const MANAGE = Permissions.admin.manage;
 
@@ -313,15 +313,19 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         return (await listRoles(tx)).find((x) => x.name === r.name)!;
       });
       // After the change committed, as at a user's role change: each active holder's open requests that their roles,
-      // as they now grant, no longer let them work go back to their queues (release-assignments.ts).
-      const holders = await app.db
-        .select({ id: users.id, userName: users.userName, roles: users.roles })
-        .from(users)
-        .where(and(sql`${users.roles} @> ${JSON.stringify([role.name])}::jsonb`, isNull(users.lockedAt)));
+      // as they now grant, no longer let them work go back to their queues (release-assignments.ts). Only holders
+      // with an open request are read, and what a set of roles grants is read once for all who hold that set.
+      const holders = await holdersOfOpenRequests(app, and(sql`${users.roles} @> ${JSON.stringify([role.name])}::jsonb`, isNull(users.lockedAt)));
+      const grantsBySet = new Map<string, Promise<RoleGrants>>();
+      const grantsOfSet = (roleNames: string[]) => {
+        const key = JSON.stringify([...roleNames].sort());
+        if (!grantsBySet.has(key)) grantsBySet.set(key, grantsOf(app.db, roleNames));
+        return grantsBySet.get(key)!;
+      };
       const release = { released: 0, failed: 0 };
       for (const holder of holders) {
         const counts = releaseCounts(
-          await releaseAndAudit(app, holder, request.actor!, who(request), { action: ROLES_RELEASE_AUDIT_ACTION, which: beyondRoles(await grantsOf(app.db, holder.roles)), details: { role: role.name } }),
+          await releaseAndAudit(app, holder, request.actor!, who(request), { action: ROLES_RELEASE_AUDIT_ACTION, which: beyondRoles(await grantsOfSet(holder.roles)), details: { role: role.name } }),
         );
         release.released += counts.released;
         release.failed += counts.failed;

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { auditLogs, requestHistory, requests, users } from '../../../db/schema';
 import { ENTITY_KINDS } from '../../../machines/services/types';
@@ -144,12 +144,7 @@ async function failureRecorded(app: FastifyInstance, requestId: string, userId: 
  */
 export async function releaseLeftAssignments(app: FastifyInstance): Promise<void> {
   if (!app.hasDecorator('engine')) return;
-  const left = await app.db
-    .selectDistinct({ id: users.id, userName: users.userName })
-    .from(requests)
-    .innerJoin(users, sql`${users.id}::text = ${requests.assigneeUserId}`)
-    .where(and(isNotNull(users.lockedAt), openRequest));
-  for (const user of left) {
+  for (const user of await holdersOfOpenRequests(app, isNotNull(users.lockedAt))) {
     const [lock] = await app.db
       .select({ adminId: auditLogs.userId })
       .from(auditLogs)
@@ -165,6 +160,18 @@ export async function releaseLeftAssignments(app: FastifyInstance): Promise<void
     }
     await releaseAndAudit(app, user, await actorOf(app, admin.id, admin.roles), { userId: admin.id, userName: admin.userName }, { details: { resumed: true } });
   }
+}
+
+/**
+ * The users matching `who` who are assigned at least one open request: the only ones a release can concern (a role
+ * edit's holders, the locked users at start), so the others cost no query of their own.
+ */
+export function holdersOfOpenRequests(app: FastifyInstance, who: SQL | undefined) {
+  return app.db
+    .selectDistinct({ id: users.id, userName: users.userName, roles: users.roles })
+    .from(requests)
+    .innerJoin(users, sql`${users.id}::text = ${requests.assigneeUserId}`)
+    .where(and(who, openRequest));
 }
 
 /**

@@ -9,6 +9,7 @@ import { fieldMessages, serverFieldMessages, type FieldMessage, type Said } from
 import { ZForgotSendCode, ZResetPassword } from '../../../../machines/forms/account';
 import { LOGIN_PATH } from '../../session/access';
 import { AccountCard, CODE_ERRORS, CodeField, useTimeOf, withRecaptcha, type CodeSent } from './account-ui';
+import { ltr } from '../../components/Bidi';
 
 type Field = 'identifier' | 'code' | 'password' | 'repeat';
 
@@ -111,7 +112,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={reset} noValidate data-testid="reset-form">
           <Stack gap="4">
-            <Text data-testid="code-sent">{t('account.forgot.codeSent', { time: '\u2066' + expiresAt + '\u2069' })}</Text>
+            <Text data-testid="code-sent">{t('account.forgot.codeSent', { time: ltr(expiresAt) })}</Text>
             <CodeField label={t('account.forgot.code')} value={code} onChange={setCode} error={errors.code} sent={sent} onResend={resend} pending={pending} />
             <FormField label={t('account.forgot.password')} required error={errors.password} helper={t('account.passwordRule')}>
               <Input name="password" type="password" autoComplete="new-password" dir="ltr" value={password} onChange={(e) => setPassword(e.target.value)} />

@@ -9,6 +9,7 @@ import { fieldMessages, serverFieldMessages, type FieldMessage, type Said } from
 import { ZRegistration } from '../../../../machines/forms/account';
 import { LOGIN_PATH } from '../../session/access';
 import { AccountCard, CODE_ERRORS, CodeField, useTimeOf, withRecaptcha, type CodeSent } from './account-ui';
+import { ltr } from '../../components/Bidi';
 
 type Field = 'nationalId' | 'name' | 'phone' | 'email' | 'password' | 'repeat' | 'code';
 const EMPTY = { nationalId: '', name: '', phone: '', email: '', password: '', repeat: '' };
@@ -155,7 +156,7 @@ export function RegisterPage() {
         <form onSubmit={create} noValidate data-testid="register-code-form">
           <Stack gap="4">
             <Text data-testid="code-sent">
-              {t('account.register.codeSent', { phone: '\u2066' + (sent.maskedPhone ?? '') + '\u2069', time: '\u2066' + expiresAt + '\u2069' })}
+              {t('account.register.codeSent', { phone: ltr(sent.maskedPhone), time: ltr(expiresAt) })}
             </Text>
             <CodeField label={t('account.register.code')} value={code} onChange={setCode} error={errors.code} sent={sent} onResend={resend} pending={pending} />
             <Stack direction={{ base: 'column', sm: 'row' }} gap="3">

@@ -1,6 +1,7 @@
 import { Box, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiQuery, useApi, type ApiResponse } from '../../api/query';
+import { ltr } from '../../components/Bidi';
 
 export type DiagramData = ApiResponse<'/api/diagram/{id}'>;
 
@@ -77,7 +78,7 @@ export function LifecycleDiagram({ id, title }: { id: string; title: string }) {
                   style={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', textAlign: 'center', fontSize: 12, lineHeight: '15px', color: current ? '#ffffff' : '#0f172a', overflowWrap: 'anywhere' }}
                 >
                   {/* The code isolated left to right: "-1" stays "-1" before an Arabic label. */}
-                  {`\u2066${n.code}\u2069 · ${n.label}`}
+                  {`${ltr(n.code)} · ${n.label}`}
                 </div>
               </foreignObject>
             </g>

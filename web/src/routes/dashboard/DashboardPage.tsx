@@ -8,9 +8,7 @@ import { DataTable, PageContainer, PageHeader, type Column } from '../../compone
 import { Permissions as P } from '../../../../machines/permissions';
 import { can, useSession } from '../../session';
 import { formatDate } from '../../lib/dates';
-
-const numberIn = (lang: string) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US');
-const moneyIn = (lang: string) => new Intl.NumberFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+import { countFormat, moneyFormat } from '../../lib/numbers';
 
 /** One figure with its label; `testId` names it for the browser tests. */
 function Figure({ label, value, sub, testId, tone }: { label: string; value: string; sub?: string; testId: string; tone?: 'warn' }) {
@@ -37,7 +35,7 @@ function Figure({ label, value, sub, testId, tone }: { label: string; value: str
 function Bars({ rows, testId }: { rows: { key: string; label: string; value: number; color?: string }[]; testId: string }) {
   const { i18n } = useTranslation();
   const max = Math.max(1, ...rows.map((r) => r.value));
-  const n = numberIn(i18n.language);
+  const n = countFormat(i18n.language);
   return (
     <Stack gap="2" data-testid={testId}>
       {rows.map((r) => (
@@ -74,8 +72,8 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 function StaffView({ d }: { d: StaffDashboard }) {
   const { t, i18n } = useTranslation(['admin', 'machines']);
-  const n = numberIn(i18n.language);
-  const money = moneyIn(i18n.language);
+  const n = countFormat(i18n.language);
+  const money = moneyFormat(i18n.language);
   const sar = (v: number) => `${money.format(v)} ${t('admin:dashboard.sar')}`;
   const open = d.byQueue.reduce((s, q) => s + q.count, 0);
   const weekMax = Math.max(1, ...d.weekly.flatMap((w) => [w.received, w.decided]));
@@ -150,8 +148,8 @@ function StaffView({ d }: { d: StaffDashboard }) {
 
 function FacilityView({ d }: { d: FacilityDashboard }) {
   const { t, i18n } = useTranslation(['admin', 'machines']);
-  const n = numberIn(i18n.language);
-  const money = moneyIn(i18n.language);
+  const n = countFormat(i18n.language);
+  const money = moneyFormat(i18n.language);
   const sar = (v: number) => `${money.format(v)} ${t('admin:dashboard.sar')}`;
   const facilityName = (id: string) => {
     const f = d.facilities.find((x) => x.publicId === id);

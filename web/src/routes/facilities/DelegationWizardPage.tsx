@@ -16,6 +16,7 @@ import type { DelegateLookup, Delegation } from './facilities-api';
 import { nameIn, permissionKey } from './labels';
 import { listSeparator } from '../../i18n';
 import { messageText, validationSaid, type FieldMessage, type Said } from '../../components/form/validation-messages';
+import { ltr } from '../../components/Bidi';
 
 type Kind = 'cb' | 'internal';
 const GROUP = {
@@ -47,8 +48,6 @@ interface Details {
 }
 const EMPTY: Details = { firstName: '', lastName: '', birthDate: '', phone: '', preferredLanguage: 'ar', email: '' };
 const STEPS = ['delegate', 'details', 'permissions', 'confirm', 'acknowledge'] as const;
-/** Keeps a phone number or id left-to-right inside Arabic text (Unicode isolate). */
-const ltr = (s: string) => `\u2066${s}\u2069`;
 
 /** Seconds from now until an ISO time (0 when passed), ticking every second while mounted. */
 function useSecondsUntil(iso: string | undefined): number {

@@ -5,6 +5,7 @@ import { useApi, type ApiResponse } from '../../api/query';
 import { requestQueries } from '../requests/requests-api';
 import { Ltr, ltr } from '../../components/Bidi';
 import { formatDate } from '../../lib/dates';
+import { moneyFormat } from '../../lib/numbers';
 
 export type BillView = ApiResponse<'/api/bills'>['items'][number];
 
@@ -18,7 +19,7 @@ const OPEN = 1;
 export function BillsPanel({ requestId }: { requestId: string }) {
   const { t, i18n } = useTranslation(['requests', 'payments']);
   const bills = useApi(requestQueries(requestId).bills);
-  const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = moneyFormat(i18n.language);
   const sar = (s: string) => `${ltr(money.format(Number(s)))} ${t('payments:bill.currency')}`;
   const items = bills.data?.items ?? [];
   if (items.length === 0) return null;

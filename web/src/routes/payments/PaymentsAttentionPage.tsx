@@ -16,6 +16,7 @@ import { can, useSession } from '../../session';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
 import { RecordRefundDialog } from './RecordRefundDialog';
+import { moneyFormat } from '../../lib/numbers';
 
 const FILTERS = ['any', 'reason'] as const;
 const PAGE_SIZE = 10;
@@ -44,7 +45,7 @@ export function PaymentsAttentionPage() {
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/payments/attention', { params: { query: query as AttentionQuery } }));
-  const money = new Intl.NumberFormat(ar ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = moneyFormat(i18n.language);
   const sar = (s: string, testId: string) => (
     <Text as="span" whiteSpace="nowrap" data-testid={testId}>
       <Ltr>{money.format(Number(s))}</Ltr>

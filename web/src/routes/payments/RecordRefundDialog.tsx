@@ -9,6 +9,7 @@ import { FormField } from '../../components/form/FormField';
 import type { FieldMessage } from '../../components/form/validation-messages';
 import { notify } from '../../components/toaster';
 import { FormDialog } from '../requests/FormDialog';
+import { moneyFormat } from '../../lib/numbers';
 
 type Field = 'reference' | 'refundedOn';
 
@@ -23,7 +24,7 @@ export function RecordRefundDialog({ payment, onClose, onRecorded }: { payment: 
   const [refundedOn, setRefundedOn] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, FieldMessage>>>({});
   const refusal = useRefusal();
-  const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = moneyFormat(i18n.language);
 
   const submit = async () => {
     refusal.clear();

@@ -8,6 +8,7 @@ import { PageContainer, PageHeader } from '../../components/PageHeader';
 import { useSession } from '../../session';
 import { useUrlFilters } from './url-filters';
 import { formatDate } from '../../lib/dates';
+import { moneyFormat } from '../../lib/numbers';
 
 const FILTERS = ['any', 'issued', 'bulk'] as const;
 const PAGE_SIZE = 10;
@@ -30,7 +31,7 @@ export function InvoicesPage() {
   const ar = i18n.language === 'ar';
   const query = { ...Object.fromEntries(FILTERS.filter((k) => values[k]).map((k) => [k, values[k]])), pageNumber: page, pageSize: PAGE_SIZE };
   const list = useApi(apiQuery('/api/bills', { params: { query: query as BillsQuery } }));
-  const money = new Intl.NumberFormat(ar ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = moneyFormat(i18n.language);
   const sar = (s: string, testId: string) => (
     <Text as="span" whiteSpace="nowrap" data-testid={testId}>
       <Ltr>{money.format(Number(s))}</Ltr>

@@ -18,6 +18,7 @@ import { apiQuery, useApi, type ApiResponse } from '../../api/query';
 import { certificateServices, startLink, startParams, startableServices } from './services';
 import { useUrlFilters } from '../records/url-filters';
 import { formatDate } from '../../lib/dates';
+import { moneyFormat } from '../../lib/numbers';
 
 const VIEWS = ['requests', 'certificates', 'marks', 'bills'] as const;
 type View = (typeof VIEWS)[number];
@@ -218,7 +219,7 @@ function BillsView({ facilityId }: { facilityId: string }) {
   const [page, setPage] = useState(1);
   const pageSize = 10;
   const bills = useApi(apiQuery('/api/bills', { params: { query: { facilityId, pageNumber: page, pageSize } } }));
-  const money = new Intl.NumberFormat(i18n.language === 'ar' ? 'ar-SA-u-nu-latn' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = moneyFormat(i18n.language);
   const columns: Column<BillView>[] = [
     { key: 'number', header: t('requests:list.invoiceNumber'), render: (b) => <Ltr>{b.number}</Ltr> },
     { key: 'kind', header: t('requests:list.kind'), render: (b) => b.feeKind.name },
